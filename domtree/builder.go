@@ -1,0 +1,250 @@
+package domtree
+
+import (
+	"fmt"
+	"math"
+)
+
+// BuildError says why a node could not be added. Sources turn it into their
+// own coded error (malformed_snapshot for a capture) with their own path.
+type BuildError struct {
+	Msg string
+}
+
+func (e *BuildError) Error() string { return "domtree: " + e.Msg }
+
+// Builder assembles a Tree in pre-order. The document node exists from the
+// start, at index 0.
+type Builder struct {
+	t *Tree
+	// open is the path from the document to the node added last: a new node's
+	// parent must be on it, which is what pre-order means.
+	open []int32
+	done bool
+}
+
+// NewBuilder returns a builder holding only the document node. sizeHint, when
+// positive, preallocates room for that many nodes.
+func NewBuilder(sizeHint int) *Builder {
+	if sizeHint < 1 {
+		sizeHint = 1
+	}
+	t := &Tree{nodes: make([]record, 0, sizeHint)}
+	t.nodes = append(t.nodes, record{
+		parent: none, firstChild: none, lastChild: none, nextSibling: none, prevSibling: none,
+		kind: Document, display: DisplayBlock,
+	})
+	return &Builder{t: t, open: []int32{0}}
+}
+
+// Len is the number of nodes added so far, the document included.
+func (b *Builder) Len() int { return len(b.t.nodes) }
+
+// SetDocumentBackendID records the document node's backend node id.
+func (b *Builder) SetDocumentBackendID(id int64) { b.setBackend(0, id) }
+
+// AddElement appends an element as the last child of parent and returns its index.
+func (b *Builder) AddElement(parent int, name string, attrs []Attr, info ElementInfo) (int, error) {
+	name = ToLowerASCII(name)
+	i, err := b.add(parent, Element, name)
+	if err != nil {
+		return 0, err
+	}
+	r := &b.t.nodes[i]
+	r.display, r.visibility, r.flags = info.Display, info.Visibility, info.Flags
+	if info.Checked {
+		r.bits |= bitChecked
+	}
+	r.attrStart = int32(len(b.t.attrs))
+	keepValue := name != "input" || isButtonInput(attrs)
+	for _, a := range attrs {
+		a.Name = ToLowerASCII(a.Name)
+		if a.Name == "value" && !keepValue {
+			continue // secret rule: a control's value never enters the tree
+		}
+		b.t.attrs = append(b.t.attrs, a)
+	}
+	r.attrCount = int32(len(b.t.attrs)) - r.attrStart
+	b.setBackend(i, info.BackendNodeID)
+	return int(i), nil
+}
+
+// AddText appends a text node. Text under a textarea is stored empty.
+func (b *Builder) AddText(parent int, text string, backendID int64) (int, error) {
+	if b.validParent(parent) && b.t.nodes[parent].kind == Element && b.t.nodes[parent].data == "textarea" {
+		text = "" // secret rule: a textarea's content is its value
+	}
+	i, err := b.add(parent, Text, text)
+	if err == nil {
+		b.setBackend(i, backendID)
+	}
+	return int(i), err
+}
+
+// AddComment appends a comment node.
+func (b *Builder) AddComment(parent int, text string, backendID int64) (int, error) {
+	i, err := b.add(parent, Comment, text)
+	if err == nil {
+		b.setBackend(i, backendID)
+	}
+	return int(i), err
+}
+
+// AddDoctype appends a doctype node.
+func (b *Builder) AddDoctype(parent int, name string, backendID int64) (int, error) {
+	i, err := b.add(parent, Doctype, name)
+	if err == nil {
+		b.setBackend(i, backendID)
+	}
+	return int(i), err
+}
+
+func (b *Builder) validParent(p int) bool { return p >= 0 && p < len(b.t.nodes) }
+
+func (b *Builder) add(parent int, kind Kind, data string) (int32, error) {
+	if b.done {
+		return 0, &BuildError{Msg: "builder already built"}
+	}
+	if !b.validParent(parent) {
+		return 0, &BuildError{Msg: fmt.Sprintf("parent index %d out of range", parent)}
+	}
+	if len(b.t.nodes) >= math.MaxInt32-1 {
+		return 0, &BuildError{Msg: "too many nodes"}
+	}
+	pk := b.t.nodes[parent].kind
+	if pk != Element && pk != Document {
+		return 0, &BuildError{Msg: fmt.Sprintf("parent %d is a %s node, which has no children", parent, pk)}
+	}
+	if kind == Doctype && pk != Document {
+		return 0, &BuildError{Msg: "doctype outside the document node"}
+	}
+	// Pop the open path back to the parent; if it is not on the path, the
+	// parent's subtree was already closed and the order is not pre-order.
+	p := int32(parent)
+	for len(b.open) > 0 && b.open[len(b.open)-1] != p {
+		b.open = b.open[:len(b.open)-1]
+	}
+	if len(b.open) == 0 {
+		return 0, &BuildError{Msg: fmt.Sprintf("node %d is not in tree order: its parent %d closed earlier", len(b.t.nodes), parent)}
+	}
+	i := int32(len(b.t.nodes))
+	b.t.nodes = append(b.t.nodes, record{
+		parent: p, firstChild: none, lastChild: none, nextSibling: none, prevSibling: none,
+		kind: kind, data: data,
+	})
+	pr := &b.t.nodes[p]
+	if pr.lastChild == none {
+		pr.firstChild = i
+	} else {
+		b.t.nodes[pr.lastChild].nextSibling = i
+		b.t.nodes[i].prevSibling = pr.lastChild
+	}
+	pr.lastChild = i
+	b.open = append(b.open, i)
+	return i, nil
+}
+
+func (b *Builder) setBackend(i int32, id int64) {
+	if id == 0 && b.t.backend == nil {
+		return
+	}
+	if b.t.backend == nil {
+		b.t.backend = make([]int64, len(b.t.nodes), cap(b.t.nodes))
+	}
+	for len(b.t.backend) < len(b.t.nodes) {
+		b.t.backend = append(b.t.backend, 0)
+	}
+	b.t.backend[i] = id
+}
+
+// Build finishes the tree: subtree ends, exclusion, and the indexes. The
+// builder cannot be used afterwards.
+func (b *Builder) Build() *Tree {
+	t := b.t
+	b.done = true
+	if t.backend != nil {
+		for len(t.backend) < len(t.nodes) {
+			t.backend = append(t.backend, 0)
+		}
+	}
+	// Subtree ends, children before parents: walking backwards, a node's end
+	// is its last child's end, or itself plus one.
+	for i := len(t.nodes) - 1; i >= 0; i-- {
+		r := &t.nodes[i]
+		if r.lastChild == none {
+			r.end = int32(i) + 1
+		} else {
+			r.end = t.nodes[r.lastChild].end
+		}
+	}
+	t.ids = make(map[string]int32)
+	t.labelsFor = make(map[string][]int32)
+	// Parents come before children, so one forward pass inherits exclusion.
+	for i := 1; i < len(t.nodes); i++ {
+		r := &t.nodes[i]
+		n := Node{t, int32(i)}
+		parent := Node{t, r.parent}
+		if parent.Excluded() || selfExcluded(n, parent) {
+			r.bits |= bitExcluded
+		}
+		if r.kind != Element {
+			continue
+		}
+		if id, ok := n.Attr("id"); ok && id != "" {
+			if _, seen := t.ids[id]; !seen {
+				t.ids[id] = int32(i)
+			}
+		}
+		if r.data == "label" {
+			if f, ok := n.Attr("for"); ok && f != "" {
+				t.labelsFor[f] = append(t.labelsFor[f], int32(i))
+			}
+		}
+	}
+	b.open = nil
+	return t
+}
+
+// selfExcluded applies the exclusion rules that concern n itself.
+func selfExcluded(n, parent Node) bool {
+	if parent.Is("details") && !parent.HasAttr("open") && !isFirstSummary(n, parent) {
+		return true
+	}
+	if n.Kind() != Element {
+		return false
+	}
+	if n.Display() == DisplayNone || n.AttrEquals("aria-hidden", "true") {
+		return true
+	}
+	switch n.Name() {
+	case "head", "script", "style", "template", "noscript", "title":
+		return true
+	case "input":
+		return n.AttrEquals("type", "hidden")
+	}
+	return false
+}
+
+func isFirstSummary(n, details Node) bool {
+	if !n.Is("summary") {
+		return false
+	}
+	for c := range details.ChildElements() {
+		if c.Is("summary") {
+			return c == n
+		}
+	}
+	return false
+}
+
+// isButtonInput reports whether an input's type is button, submit or reset,
+// the only inputs whose value attribute is a caption rather than data.
+func isButtonInput(attrs []Attr) bool {
+	for _, a := range attrs {
+		if EqualFold(a.Name, "type") {
+			v := a.Value
+			return EqualFold(v, "button") || EqualFold(v, "submit") || EqualFold(v, "reset")
+		}
+	}
+	return false
+}

@@ -1,0 +1,91 @@
+package domtree
+
+import "iter"
+
+// node bits.
+const (
+	bitExcluded uint8 = 1 << iota
+	bitChecked
+)
+
+const none int32 = -1
+
+// record is one node's storage; the cursor type Node points at one.
+type record struct {
+	parent, firstChild, lastChild, nextSibling, prevSibling int32
+	// end is one past the last index of the node's subtree.
+	end        int32
+	attrStart  int32
+	attrCount  int32
+	kind       Kind
+	display    Display
+	visibility Visibility
+	flags      Flags
+	bits       uint8
+	// data is an element's lower-case name, or a text, comment or doctype's content.
+	data string
+}
+
+// Tree is an immutable DOM tree. Build one with a Builder.
+type Tree struct {
+	nodes     []record
+	attrs     []Attr
+	backend   []int64 // nil when no node has a backend id
+	ids       map[string]int32
+	labelsFor map[string][]int32
+}
+
+// Len is the number of nodes, the document included.
+func (t *Tree) Len() int { return len(t.nodes) }
+
+// Root is the document node.
+func (t *Tree) Root() Node {
+	if t == nil || len(t.nodes) == 0 {
+		return Node{}
+	}
+	return Node{t, 0}
+}
+
+// At returns the node at tree-order index i, or the zero Node when out of range.
+func (t *Tree) At(i int) Node {
+	if t == nil || i < 0 || i >= len(t.nodes) {
+		return Node{}
+	}
+	return Node{t, int32(i)}
+}
+
+// ElementByID returns the first element in tree order whose id attribute is
+// exactly id, as getElementById does. The empty id names nothing.
+func (t *Tree) ElementByID(id string) (Node, bool) {
+	if t == nil || id == "" {
+		return Node{}, false
+	}
+	i, ok := t.ids[id]
+	if !ok {
+		return Node{}, false
+	}
+	return Node{t, i}, true
+}
+
+// LabelsFor returns, in tree order, the label elements whose for attribute is
+// exactly id.
+func (t *Tree) LabelsFor(id string) iter.Seq[Node] {
+	return func(yield func(Node) bool) {
+		if t == nil || id == "" {
+			return
+		}
+		for _, i := range t.labelsFor[id] {
+			if !yield(Node{t, i}) {
+				return
+			}
+		}
+	}
+}
+
+// All yields every node of the tree in tree order.
+func (t *Tree) All() iter.Seq[Node] {
+	return t.Root().Subtree()
+}
+
+// HasBackendIDs reports whether the source recorded backend node ids.
+func (t *Tree) HasBackendIDs() bool { return t != nil && t.backend != nil }

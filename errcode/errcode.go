@@ -1,0 +1,106 @@
+package errcode
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/domsnap/domsnap/limits"
+)
+
+// Code is a stable error code. Its string is part of the contract.
+type Code string
+
+// The codes of SPEC section 12.
+const (
+	InvalidRequest         Code = "invalid_request"
+	ForeignRevision        Code = "foreign_revision"
+	NavigatedRevision      Code = "navigated_revision"
+	StaleRevision          Code = "stale_revision"
+	UnsupportedAdapter     Code = "unsupported_adapter"
+	MalformedSnapshot      Code = "malformed_snapshot"
+	UnsupportedInput       Code = "unsupported_input"
+	CaptureFailed          Code = "capture_failed"
+	NavigatedDuringCapture Code = "navigated_during_capture"
+	Cancelled              Code = "cancelled"
+)
+
+// Error is a coded error. Pkg names the package that raised it and prefixes
+// the message; Path is a JSON pointer into the offending input, when one helps.
+type Error struct {
+	Code Code
+	Pkg  string
+	Path string
+	Msg  string
+	Err  error
+}
+
+// New returns a coded error.
+func New(code Code, pkg, path, msg string) *Error {
+	return &Error{Code: code, Pkg: pkg, Path: path, Msg: msg}
+}
+
+// Wrap returns a coded error with a cause.
+func Wrap(code Code, pkg, path, msg string, err error) *Error {
+	return &Error{Code: code, Pkg: pkg, Path: path, Msg: msg, Err: err}
+}
+
+// Error renders "pkg: code: /path: message: cause".
+func (e *Error) Error() string {
+	s := ""
+	if e.Pkg != "" {
+		s = e.Pkg + ": "
+	}
+	s += string(e.Code)
+	if e.Path != "" {
+		s += ": " + e.Path
+	}
+	if e.Msg != "" {
+		s += ": " + e.Msg
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is matches any *Error with the same code, so a sentinel such as
+// Sentinel(MalformedSnapshot) matches every malformed-snapshot error.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code && t.Path == "" && t.Msg == "" && t.Err == nil && t.Pkg == ""
+}
+
+// Sentinel returns a bare error of the code, for errors.Is.
+func Sentinel(code Code) *Error { return &Error{Code: code} }
+
+// CodeOf returns the code of the first *Error in err's chain, or "".
+func CodeOf(err error) Code {
+	for err != nil {
+		if e, ok := err.(*Error); ok {
+			return e.Code
+		}
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return ""
+		}
+		err = u.Unwrap()
+	}
+	return ""
+}
+
+// Quote renders at most limits.QuoteBytes bytes of s as a Go-quoted string,
+// cut on a rune boundary and marked with "..." when cut. Never pass a form
+// control's value.
+func Quote(s string) string {
+	if len(s) <= limits.QuoteBytes {
+		return strconv.Quote(s)
+	}
+	cut := limits.QuoteBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "..."
+}

@@ -1,0 +1,19 @@
+module github.com/domsnap/domsnap
+
+go 1.26.0
+
+require (
+	github.com/andybalholm/cascadia v1.3.5
+	github.com/google/go-cmp v0.7.0
+	github.com/jstemmer/go-junit-report/v2 v2.1.0
+	github.com/mafredri/cdp v0.35.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/tdewolff/parse/v2 v2.8.20
+	golang.org/x/net v0.62.0
+	pgregory.net/rapid v1.3.0
+)
+
+require (
+	github.com/gorilla/websocket v1.5.3 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)

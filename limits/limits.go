@@ -1,0 +1,67 @@
+package limits
+
+// Request bounds (SPEC section 3).
+const (
+	// MaxCollectionIndex is the highest zero-based visible index a request may name.
+	MaxCollectionIndex = 15
+	// MinFields and MaxFields bound the number of fields in one request.
+	MinFields = 1
+	MaxFields = 8
+	// MaxColumn is the highest column index a field may name.
+	MaxColumn = 15
+	// MaxListColumn is the only column a list field may name: a list item has one column.
+	MaxListColumn = 0
+	// MaxFormColumn is the highest form column (label, role, disabled, checked, required).
+	MaxFormColumn = 4
+	// DefaultRowLimit is used when a request names no row_limit.
+	DefaultRowLimit = 20
+	// MinRowLimit and MaxRowLimit bound row_limit.
+	MinRowLimit = 1
+	MaxRowLimit = 50
+	// MaxNameLength is the longest field name, in bytes (names are ASCII).
+	MaxNameLength = 64
+)
+
+// Scan budgets, in nodes visited (SPEC sections 5 to 8).
+const (
+	// CollectionScanNodes bounds the main-document walk that looks for the collection.
+	CollectionScanNodes = 8192
+	// RowScanNodes bounds the walk under a collection that enumerates its rows.
+	RowScanNodes = 4096
+	// CellNodes bounds one cell summary, label resolution included.
+	CellNodes = 256
+)
+
+// Text bounds, in UTF-16 code units (SPEC sections 7 and 8).
+const (
+	// CellUnits is the most text one cell summary retains.
+	CellUnits = 256
+	// MaxIDChars is how much of an aria-labelledby value is read.
+	MaxIDChars = 1024
+	// MaxLabels is the number of label elements resolved for one control.
+	MaxLabels = 8
+)
+
+// Output bounds (SPEC sections 9 to 11).
+const (
+	// ExtractionBytes is the largest canonical JSON of one extraction result.
+	ExtractionBytes = 65536
+	// MaxSafeInteger bounds integer cells in both directions (2^53 - 1).
+	MaxSafeInteger = 9007199254740991
+	// ModelBytes is the default byte budget of an observation's model projection.
+	ModelBytes = 16384
+	// MinModelBytes is a budget that always holds the revision, the artifact
+	// reference and an omitted extraction (SPEC section 11 promises 1,024 is enough).
+	MinModelBytes = 1024
+	// MaxInventoryPerKind is how many visible collections of one kind an inventory lists.
+	MaxInventoryPerKind = 16
+)
+
+// Input bounds.
+const (
+	// MaxHTMLDepth is the deepest element nesting golang.org/x/net/html
+	// accepts; deeper HTML is unsupported_input (SPEC section 16).
+	MaxHTMLDepth = 512
+	// QuoteBytes is the most input an error message may quote (SPEC section 12).
+	QuoteBytes = 64
+)
