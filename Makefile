@@ -1,0 +1,64 @@
+# domsnap's make targets. `make check` is what CI runs (with install-browser and conformance first).
+GO ?= go
+FUZZTIME ?= 30s
+BENCHTIME ?= 1x
+SHARED ?= ../shared
+
+.PHONY: all build test vet fmt-check test-browser install-browser conformance check fuzz bench captures example
+
+all: build test
+
+build:
+	$(GO) build ./...
+
+vet:
+	$(GO) vet ./...
+	$(GO) vet -tags browser ./...
+	$(GO) vet -tags conformance ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+# Unit, property and fuzz-seed tests: no browser.
+test: vet fmt-check
+	$(GO) test -count=1 ./...
+
+# The real-Chromium partition (SPEC section 15): fails, never skips.
+test-browser:
+	$(GO) run ./internal/browserpartition
+
+install-browser:
+	@if command -v chromium >/dev/null 2>&1; then echo "chromium present: $$(chromium --version 2>/dev/null)"; \
+	else apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; fi
+
+# Conformance suites that live outside the project, in $(SHARED)/testsuites.
+conformance:
+	@if [ ! -d "$(SHARED)/testsuites" ]; then echo "conformance: $(SHARED)/testsuites is missing" >&2; exit 1; fi
+	$(GO) test -tags conformance -count=1 -v ./conformance/
+
+# check runs the suites when they are beside the checkout, and says loudly when they are not (a user's
+# clone has no such folder). When conformance is also named on the command line, it runs once, there.
+check: test test-browser
+ifeq ($(filter conformance,$(MAKECMDGOALS)),)
+	@if [ -d "$(SHARED)/testsuites" ]; then $(MAKE) --no-print-directory conformance; \
+	else echo "!!! $(SHARED)/testsuites not found: conformance suites NOT run !!!"; fi
+endif
+
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$t for $(FUZZTIME)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+# Re-captures testdata/html pages in Chromium into testdata/captures.
+captures:
+	$(GO) run ./internal/capturefixtures
+
+example:
+	$(GO) run ./cmd/domsnap extract --kind table --index 0 --field product:0:string:required --field price:2:number --format table examples/products.html
