@@ -1,6 +1,7 @@
 package errcode
 
 import (
+	"errors"
 	"strconv"
 	"unicode/utf8"
 
@@ -78,15 +79,9 @@ func Sentinel(code Code) *Error { return &Error{Code: code} }
 
 // CodeOf returns the code of the first *Error in err's chain, or "".
 func CodeOf(err error) Code {
-	for err != nil {
-		if e, ok := err.(*Error); ok {
-			return e.Code
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return ""
-		}
-		err = u.Unwrap()
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
 	}
 	return ""
 }
