@@ -1,0 +1,371 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+const pkg = "live"
+
+// EnvChrome names the environment variable that points at a Chromium binary
+// when no explicit path is given.
+const EnvChrome = "DOMSNAP_CHROME"
+
+// ErrNoBrowser is the cause of every error that says no Chromium binary could
+// be found or started; test it with errors.Is.
+var ErrNoBrowser = errors.New("no Chromium binary")
+
+// usualPaths are the places a Chromium or Chrome binary is installed by the
+// common packages, in the order they are tried. Debian's package comes first
+// because it is the one the project tests against.
+var usualPaths = []string{
+	"/usr/bin/chromium",
+	"/usr/bin/chromium-browser",
+	"/usr/lib/chromium/chromium",
+	"/usr/bin/google-chrome-stable",
+	"/usr/bin/google-chrome",
+	"/snap/bin/chromium",
+	"/Applications/Chromium.app/Contents/MacOS/Chromium",
+	"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+}
+
+// FindChrome returns the Chromium binary to run: explicit when not empty,
+// else $DOMSNAP_CHROME when set, else the first usual install path that
+// exists. An explicit or environment path that does not exist is an error; it
+// never falls through to another browser, so a test pointed at a missing
+// binary fails instead of quietly using a different one.
+func FindChrome(explicit string) (string, error) {
+	try := func(p, from string) (string, error) {
+		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+			return "", errcode.Wrap(errcode.CaptureFailed, pkg, "", fmt.Sprintf("%s names %s, which is not a file", from, errcode.Quote(p)), ErrNoBrowser)
+		}
+		return p, nil
+	}
+	if explicit != "" {
+		return try(explicit, "the chrome option")
+	}
+	if env := os.Getenv(EnvChrome); env != "" {
+		return try(env, "$"+EnvChrome)
+	}
+	for _, p := range usualPaths {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	return "", errcode.Wrap(errcode.CaptureFailed, pkg, "", "Chromium not found (install it with `make install-browser`, or name it with --chrome or $"+EnvChrome+")", ErrNoBrowser)
+}
+
+// Options configure Launch.
+type Options struct {
+	// Path is the Chromium binary; empty means FindChrome's search.
+	Path string
+	// StartTimeout bounds how long the browser may take to open its DevTools
+	// endpoint. Zero means 30 seconds.
+	StartTimeout time.Duration
+	// ExtraArgs are appended to the command line (tests use them to provoke
+	// failures). The fixed flags cannot be removed.
+	ExtraArgs []string
+}
+
+// Browser is a running headless Chromium with its own throw-away profile.
+type Browser struct {
+	cmd     *exec.Cmd
+	profile string
+	port    int
+	conn    *rpcc.Conn
+	client  *cdp.Client
+	product string
+	proto   string
+
+	exited   chan struct{} // closed when the process has been reaped
+	stopWait chan struct{} // closed by Close to end the context watcher
+	once     sync.Once
+	closeErr error
+}
+
+// baseArgs are the flags every launch uses: headless, no background traffic,
+// no first-run work, a debugging port chosen by the system.
+func baseArgs(profile string) []string {
+	return []string{
+		"--headless",
+		"--no-sandbox",
+		"--disable-gpu",
+		"--disable-quic",
+		"--no-first-run",
+		"--no-default-browser-check",
+		"--disable-background-networking",
+		"--disable-component-update",
+		"--disable-sync",
+		"--disable-extensions",
+		"--disable-default-apps",
+		"--metrics-recording-only",
+		"--password-store=basic",
+		"--use-mock-keychain",
+		"--mute-audio",
+		"--hide-scrollbars",
+		"--remote-debugging-address=127.0.0.1",
+		"--remote-debugging-port=0",
+		"--user-data-dir=" + profile,
+	}
+}
+
+// Launch starts Chromium and connects to it over the DevTools protocol.
+//
+// The browser lives until Close is called or ctx is done, whichever comes
+// first; either way the process group is killed and the temporary profile
+// removed. Every failure half-way through releases what was acquired.
+func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
+	path, err := FindChrome(opts.Path)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(err)
+	}
+	profile, err := os.MkdirTemp("", "domsnap-chrome-")
+	if err != nil {
+		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "creating the browser profile", err)
+	}
+	args := append(baseArgs(profile), opts.ExtraArgs...)
+	args = append(args, "about:blank")
+	cmd := exec.Command(path, args...)
+	setProcessGroup(cmd)
+	var stderr tailBuffer
+	cmd.Stdout = nil
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(profile)
+		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "starting "+errcode.Quote(path), errors.Join(ErrNoBrowser, err))
+	}
+	b := &Browser{cmd: cmd, profile: profile, exited: make(chan struct{}), stopWait: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		close(b.exited)
+	}()
+	defer func() {
+		if err != nil {
+			b.shutdown()
+		}
+	}()
+
+	timeout := opts.StartTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	startCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	port, wsPath, err := b.waitForPort(startCtx, &stderr)
+	if err != nil {
+		return nil, err
+	}
+	b.port = port
+	conn, err := rpcc.DialContext(startCtx, "ws://"+net.JoinHostPort("127.0.0.1", strconv.Itoa(port))+wsPath)
+	if err != nil {
+		return nil, startError(ctx, "connecting to the DevTools endpoint", err)
+	}
+	b.conn = conn
+	b.client = cdp.NewClient(conn)
+	v, err := b.client.Browser.GetVersion(startCtx)
+	if err != nil {
+		return nil, startError(ctx, "Browser.getVersion", err)
+	}
+	b.product, b.proto = v.Product, v.ProtocolVersion
+	go b.watch(ctx)
+	return b, nil
+}
+
+// watch ties the browser's life to the launch context.
+func (b *Browser) watch(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+		b.shutdown()
+	case <-b.stopWait:
+	case <-b.exited:
+	}
+}
+
+// waitForPort polls for DevToolsActivePort, which Chromium writes into the
+// profile once its endpoint listens: the first line is the port, the second
+// the browser target's WebSocket path.
+func (b *Browser) waitForPort(ctx context.Context, stderr *tailBuffer) (int, string, error) {
+	file := filepath.Join(b.profile, "DevToolsActivePort")
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if data, err := os.ReadFile(file); err == nil {
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			if len(lines) == 2 {
+				port, err := strconv.Atoi(strings.TrimSpace(lines[0]))
+				if err == nil && port > 0 && port < 65536 && strings.HasPrefix(lines[1], "/devtools/browser/") {
+					return port, strings.TrimSpace(lines[1]), nil
+				}
+			}
+			// A half-written file: read it again on the next tick.
+		}
+		select {
+		case <-b.exited:
+			return 0, "", errcode.Wrap(errcode.CaptureFailed, pkg, "", "Chromium exited before opening its DevTools endpoint"+stderr.describe(), ErrNoBrowser)
+		case <-ctx.Done():
+			return 0, "", startError(ctx, "waiting for the DevTools endpoint", ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+func startError(ctx context.Context, what string, err error) error {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return cancelled(err)
+	}
+	return errcode.Wrap(errcode.CaptureFailed, pkg, "", what, err)
+}
+
+func cancelled(err error) error {
+	return errcode.Wrap(errcode.Cancelled, pkg, "", "context done", err)
+}
+
+// Product is the browser's product string from Browser.getVersion, such as
+// "HeadlessChrome/156.0.8078.108".
+func (b *Browser) Product() string { return b.product }
+
+// Version is the browser identity in the form saved snapshots record:
+// "Chrome/<version>", whatever the headless product prefix.
+func (b *Browser) Version() string {
+	p := b.product
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return "Chrome" + p[i:]
+	}
+	return p
+}
+
+// ProtocolVersion is the DevTools protocol version the browser speaks.
+func (b *Browser) ProtocolVersion() string { return b.proto }
+
+// Port is the DevTools port the browser listens on (loopback only).
+func (b *Browser) Port() int { return b.port }
+
+// Profile is the temporary profile directory, removed by Close.
+func (b *Browser) Profile() string { return b.profile }
+
+// PID is the browser process id.
+func (b *Browser) PID() int { return b.cmd.Process.Pid }
+
+// Done is closed when the browser process has exited.
+func (b *Browser) Done() <-chan struct{} { return b.exited }
+
+// Close ends the browser: it asks politely over the protocol, kills the
+// process group when that does not end it promptly, and removes the profile.
+// It is safe to call more than once and from several goroutines.
+func (b *Browser) Close() error {
+	b.shutdown()
+	return b.closeErr
+}
+
+func (b *Browser) shutdown() {
+	b.once.Do(func() {
+		close(b.stopWait)
+		if b.client != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = b.client.Browser.Close(ctx)
+			cancel()
+		}
+		if b.conn != nil {
+			_ = b.conn.Close()
+		}
+		if b.client != nil {
+			// A browser asked to close over the protocol usually exits at
+			// once; give it a moment before the kill below.
+			select {
+			case <-b.exited:
+			case <-time.After(3 * time.Second):
+			}
+		}
+		// The browser's helpers (zygote, renderers, crash handler) share its
+		// process group; kill the group even after a clean exit so none is left.
+		killGroup(b.cmd)
+		select {
+		case <-b.exited:
+		case <-time.After(5 * time.Second):
+			b.closeErr = errcode.New(errcode.CaptureFailed, pkg, "", "browser process did not exit")
+		}
+		// Chromium helpers may still flush files for a moment after the main
+		// process is gone: retry the removal briefly.
+		var rmErr error
+		for i := 0; i < 20; i++ {
+			if rmErr = os.RemoveAll(b.profile); rmErr == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if rmErr != nil && b.closeErr == nil {
+			b.closeErr = errcode.Wrap(errcode.CaptureFailed, pkg, "", "removing the browser profile", rmErr)
+		}
+	})
+}
+
+// NewPage opens a new tab (about:blank) and connects to it directly over its
+// own WebSocket, so page events and replies never share a connection with
+// other tabs.
+func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
+	select {
+	case <-b.stopWait:
+		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "browser is closed")
+	default:
+	}
+	t, err := b.client.Target.CreateTarget(ctx, target.NewCreateTargetArgs("about:blank"))
+	if err != nil {
+		return nil, callError(ctx, "Target.createTarget", err)
+	}
+	p, err := openPage(ctx, b, t.TargetID)
+	if err != nil {
+		closeCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, _ = b.client.Target.CloseTarget(closeCtx, target.NewCloseTargetArgs(t.TargetID))
+		cancel()
+		return nil, err
+	}
+	return p, nil
+}
+
+// tailBuffer keeps the last bytes a process wrote, for a launch failure's
+// message; it holds no page content because no page has loaded yet.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 512
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailBytes {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) describe() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := string(bytes.TrimSpace(t.buf))
+	if s == "" {
+		return ""
+	}
+	return " (stderr ends: " + errcode.Quote(s) + ")"
+}

@@ -1,0 +1,55 @@
+// Package live takes snapshots from a real Chromium over the DevTools
+// protocol and turns them into extractions and observations with live
+// revisions (SPEC sections 4, 13 and 14).
+//
+// It has three layers. Launch starts a headless Chromium with a throw-away
+// profile and connects with github.com/mafredri/cdp; a Page is one tab on its
+// own WebSocket. Serve puts one HTML file's exact bytes on a loopback port, so
+// offline and live analysis of the same bytes can be compared. A Session owns
+// the revision counters of one tab and makes every observation atomic.
+//
+// A Session does not talk to CDP directly: it depends on the small Driver
+// interface (count main-frame navigations, take one DOM snapshot), which Page
+// implements and tests fake, so the atomic-capture rules are tested at every
+// step without a browser.
+//
+// # Revisions
+//
+// A live revision is r1.<session>.n<navigation>.o<sequence>. The session part
+// is 64 random bits from crypto/rand, the navigation counter is the number of
+// main-frame navigations the tab has committed, and the sequence grows by one
+// with every published observation. expected_revision is checked against the
+// current revision before any snapshot is taken.
+//
+// An observation is published only after the snapshot was taken, the tree
+// built and validated and the result computed, and only when no main-frame
+// navigation committed meanwhile and the context is still live. Any failure
+// publishes nothing and invalidates the previous observation: its revision
+// answers stale_revision from then on.
+//
+// # Security
+//
+// The browser runs headless with a fresh profile in a temporary directory,
+// with background networking, sync and component updates off, and its
+// DevTools endpoint on loopback only. Pages served by Serve carry
+// `Content-Security-Policy: script-src 'none'`, and every request other than
+// the page itself fails. Captures request only the display and visibility
+// computed styles; the analysis never reads input values, textarea values or
+// option-selected states from a snapshot (package snapshot drops them), and no
+// input action is ever sent to a page. Error messages quote at most
+// limits.QuoteBytes of anything and never page content.
+//
+// # Limits
+//
+// The analysis of a capture is bounded by the scan budgets of package limits;
+// the capture itself is as large as the page. Launch waits at most
+// Options.StartTimeout for the DevTools endpoint.
+//
+// # Concurrency
+//
+// A Browser may be shared by goroutines; each Page is used by one Session. A
+// Session serialises its observations under one lock, so at most one capture
+// of a tab runs at a time and revisions are published in order. The browser
+// process is killed, with its helpers, when Close is called or the Launch
+// context ends, and its profile directory is removed.
+package live

@@ -1,0 +1,160 @@
+//go:build browser
+
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// launch starts a browser for one test and closes it when the test ends. The
+// partition must fail, not skip, without Chromium, so a launch failure fails
+// the test.
+func launch(t testing.TB) *Browser {
+	t.Helper()
+	b, err := Launch(context.Background(), Options{})
+	if err != nil {
+		t.Fatalf("launch: %v", err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func processGone(pid int) bool {
+	return syscall.Kill(pid, 0) != nil
+}
+
+func TestLaunchAndClose(t *testing.T) {
+	b := launch(t)
+	if !strings.Contains(b.Product(), "/") || !strings.HasPrefix(b.Version(), "Chrome/") {
+		t.Fatalf("product %q version %q", b.Product(), b.Version())
+	}
+	profile, pid := b.Profile(), b.PID()
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(profile); !os.IsNotExist(err) {
+		t.Fatalf("profile left behind: %v", err)
+	}
+	if !processGone(pid) {
+		t.Fatal("browser process still alive")
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal("second Close:", err)
+	}
+}
+
+func TestLaunchContextCancelKillsBrowser(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	b, err := Launch(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	profile := b.Profile()
+	cancel()
+	select {
+	case <-b.Done():
+	case <-time.After(15 * time.Second):
+		t.Fatal("browser survived its context")
+	}
+	b.Close()
+	if _, err := os.Stat(profile); !os.IsNotExist(err) {
+		t.Fatalf("profile left behind: %v", err)
+	}
+}
+
+func TestLaunchCancelledHalfWay(t *testing.T) {
+	// A deadline far shorter than a browser start: Launch must give up,
+	// leave no process and no profile behind, and say it was cancelled.
+	before, _ := os.ReadDir(os.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	b, err := Launch(ctx, Options{})
+	if err == nil {
+		b.Close()
+		t.Fatal("launch succeeded within 30ms; cannot test the half-way path")
+	}
+	if c := errcode.CodeOf(err); c != errcode.Cancelled {
+		t.Fatalf("code %q (%v), want cancelled", c, err)
+	}
+	after, _ := os.ReadDir(os.TempDir())
+	if leftover := newProfiles(before, after); len(leftover) > 0 {
+		t.Fatalf("profiles left behind: %v", leftover)
+	}
+}
+
+func newProfiles(before, after []os.DirEntry) []string {
+	seen := map[string]bool{}
+	for _, e := range before {
+		seen[e.Name()] = true
+	}
+	var out []string
+	for _, e := range after {
+		if strings.HasPrefix(e.Name(), "domsnap-chrome-") && !seen[e.Name()] {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func TestLaunchMissingBinary(t *testing.T) {
+	_, err := Launch(context.Background(), Options{Path: "/nonexistent/chromium"})
+	if !errors.Is(err, ErrNoBrowser) {
+		t.Fatalf("err %v, want ErrNoBrowser", err)
+	}
+}
+
+func TestServeAndCapture(t *testing.T) {
+	b := launch(t)
+	ctx := context.Background()
+	srv, err := Serve([]byte("<!doctype html><p id=x>caf\xe9</p><script>document.title='ran'</script><noscript>ns</noscript>"), "windows-1252")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	n0, _ := p.Navigations(ctx)
+	if err := p.Navigate(ctx, srv.URL()); err != nil {
+		t.Fatal(err)
+	}
+	n1, _ := p.Navigations(ctx)
+	if n1 != n0+1 {
+		t.Fatalf("navigations %d -> %d, want one more", n0, n1)
+	}
+	title, err := p.Evaluate(ctx, "document.title")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(title) != `""` {
+		t.Fatalf("a script ran despite the CSP: title %s", title)
+	}
+	raw0, _ := p.Evaluate(ctx, "document.getElementById('x').textContent")
+	var text string
+	if err := json.Unmarshal(raw0, &text); err != nil || text != "café" {
+		t.Fatalf("charset not applied: %q (%v)", text, err)
+	}
+	raw, err := p.CaptureSnapshot(ctx, DefaultComputedStyles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top struct {
+		Documents []json.RawMessage `json:"documents"`
+		Strings   []string          `json:"strings"`
+	}
+	if err := json.Unmarshal(raw, &top); err != nil || len(top.Documents) != 1 {
+		t.Fatalf("capture: %v, %d documents", err, len(top.Documents))
+	}
+}

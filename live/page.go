@@ -1,0 +1,174 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/domsnapshot"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// Page is one browser tab, connected over its own DevTools WebSocket. It is
+// the Driver a live Session uses.
+//
+// A Page listens to Page.frameNavigated from the moment it opens and counts
+// the main frame's navigations. Because the protocol delivers a connection's
+// events before the reply of any later command, draining that stream right
+// after a capture tells whether the main document changed while the capture
+// ran.
+type Page struct {
+	b      *Browser
+	id     target.ID
+	conn   *rpcc.Conn
+	client *cdp.Client
+
+	mu       sync.Mutex // guards navs and the stream's non-blocking reads
+	navs     uint64
+	navigate page.FrameNavigatedClient
+	once     sync.Once
+}
+
+func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error) {
+	url := "ws://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(b.port)) + "/devtools/page/" + string(id)
+	conn, err := rpcc.DialContext(ctx, url)
+	if err != nil {
+		return nil, callError(ctx, "connecting to the tab", err)
+	}
+	defer func() {
+		if err != nil {
+			conn.Close()
+		}
+	}()
+	c := cdp.NewClient(conn)
+	// The stream is opened before Page.enable so that no navigation can slip
+	// between the two.
+	nav, err := c.Page.FrameNavigated(context.Background())
+	if err != nil {
+		return nil, callError(ctx, "Page.frameNavigated", err)
+	}
+	if err := c.Page.Enable(ctx); err != nil {
+		nav.Close()
+		return nil, callError(ctx, "Page.enable", err)
+	}
+	return &Page{b: b, id: id, conn: conn, client: c, navigate: nav}, nil
+}
+
+// Client is the tab's protocol client, for tests and benchmarks that need a
+// call the Driver interface does not offer.
+func (p *Page) Client() *cdp.Client { return p.client }
+
+// Navigations reports how many main-frame navigations have committed in this
+// tab since it opened. It consumes every event already received and never
+// blocks on the page.
+func (p *Page) Navigations(ctx context.Context) (uint64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for {
+		select {
+		case <-p.navigate.Ready():
+			ev, err := p.navigate.Recv()
+			if err != nil {
+				return p.navs, callError(ctx, "reading Page.frameNavigated", err)
+			}
+			if ev.Frame.ParentID == nil {
+				p.navs++
+			}
+		default:
+			if err := ctx.Err(); err != nil {
+				return p.navs, cancelled(err)
+			}
+			return p.navs, nil
+		}
+	}
+}
+
+// Navigate loads url in the main frame and waits for its load event.
+func (p *Page) Navigate(ctx context.Context, url string) error {
+	load, err := p.client.Page.LoadEventFired(ctx)
+	if err != nil {
+		return callError(ctx, "Page.loadEventFired", err)
+	}
+	defer load.Close()
+	r, err := p.client.Page.Navigate(ctx, page.NewNavigateArgs(url))
+	if err != nil {
+		return callError(ctx, "Page.navigate", err)
+	}
+	if r.ErrorText != nil && *r.ErrorText != "" {
+		return errcode.New(errcode.CaptureFailed, pkg, "", "navigation failed: "+errcode.Quote(*r.ErrorText))
+	}
+	if _, err := load.Recv(); err != nil {
+		return callError(ctx, "waiting for the load event", err)
+	}
+	return nil
+}
+
+// DefaultComputedStyles are the computed styles every capture requests, in
+// this order (SPEC section 2.1): display decides rendering, visibility decides
+// invisibility. No other style is read.
+var DefaultComputedStyles = []string{"display", "visibility"}
+
+// CaptureSnapshot takes one DOMSnapshot.captureSnapshot of the tab and
+// returns the reply's bytes exactly as the protocol sent them. It asks for the
+// given computed styles and for nothing else: no DOM rects, paint order,
+// colours or text-box details. A browser that has no DOMSnapshot domain
+// answers unsupported_adapter.
+func (p *Page) CaptureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error) {
+	var raw json.RawMessage
+	args := domsnapshot.NewCaptureSnapshotArgs(computedStyles)
+	if err := rpcc.Invoke(ctx, "DOMSnapshot.captureSnapshot", args, &raw, p.conn); err != nil {
+		var re *rpcc.ResponseError
+		if errors.As(err, &re) && re.Code == methodNotFound {
+			return nil, errcode.Wrap(errcode.UnsupportedAdapter, pkg, "", "the browser cannot take DOM snapshots", err)
+		}
+		return nil, callError(ctx, "DOMSnapshot.captureSnapshot", err)
+	}
+	return raw, nil
+}
+
+// methodNotFound is JSON-RPC's code for a method the server does not know.
+const methodNotFound = -32601
+
+// Evaluate runs a script in the page and returns its JSON value. Only tests
+// and benchmarks use it; analysis never runs script in a page.
+func (p *Page) Evaluate(ctx context.Context, expr string) (json.RawMessage, error) {
+	r, err := p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetReturnByValue(true))
+	if err != nil {
+		return nil, callError(ctx, "Runtime.evaluate", err)
+	}
+	if r.ExceptionDetails != nil {
+		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "script threw an exception")
+	}
+	return json.RawMessage(r.Result.Value), nil
+}
+
+// Close closes the tab and its connection. It is safe to call more than once.
+func (p *Page) Close() error {
+	p.once.Do(func() {
+		p.navigate.Close()
+		p.conn.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_, _ = p.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.id))
+	})
+	return nil
+}
+
+// callError turns a failed protocol call into a coded error: cancelled when
+// the context ended, capture_failed otherwise.
+func callError(ctx context.Context, what string, err error) error {
+	if ctx.Err() != nil {
+		return errcode.Wrap(errcode.Cancelled, pkg, "", what+": context done", err)
+	}
+	return errcode.Wrap(errcode.CaptureFailed, pkg, "", what, err)
+}
