@@ -1,0 +1,70 @@
+// Package cells turns one cell, list item, label source or form control into
+// bounded text (SPEC sections 7 and 8).
+//
+// Summarize walks a cell's subtree in tree order and keeps the visible text,
+// with a space for every element that is not inline-level and for every
+// visible <br>, whitespace collapsed and trimmed. FormCell computes the five
+// fixed form columns: label, role, disabled, checked and required.
+//
+// # Limits
+//
+// One summary visits at most limits.CellNodes nodes and keeps at most
+// limits.CellUnits UTF-16 code units. A label cell spends a single CellNodes
+// budget over everything it reads: the text walks of every label element, the
+// ancestor check of every label element (one node for each ancestor from the
+// label's parent up to and including the document, always walked in full, so
+// its cost is the label's depth and nothing else), and the control's own
+// content for buttons. At most limits.MaxLabels distinct label elements are
+// resolved per control and at most limits.MaxIDChars UTF-16 units of
+// aria-labelledby are read.
+//
+// The walk stops at the first bound it meets. Once the retained text is full
+// it goes on only to learn whether visible non-whitespace text remains: the
+// first such character ends the walk as truncated ("text"); running out of
+// nodes first ends it as truncated ("nodes"); reaching the end of the subtree
+// means the text filled the bound exactly and is not truncated. Work is
+// therefore at most CellNodes node visits plus the bytes of the visited text
+// nodes up to the first character past the bound, whatever the cell's size.
+// Whitespace past the bound is read to find that character, so a text node
+// made of a long run of spaces costs its length; nothing else grows with the
+// page.
+//
+// The disabled column and the search for a control's nearest ancestor label
+// walk the control's ancestors without a budget: the spec does not charge
+// them, and they are linear in depth with no recursion.
+//
+// # Decisions where the spec is silent
+//
+//   - A nested collection is an element that aria.Collection recognises and
+//     that is not invisible; an invisible table or list is no collection
+//     (SPEC section 2.1), so the walk enters it and reads its visible
+//     descendants. The start element is always entered when it is a
+//     collection; an excluded start element adds nothing, and an editable
+//     start element is not entered (the secret rule wins).
+//   - A native label contributes like a referenced one: its non-empty
+//     aria-label, else its visible text.
+//   - A label element inside an editable control contributes nothing, native
+//     or referenced; a referenced option, optgroup or datalist, or an element
+//     inside one, contributes nothing either.
+//   - An aria-labelledby value is clipped when non-whitespace text follows
+//     its first MaxIDChars units; trailing whitespace past the bound is not a
+//     clip. When several bounds apply, Why names the one met first while
+//     reading the sources in order.
+//   - Native labels follow the spec's wording rather than HTML's labelable
+//     element rules: a label for=ID labels whichever control has that id (the
+//     first element with the id, as getElementById), and an ancestor label
+//     without for labels every control inside it.
+//
+// # Security
+//
+// No value a person typed or a page pre-filled is ever read. The tree holds
+// no such values (domtree drops them), and on top of that the walk never
+// enters an input, textarea, select or contenteditable element, label
+// elements inside one contribute nothing, and an option is never read through
+// an aria-labelledby reference.
+//
+// # Concurrency
+//
+// Every function is pure: it reads the immutable tree and keeps no state
+// between calls, so any number of goroutines may call them at once.
+package cells
