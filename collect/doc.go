@@ -1,0 +1,37 @@
+// Package collect finds the requested collection in a tree and enumerates its
+// rows (SPEC sections 5, 6, 11 and 16): the collection scan, the visible index,
+// the row scan with its output order, header rows and unsupported spans, form
+// controls, and the coverage counts a result reports.
+//
+// Collections, rows and cells are returned as domtree.Node cursors; turning a
+// cell into text is package cells' business, and naming an inventory entry is
+// the public package's.
+//
+// # Limits
+//
+// Every walk is bounded by a limits.Budget and costs 1 per visited node of any
+// kind: the collection scan limits.CollectionScanNodes from the document node
+// (the document itself is the first node visited), each row scan
+// limits.RowScanNodes from the first child of the collection element (the
+// element itself is not counted). An excluded element costs 1 and is never
+// entered. Work is therefore bounded by the budgets, not by the page: Find
+// stops on its collection, and ScanRows never looks outside the collection.
+// An inventory runs one collection scan and at most limits.MaxInventoryPerKind
+// row scans per kind.
+//
+// Exhausted is true exactly when a scan stopped because its budget was spent
+// while nodes remained; reaching the limit on the last node, or on the node
+// that was sought, is not exhaustion. A row is seen only when the row element
+// and everything the scan visits inside it fit in the budget, so a row is
+// never reported with cells missing.
+//
+// Walks step with domtree.Node.Next and never recurse, so a deep tree costs
+// no stack. The only auxiliary state that grows with depth is the stack of
+// ARIA rowgroups around the walk, and every frame of it was paid for by the
+// budget.
+//
+// # Concurrency
+//
+// Every function is a pure function of an immutable tree: no globals, no
+// clocks, no map iteration. Any number of goroutines may scan one tree.
+package collect

@@ -1,0 +1,319 @@
+package collect
+
+import (
+	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// ScanRows enumerates the rows of a found collection (SPEC sections 6 and 16)
+// within limits.RowScanNodes nodes, starting under the collection element.
+//
+// A row is seen only when its element and every node the scan visits inside
+// it (for a table row, all of its child nodes: cells and the text or comment
+// nodes between them) were visited within the budget. Seen rows are returned
+// in output order; a row cut by the budget is left out and Complete is false.
+//
+// For a collection that was not found there is nothing to scan: no rows, a
+// scan of 0 nodes, and Complete true when the collection is Absent, false
+// when the collection scan ran out of budget (SPEC section 16).
+func ScanRows(c Collection) Rows {
+	return scanRows(c, limits.RowScanNodes)
+}
+
+func scanRows(c Collection, limit int) Rows {
+	if !c.Found || !c.Element.IsElement() {
+		return Rows{Complete: c.Reason == Absent, Scan: Scan{Limit: limit}}
+	}
+	s := rowScanner{el: c.Element, b: limits.NewBudget(limit)}
+	switch c.Kind {
+	case aria.Table:
+		if c.Source == aria.Native && c.Element.Is("table") {
+			s.nativeTable()
+		} else {
+			s.ariaTable()
+		}
+	case aria.List:
+		s.list()
+	case aria.Form:
+		s.form()
+	}
+	out := Rows{Scan: scanOf(&s.b)}
+	out.Complete = !out.Scan.Exhausted
+	out.Rows = make([]Row, 0, len(s.head)+len(s.body)+len(s.foot))
+	out.Rows = append(out.Rows, s.head...)
+	out.Rows = append(out.Rows, s.body...)
+	out.Rows = append(out.Rows, s.foot...)
+	return out
+}
+
+// rowScanner is the state of one row scan. Rows are collected into three
+// places so that a native table's header and footer rows can be moved to the
+// rendered positions; the other kinds only use body.
+type rowScanner struct {
+	el               domtree.Node
+	b                limits.Budget
+	head, body, foot []Row
+}
+
+// spend takes one node from the budget, marking the scan exhausted when none
+// is left. The caller calls it only for a node that exists, so a failed spend
+// always means nodes remained unvisited.
+func (s *rowScanner) spend() bool {
+	if s.b.Spend() {
+		return true
+	}
+	s.b.MarkExhausted()
+	return false
+}
+
+// place says where a native table row goes in the output.
+type place uint8
+
+const (
+	placeBody place = iota
+	placeHead
+	placeFoot
+)
+
+// openRow is a row whose element was visited but whose content is still being
+// walked; it becomes a seen row only when the walk leaves its subtree.
+type openRow struct {
+	el     domtree.Node
+	cells  []domtree.Node
+	header bool // every cell so far is a header cell
+	place  place
+	group  *spanGroup
+}
+
+func (s *rowScanner) close(r *openRow, ariaRows bool) {
+	row := Row{Element: r.el, Cells: r.cells}
+	row.Header = r.place == placeHead || (len(r.cells) > 0 && r.header)
+	if r.group.row(r.cells, ariaRows) {
+		row.Structure, row.Cells = UnsupportedSpan, nil
+	}
+	switch r.place {
+	case placeHead:
+		s.head = append(s.head, row)
+	case placeFoot:
+		s.foot = append(s.foot, row)
+	default:
+		s.body = append(s.body, row)
+	}
+}
+
+// nativeTable scans a <table>: every child of the table is visited; only
+// thead, tbody and tfoot children (invisible ones too) and visible tr
+// children are entered; inside a section only visible tr children are
+// entered; inside a row every child is visited and the visible td and th
+// children are the cells. Nothing else is entered.
+func (s *rowScanner) nativeTable() {
+	table := s.el
+	loose := newSpanGroup()
+	var section spanGroup
+	sectionPlace := placeBody
+	headMet, footMet := false, false
+	var cur *openRow
+	n := table.FirstChild()
+	for n.Valid() {
+		if cur != nil && !cur.el.Contains(n) {
+			s.close(cur, false)
+			cur = nil
+		}
+		if !s.spend() {
+			return
+		}
+		enter := false
+		if n.IsElement() && !n.Excluded() {
+			switch p := n.Parent(); {
+			case p == table:
+				switch n.Name() {
+				case "thead", "tbody", "tfoot":
+					enter = true
+					section, sectionPlace = newSpanGroup(), placeBody
+					// Only the first thead (tfoot) that is neither excluded
+					// nor invisible moves; any other one is a body.
+					if n.Visible() && n.Is("thead") && !headMet {
+						headMet, sectionPlace = true, placeHead
+					} else if n.Visible() && n.Is("tfoot") && !footMet {
+						footMet, sectionPlace = true, placeFoot
+					}
+				case "tr":
+					if n.Visible() {
+						enter = true
+						cur = &openRow{el: n, header: true, place: placeBody, group: &loose}
+					}
+				}
+			case cur != nil && p == cur.el:
+				if isNativeCell(n) && n.Visible() {
+					cur.cells = append(cur.cells, n)
+					cur.header = cur.header && n.Is("th")
+				}
+			default: // a child of a section
+				if n.Is("tr") && n.Visible() {
+					enter = true
+					cur = &openRow{el: n, header: true, place: sectionPlace, group: &section}
+				}
+			}
+		}
+		n = n.Next(table, enter)
+	}
+	if cur != nil {
+		s.close(cur, false)
+	}
+}
+
+// isCellRole reports whether an ARIA table cell has this role.
+func isCellRole(role string) bool {
+	switch role {
+	case "cell", "gridcell", "columnheader", "rowheader":
+		return true
+	}
+	return false
+}
+
+// isCollection reports whether n is a collection element of any kind,
+// visible or not: row scans never enter one.
+func isCollection(n domtree.Node) bool {
+	_, _, ok := aria.Collection(n)
+	return ok
+}
+
+// groupFrame is a rowgroup the ARIA table walk is inside.
+type groupFrame struct {
+	el    domtree.Node
+	group *spanGroup
+}
+
+// ariaTable scans a table by roles: rows are role row elements reached through
+// role-less and rowgroup elements; cells are cell, gridcell, columnheader and
+// rowheader elements reached from the row through role-less elements. Nested
+// collections, excluded elements and invisible rows and cells are not entered;
+// invisible role-less elements and rowgroups are.
+func (s *rowScanner) ariaTable() {
+	table := s.el
+	// groups is the path of rowgroups around the walk, the table at the bottom.
+	// It only grows by entering a rowgroup, so its depth is bounded by the
+	// budget, and each frame is pushed and popped once.
+	groups := []groupFrame{{el: table, group: new(spanGroup)}}
+	*groups[0].group = newSpanGroup()
+	var cur *openRow
+	n := table.FirstChild()
+	for n.Valid() {
+		if cur != nil && !cur.el.Contains(n) {
+			s.close(cur, true)
+			cur = nil
+		}
+		for len(groups) > 1 && !groups[len(groups)-1].el.Contains(n) {
+			groups = groups[:len(groups)-1]
+		}
+		if !s.spend() {
+			return
+		}
+		enter := false
+		if n.IsElement() && !n.Excluded() && !isCollection(n) {
+			role := aria.Role(n)
+			switch {
+			case cur != nil:
+				if isCellRole(role) {
+					if n.Visible() {
+						cur.cells = append(cur.cells, n)
+						cur.header = cur.header && (role == "columnheader" || role == "rowheader")
+					}
+				} else if aria.RoleLess(n) {
+					enter = true
+				}
+			case role == "row":
+				if n.Visible() {
+					enter = true
+					cur = &openRow{el: n, header: true, place: placeBody, group: groups[len(groups)-1].group}
+				}
+			case role == "rowgroup":
+				enter = true
+				g := newSpanGroup()
+				groups = append(groups, groupFrame{el: n, group: &g})
+			case aria.RoleLess(n):
+				enter = true
+			}
+		}
+		n = n.Next(table, enter)
+	}
+	if cur != nil {
+		s.close(cur, true)
+	}
+}
+
+// list scans a list: items are the visible listitem elements reached through
+// role-less elements. Items and nested collections are not entered, so items
+// of nested lists are never reached.
+func (s *rowScanner) list() {
+	list := s.el
+	n := list.FirstChild()
+	for n.Valid() {
+		if !s.spend() {
+			return
+		}
+		enter := false
+		if n.IsElement() && !n.Excluded() && !isCollection(n) {
+			switch {
+			case aria.Role(n) == "listitem":
+				if n.Visible() {
+					s.body = append(s.body, Row{Element: n, Cells: []domtree.Node{n}})
+				}
+			case aria.RoleLess(n):
+				enter = true
+			}
+		}
+		n = n.Next(list, enter)
+	}
+}
+
+// IsControl reports whether n is a form control in the sense of SPEC
+// section 6: input, select, textarea, button, or an element whose explicit
+// role is one of the form-row roles. Visibility is the caller's business.
+func IsControl(n domtree.Node) bool {
+	if !n.IsElement() {
+		return false
+	}
+	switch n.Name() {
+	case "input", "select", "textarea", "button":
+		return true
+	}
+	switch aria.ExplicitRole(n) {
+	case "button", "checkbox", "radio", "switch", "textbox", "searchbox",
+		"combobox", "listbox", "slider", "spinbutton":
+		return true
+	}
+	return false
+}
+
+// form scans a form: it enters everything except excluded elements, controls
+// and nested forms, so layout tables and lists inside a form are searched.
+// The visible controls are the rows.
+func (s *rowScanner) form() {
+	form := s.el
+	n := form.FirstChild()
+	for n.Valid() {
+		if !s.spend() {
+			return
+		}
+		enter := false
+		if n.IsElement() && !n.Excluded() {
+			switch {
+			case IsControl(n):
+				if n.Visible() {
+					s.body = append(s.body, Row{Element: n})
+				}
+			case isForm(n):
+			default:
+				enter = true
+			}
+		}
+		n = n.Next(form, enter)
+	}
+}
+
+func isForm(n domtree.Node) bool {
+	k, _, ok := aria.Collection(n)
+	return ok && k == aria.Form
+}

@@ -1,0 +1,545 @@
+package collect
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// rowD is a comparable digest of a Row: labels instead of cursors.
+type rowD struct {
+	El     string
+	Header bool
+	Span   bool
+	Cells  []string
+}
+
+func rowDigests(b built, rs []Row) []rowD {
+	out := []rowD{}
+	for _, r := range rs {
+		d := rowD{El: b.name(r.Element), Header: r.Header, Span: r.Structure == UnsupportedSpan}
+		for _, c := range r.Cells {
+			d.Cells = append(d.Cells, b.name(c))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+type rowCase struct {
+	name string
+	kind aria.Kind
+	page string
+	want []rowD
+	// visited, when not zero, is the row scan's expected node count.
+	visited int
+}
+
+func runRowCases(t *testing.T, cases []rowCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := buildTree(t, c.page)
+			col := Find(b.tree, c.kind, 0)
+			if !col.Found {
+				t.Fatalf("collection not found: %+v", col)
+			}
+			got := ScanRows(col)
+			if diff := cmp.Diff(c.want, rowDigests(b, got.Rows)); diff != "" {
+				t.Fatalf("rows (-want +got)\n%s", diff)
+			}
+			if !got.Complete || got.Scan.Exhausted || got.Scan.Limit != limits.RowScanNodes {
+				t.Fatalf("small page scan: complete %v, %+v", got.Complete, got.Scan)
+			}
+			if c.visited != 0 && got.Scan.Visited != c.visited {
+				t.Fatalf("visited %d, want %d", got.Scan.Visited, c.visited)
+			}
+		})
+	}
+}
+
+func TestNativeTableRows(t *testing.T) {
+	runRowCases(t, []rowCase{
+		{name: "thead first, tfoot last, loose rows and bodies in tree order", kind: aria.Table, page: `
+table
+  caption
+    "cap"
+  tfoot @foot
+    tr @f
+      td @fc
+  tr @loose
+    td @lc
+  tbody
+    tr @b1
+      td @b1a
+      "  "
+      # between cells
+      td @b1b
+  thead
+    tr @h
+      td @hc
+`, want: []rowD{
+			{El: "h", Header: true, Cells: []string{"hc"}},
+			{El: "loose", Cells: []string{"lc"}},
+			{El: "b1", Cells: []string{"b1a", "b1b"}},
+			{El: "f", Cells: []string{"fc"}},
+		}, visited: 15},
+		{name: "second thead and tfoot are bodies", kind: aria.Table, page: `
+table
+  thead
+    tr @h1
+      th @h1c
+  thead
+    tr @h2
+      td @h2c
+  tfoot
+    tr @f1
+      td @f1c
+  tfoot
+    tr @f2
+      td @f2c
+  tbody
+    tr @b
+      td @bc
+`, want: []rowD{
+			{El: "h1", Header: true, Cells: []string{"h1c"}},
+			{El: "h2", Cells: []string{"h2c"}},
+			{El: "f2", Cells: []string{"f2c"}},
+			{El: "b", Cells: []string{"bc"}},
+			{El: "f1", Cells: []string{"f1c"}},
+		}},
+		{name: "an invisible thead is a body and its visible rows count", kind: aria.Table, page: `
+table
+  tbody
+    tr @b
+      td @bc
+  thead !hidden
+    tr @hidden
+      td @hiddenc
+    tr !visible @h1
+      td @h1c
+  thead
+    tr @h2
+      td @h2c
+`, want: []rowD{
+			{El: "h2", Header: true, Cells: []string{"h2c"}},
+			{El: "b", Cells: []string{"bc"}},
+			{El: "h1", Cells: []string{"h1c"}},
+		}},
+		{name: "an excluded thead is not entered and not first", kind: aria.Table, page: `
+table
+  thead !none
+    tr
+      td
+  thead aria-hidden=true
+    tr
+      td
+  thead
+    tr @h
+      td @hc
+`, want: []rowD{{El: "h", Header: true, Cells: []string{"hc"}}}, visited: 5},
+		{name: "header rows: all th, at least one cell", kind: aria.Table, page: `
+table
+  tbody
+    tr @allth
+      th @a
+      th @b
+    tr @mixed
+      th @c
+      td @d
+    tr @empty
+      "text only"
+    tr @thHiddenTd
+      th @e
+      td !hidden
+`, want: []rowD{
+			{El: "allth", Header: true, Cells: []string{"a", "b"}},
+			{El: "mixed", Cells: []string{"c", "d"}},
+			{El: "empty"},
+			{El: "thHiddenTd", Header: true, Cells: []string{"e"}},
+		}},
+		{name: "invisible and excluded rows and cells are skipped", kind: aria.Table, page: `
+table
+  tbody
+    tr !hidden
+      td !visible
+    tr !none
+      td
+    tr @r
+      td !hidden
+      td aria-hidden=true
+      td @c
+      div @notcell
+`, want: []rowD{{El: "r", Cells: []string{"c"}}}, visited: 8},
+		{name: "only children of the table and its sections are rows", kind: aria.Table, page: `
+table
+  colgroup
+    col
+  div
+    tr
+      td
+  tbody
+    div
+      tr
+        td
+    tr @r
+      td @c
+        table
+          tr
+            td
+`, want: []rowD{{El: "r", Cells: []string{"c"}}}, visited: 6},
+		{name: "an invisible tbody is entered", kind: aria.Table, page: `
+table
+  tbody !hidden
+    tr !visible @r
+      td @c
+`, want: []rowD{{El: "r", Cells: []string{"c"}}}},
+	})
+}
+
+func TestNativeTableSpans(t *testing.T) {
+	runRowCases(t, []rowCase{
+		{name: "colspan values", kind: aria.Table, page: `
+table
+  tbody
+    tr @c0
+      td colspan=0 @a
+    tr @c1
+      td colspan=1 @b
+    tr @cx
+      td colspan=x @c
+    tr @c2semi
+      td colspan="2;" @d
+    tr @cneg
+      td colspan=-1 @e
+    tr @cneg0
+      td colspan=-0 @f
+    tr @cplus
+      td colspan=+1 @g
+    tr @cspace
+      td colspan=" 2" @h
+    tr @cbig
+      td colspan=99999999999999999999 @i
+`, want: []rowD{
+			{El: "c0", Cells: []string{"a"}},
+			{El: "c1", Cells: []string{"b"}},
+			{El: "cx", Cells: []string{"c"}},
+			{El: "c2semi", Span: true},
+			{El: "cneg", Cells: []string{"e"}},
+			{El: "cneg0", Cells: []string{"f"}},
+			{El: "cplus", Cells: []string{"g"}},
+			{El: "cspace", Span: true},
+			{El: "cbig", Span: true},
+		}},
+		{name: "rowspan covers later rows of the same group only", kind: aria.Table, page: `
+table
+  tbody
+    tr @r1
+      td rowspan=2
+      td
+    tr @r2
+      td @r2c
+    tr @r3
+      td @r3c
+  tbody
+    tr @s1
+      td rowspan=5
+    tr @s2
+      td
+  tbody
+    tr @t1
+      td @t1c
+`, want: []rowD{
+			{El: "r1", Span: true},
+			{El: "r2", Span: true},
+			{El: "r3", Cells: []string{"r3c"}},
+			{El: "s1", Span: true},
+			{El: "s2", Span: true},
+			{El: "t1", Cells: []string{"t1c"}},
+		}},
+		{name: "rowspan=0 spans to the end of its group", kind: aria.Table, page: `
+table
+  thead
+    tr @h
+      th @hc
+  tbody
+    tr @r1
+      td
+      td rowspan=0
+    tr @r2
+      td
+    tr @r3
+      td
+  tfoot
+    tr @f
+      td @fc
+`, want: []rowD{
+			{El: "h", Header: true, Cells: []string{"hc"}},
+			{El: "r1", Span: true},
+			{El: "r2", Span: true},
+			{El: "r3", Span: true},
+			{El: "f", Cells: []string{"fc"}},
+		}},
+		{name: "rowspan unparsable or 1 is 1", kind: aria.Table, page: `
+table
+  tbody
+    tr @r1
+      td rowspan=abc @a
+      td rowspan=1 @b
+      td rowspan=-3 @c
+    tr @r2
+      td @d
+`, want: []rowD{
+			{El: "r1", Cells: []string{"a", "b", "c"}},
+			{El: "r2", Cells: []string{"d"}},
+		}},
+		{name: "rowspan 3; reaches two more rows", kind: aria.Table, page: `
+table
+  tbody
+    tr @r1
+      th rowspan="3;" 
+    tr @r2
+      td
+    tr @r3
+      td
+    tr @r4
+      td @c
+`, want: []rowD{
+			{El: "r1", Header: true, Span: true},
+			{El: "r2", Span: true},
+			{El: "r3", Span: true},
+			{El: "r4", Cells: []string{"c"}},
+		}},
+		{name: "loose rows form the table's group", kind: aria.Table, page: `
+table
+  tr @l1
+    td rowspan=3
+  tbody
+    tr @b1
+      td @b1c
+  tr @l2
+    td
+  tr @l3
+    td @l3c
+`, want: []rowD{
+			{El: "l1", Span: true},
+			{El: "b1", Cells: []string{"b1c"}},
+			{El: "l2", Span: true},
+			{El: "l3", Span: true},
+		}},
+		{name: "aria spans mark their row; on a native table aria-rowspan covers nothing", kind: aria.Table, page: `
+table
+  tbody
+    tr @r1
+      td aria-colspan=2
+    tr @r2
+      td aria-rowspan=3
+    tr @r3
+      td @r3c
+    tr @r4
+      td aria-colspan=1 @a
+      td aria-rowspan=0 @b
+      td aria-colspan=" 2 " @c
+      td aria-colspan=2; @d
+      td aria-colspan=+2 @e
+`, want: []rowD{
+			{El: "r1", Span: true},
+			{El: "r2", Span: true},
+			{El: "r3", Cells: []string{"r3c"}},
+			{El: "r4", Cells: []string{"a", "b", "c", "d", "e"}},
+		}},
+		{name: "spans of invisible and excluded cells are ignored", kind: aria.Table, page: `
+table
+  tbody
+    tr @r1
+      td colspan=2 !hidden
+      td rowspan=2 !none
+      td aria-colspan=4 aria-hidden=true
+      td @a
+    tr @r2
+      td @b
+`, want: []rowD{
+			{El: "r1", Cells: []string{"a"}},
+			{El: "r2", Cells: []string{"b"}},
+		}},
+	})
+}
+
+func TestARIATableRows(t *testing.T) {
+	runRowCases(t, []rowCase{
+		{name: "rows through role-less and rowgroup elements", kind: aria.Table, page: `
+div role=grid
+  div
+    div role=row @r1
+      span role=columnheader @h1
+      div
+        span role=rowheader @h2
+  div role=rowgroup
+    div role=row @r2
+      div role=gridcell @c1
+      div role=button
+        div role=cell
+      div role=cell @c2
+  div role=group
+    div role=row
+  span role=none
+    div role=row @r3
+      td @c3
+  ul
+    li role=row
+`, want: []rowD{
+			{El: "r1", Header: true, Cells: []string{"h1", "h2"}},
+			{El: "r2", Cells: []string{"c1", "c2"}},
+			{El: "r3", Cells: []string{"c3"}},
+		}},
+		{name: "invisible rows are not entered, invisible wrappers are", kind: aria.Table, page: `
+div role=table
+  div role=row !hidden
+    div role=cell !visible
+  div !hidden
+    div role=row !visible @r
+      div role=cell @c
+      div role=cell !hidden
+  div role=row aria-hidden=true
+    div role=cell
+`, want: []rowD{{El: "r", Cells: []string{"c"}}}},
+		{name: "nested collections are not entered", kind: aria.Table, page: `
+div role=table
+  div role=row @r
+    div role=cell @c
+    div
+      div role=table
+        div role=row
+          div role=cell
+  ul role=none
+    li role=none
+      div role=row @r2
+        div role=cell @c2
+  table role=none
+    tr
+      td
+  table
+    tr
+      td
+`, want: []rowD{{El: "r", Cells: []string{"c"}}, {El: "r2", Cells: []string{"c2"}}}},
+		{name: "aria spans, groups are rowgroups or the table", kind: aria.Table, page: `
+div role=table
+  div role=rowgroup
+    div role=row @g1
+      div role=cell aria-rowspan=2
+    div
+      div role=row @g2
+        div role=cell
+    div role=row @g3
+      div role=cell @g3c
+  div role=row @t1
+    div role=cell aria-rowspan=" 3"
+  div role=rowgroup
+    div role=row @g4
+      div role=cell @g4c
+  div role=row @t2
+    div role=cell
+  div role=row @t3
+    div role=cell
+  div role=row @t4
+    div role=cell aria-colspan=1 @t4c
+`, want: []rowD{
+			{El: "g1", Span: true},
+			{El: "g2", Span: true},
+			{El: "g3", Cells: []string{"g3c"}},
+			{El: "t1", Span: true},
+			{El: "g4", Cells: []string{"g4c"}},
+			{El: "t2", Span: true},
+			{El: "t3", Span: true},
+			{El: "t4", Cells: []string{"t4c"}},
+		}},
+	})
+}
+
+func TestListRows(t *testing.T) {
+	runRowCases(t, []rowCase{
+		{name: "items through role-less elements, not items of nested lists", kind: aria.List, page: `
+ul
+  li @a
+    ul
+      li
+  div
+    li @b
+  li !hidden
+    li !visible
+  li aria-hidden=true
+  div role=group
+    li
+  ol
+    li
+  div role=listitem @c
+  span role=none
+    li @d
+  li !hidden @e0
+  li role=none
+    li @f
+`, want: []rowD{
+			{El: "a", Cells: []string{"a"}},
+			{El: "b", Cells: []string{"b"}},
+			{El: "c", Cells: []string{"c"}},
+			{El: "d", Cells: []string{"d"}},
+			{El: "f", Cells: []string{"f"}},
+		}},
+	})
+}
+
+func TestFormRows(t *testing.T) {
+	runRowCases(t, []rowCase{
+		{name: "controls in tree order, layout tables and lists searched", kind: aria.Form, page: `
+form
+  input type=text @i1
+  input type=hidden
+  table
+    tr
+      td
+        select @s
+          option
+        textarea @ta
+  ul
+    li
+      button @btn
+        input @inner
+  div role=checkbox @cb
+  span role="bogus switch" @sw
+  div role=listbox @lb
+  div role=link
+  input !hidden
+  div !none
+    input
+  div aria-hidden=true
+    input
+  form
+    input
+  div role=form
+    input
+  form role=none
+    input @nf
+  div !hidden
+    input !visible @rv
+`, want: []rowD{
+			{El: "i1"}, {El: "s"}, {El: "ta"}, {El: "btn"}, {El: "cb"}, {El: "sw"}, {El: "lb"},
+			{El: "nf"}, {El: "rv"},
+		}},
+	})
+}
+
+func TestScanRowsNotFound(t *testing.T) {
+	for _, c := range []struct {
+		reason   Reason
+		complete bool
+	}{{Absent, true}, {ScanLimit, false}} {
+		got := ScanRows(Collection{Kind: aria.Table, Reason: c.reason})
+		want := Rows{Complete: c.complete, Scan: Scan{Limit: limits.RowScanNodes}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%v: (-want +got)\n%s", c.reason, diff)
+		}
+	}
+}
