@@ -1,0 +1,43 @@
+// Package domsnap pulls one visible table, list or form out of a DOM
+// snapshot, deterministically and within hard bounds, and returns typed rows
+// with honest coverage (SPEC.md is the contract).
+//
+// The public API is small: DecodeRequest reads a strict JSON request (or a
+// Request is built in Go and checked with Validate), CheckRevision compares a
+// caller's expected revision with the current one, and Extract turns a
+// domtree.Tree and a Request into a Result whose Canonical form is
+// byte-for-byte the same for the same tree and request.
+//
+// # Limits
+//
+// Every bound comes from package limits: the request's ranges, the scan
+// budgets spent by packages collect and cells, and the byte cap of a result,
+// limits.ExtractionBytes. A result over the cap loses whole trailing rows,
+// counted in rows_omitted_by_bytes; a typed record is never clipped.
+//
+// # Digest
+//
+// A result's digest is "sha256:" followed by the lower-case hex SHA-256 of
+// the result's canonical JSON with three kinds of member removed, key and
+// value and the comma before them: the result's "revision", every "evidence"
+// (the collection's and each row's) and the "digest" itself. Everything else
+// is byte-identical to Canonical, and the digest is taken after the byte cap,
+// so it covers exactly the rows printed. Re-observing an unchanged page gives
+// the same digest although revision and evidence references are fresh.
+//
+// # Security
+//
+// A request names a kind, an index, columns and types; there is no key for a
+// selector, script, URL or attribute query, and unknown keys are refused.
+// Form control values never enter the tree (package domtree), so no result or
+// error can carry one; error messages quote at most limits.QuoteBytes of the
+// request. Every result is labelled "external-untrusted": page text is data,
+// never instructions. Evidence references identify evidence only and cannot
+// authorize an action.
+//
+// # Concurrency
+//
+// Everything here is a pure function of its arguments: no globals with state,
+// no clocks, no randomness. A Tree is immutable, so any number of goroutines
+// may extract from one tree at once.
+package domsnap

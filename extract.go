@@ -1,0 +1,137 @@
+package domsnap
+
+import (
+	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/cells"
+	"github.com/domsnap/domsnap/collect"
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/typed"
+)
+
+// Extract runs one extraction over tree, whose current revision is revision
+// (SPEC sections 4 to 10). In order it validates req, checks
+// req.ExpectedRevision against revision when one is given, finds the
+// collection, scans its rows, keeps the first row limit of the seen rows,
+// summarises and converts each requested cell, and seals the result under the
+// byte cap with its evidence references and digest.
+//
+// A collection that is not found is a result (found false, with a reason),
+// not an error. Errors are an invalid request (invalid_request), a rejected
+// revision (foreign_revision, navigated_revision, stale_revision), and a
+// missing tree or malformed current revision (malformed_snapshot).
+//
+// Extract requires no expected revision; a live caller that must insist on
+// one checks that before calling.
+func Extract(t *domtree.Tree, revision string, req Request) (*Result, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	cur, err := ParseRevision(revision)
+	if err != nil {
+		return nil, errcode.New(errcode.MalformedSnapshot, pkgName, "", "the snapshot's revision is malformed: "+errcode.Quote(revision))
+	}
+	if req.ExpectedRevision != "" {
+		if err := CheckRevision(req.ExpectedRevision, revision); err != nil {
+			return nil, err
+		}
+	}
+	if !t.Root().Valid() {
+		return nil, errcode.New(errcode.MalformedSnapshot, pkgName, "", "no tree to analyze")
+	}
+
+	c := collect.Find(t, req.Kind, req.Index)
+	res := &Result{
+		SchemaVersion: SchemaVersion,
+		Trust:         Trust,
+		Revision:      revision,
+		Collection:    CollectionInfo{Found: c.Found, Kind: req.Kind, Index: req.Index},
+		Rows:          []Row{},
+		Coverage: Coverage{
+			CollectionScan: Scan(c.Scan),
+			RowScan:        Scan{Limit: limits.RowScanNodes},
+			RowLimit:       req.rowLimit(),
+		},
+	}
+	if !c.Found {
+		res.Collection.Reason = c.Reason
+		if c.Reason == collect.ReasonNone {
+			// The scan's own verdict decides when it gave no reason: content
+			// beyond a spent budget is unknown, never absent.
+			res.Collection.Reason = collect.Absent
+			if c.Scan.Exhausted {
+				res.Collection.Reason = collect.ScanLimit
+			}
+		}
+		res.Coverage.RowsComplete = res.Collection.Reason == collect.Absent
+		res.seal(sequenceOf(cur))
+		return res, nil
+	}
+	res.Collection.Source = c.Source
+
+	rows := collect.ScanRows(c)
+	res.Coverage.RowScan = Scan(rows.Scan)
+	res.Coverage.RowsComplete = rows.Complete
+	n := min(len(rows.Rows), req.rowLimit())
+	res.Coverage.RowsOmittedByLimit = len(rows.Rows) - n
+	res.Rows = make([]Row, 0, n)
+	for _, row := range rows.Rows[:n] {
+		res.Rows = append(res.Rows, buildRow(row, req))
+	}
+	res.seal(sequenceOf(cur))
+	return res, nil
+}
+
+// buildRow turns one seen row into typed cells and decides its validity
+// (SPEC section 9). Position and evidence are set by seal.
+func buildRow(row collect.Row, req Request) Row {
+	out := Row{Header: row.Header, Structure: row.Structure, Cells: []Cell{}}
+	if row.Structure != collect.StructureOK {
+		// Spans are never guessed: no cells, and never valid.
+		return out
+	}
+	valid := true
+	out.Cells = make([]Cell, 0, len(req.Fields))
+	for _, f := range req.Fields {
+		s := summary(row, req.Kind, f.Column)
+		tc := typed.Convert(s.Text, s.Truncated, f.Type)
+		cell := Cell{Name: f.Name, Status: tc.Status, Value: tc.Value, Text: tc.Text}
+		switch tc.Status {
+		case typed.Missing:
+			if f.Required {
+				valid = false
+			}
+		case typed.Invalid:
+			valid = false
+		case typed.Truncated:
+			valid = false
+			cell.Truncation = s.Why
+		}
+		if tc.Status != typed.OK {
+			cell.Value = nil
+		}
+		out.Cells = append(out.Cells, cell)
+	}
+	out.Valid = valid
+	return out
+}
+
+// summary reads one column of a row: the column-th cell of a table row
+// (missing when the row has fewer cells), the item itself for a list, and
+// the fixed form columns for a form control.
+func summary(row collect.Row, kind aria.Kind, column int) cells.Summary {
+	switch kind {
+	case aria.Table:
+		if column < len(row.Cells) {
+			return cells.Summarize(row.Cells[column])
+		}
+	case aria.List:
+		if column == 0 {
+			return cells.Summarize(row.Element)
+		}
+	case aria.Form:
+		return cells.FormCell(row.Element, column)
+	}
+	return cells.Summary{}
+}
