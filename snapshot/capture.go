@@ -1,0 +1,478 @@
+package snapshot
+
+import (
+	"errors"
+	"math"
+	"strconv"
+
+	"github.com/mafredri/cdp/protocol/domsnapshot"
+
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/errcode"
+)
+
+const pkgName = "snapshot"
+
+// DefaultComputedStyles are the computed styles a capture is assumed to have
+// requested when nobody says otherwise, in this order. SPEC section 2.1
+// requires a capture to request both.
+var defaultComputedStyles = [...]string{"display", "visibility"}
+
+// DefaultComputedStyles returns the computed styles, in order, that a capture
+// without other information is assumed to carry.
+func DefaultComputedStyles() []string {
+	return []string{defaultComputedStyles[0], defaultComputedStyles[1]}
+}
+
+// CaptureOptions says how a captureSnapshot result was taken.
+type CaptureOptions struct {
+	// ComputedStyles are the names of the computed styles the capture
+	// requested, in the order requested: each layout object's styles array
+	// is parallel to it. Nil means DefaultComputedStyles. It must name
+	// display and visibility.
+	ComputedStyles []string
+}
+
+// DOM node types of the protocol (the DOM's Node.nodeType).
+const (
+	nodeElement      = 1
+	nodeText         = 3
+	nodeCDATA        = 4
+	nodeProcInstr    = 7
+	nodeComment      = 8
+	nodeDocument     = 9
+	nodeDoctype      = 10
+	nodeDocFragement = 11
+)
+
+// DecodeCapture builds the tree of the main document of a
+// DOMSnapshot.captureSnapshot result given as wire JSON
+// ({"documents":[...],"strings":[...]}). Any inconsistency is a
+// malformed_snapshot error with a JSON-pointer path.
+func DecodeCapture(data []byte, opts CaptureOptions) (*domtree.Tree, error) {
+	styles, err := styleColumns(opts)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := decodeRaw(data)
+	if err != nil {
+		return nil, err
+	}
+	return buildCapture(rc, styles)
+}
+
+// FromReply builds the tree of the main document of a captureSnapshot reply
+// as mafredri/cdp decodes it, with the same checks as DecodeCapture. The
+// reply's input values, textarea values and option states are not read.
+func FromReply(r *domsnapshot.CaptureSnapshotReply, opts CaptureOptions) (*domtree.Tree, error) {
+	styles, err := styleColumns(opts)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return nil, malformed("", "no reply")
+	}
+	rc, err := rawFromReply(r)
+	if err != nil {
+		return nil, err
+	}
+	return buildCapture(rc, styles)
+}
+
+// styleCols are the positions of display and visibility in a layout
+// object's styles array.
+type styleCols struct{ display, visibility int }
+
+func styleColumns(opts CaptureOptions) (styleCols, error) {
+	names := opts.ComputedStyles
+	if names == nil {
+		names = defaultComputedStyles[:]
+	}
+	c := styleCols{-1, -1}
+	for i, n := range names {
+		switch n {
+		case "display":
+			if c.display < 0 {
+				c.display = i
+			}
+		case "visibility":
+			if c.visibility < 0 {
+				c.visibility = i
+			}
+		}
+	}
+	if c.display < 0 || c.visibility < 0 {
+		return c, errcode.New(errcode.UnsupportedInput, pkgName, "", "the capture's computed styles must include display and visibility")
+	}
+	return c, nil
+}
+
+// rawFromReply copies the tables the tree needs out of a decoded reply,
+// checking that each integer fits the 32-bit indexes the tree uses.
+func rawFromReply(r *domsnapshot.CaptureSnapshotReply) (*rawCapture, error) {
+	rc := &rawCapture{docCount: len(r.Documents)}
+	rc.strs.strs = r.Strings
+	if rc.strs.strs == nil {
+		rc.strs.strs = []string{}
+	}
+	if len(r.Documents) == 0 {
+		return rc, nil
+	}
+	doc := &r.Documents[0]
+	d := &rc.doc
+	d.hasNodes, d.hasLayout = true, true
+	const np = "/documents/0/nodes/"
+	var err error
+	conv := func(name string, src []int, present *bool) []int32 {
+		if err != nil || src == nil {
+			return nil
+		}
+		*present = true
+		out := make([]int32, len(src))
+		for i, v := range src {
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				err = malformed(np+name+"/"+strconv.Itoa(i), "integer out of range")
+				return nil
+			}
+			out[i] = int32(v)
+		}
+		return out
+	}
+	n := &doc.Nodes
+	d.parent = conv("parentIndex", n.ParentIndex, &d.hasParent)
+	d.nodeType = conv("nodeType", n.NodeType, &d.hasType)
+	d.nodeName = conv("nodeName", stringIndexes(n.NodeName), &d.hasName)
+	d.nodeValue = conv("nodeValue", stringIndexes(n.NodeValue), &d.hasValue)
+	if n.BackendNodeID != nil {
+		d.hasBackend = true
+		d.backend = make([]int64, len(n.BackendNodeID))
+		for i, v := range n.BackendNodeID {
+			d.backend[i] = int64(v)
+		}
+	}
+	if n.Attributes != nil {
+		d.hasAttrs = true
+		d.attrStart = make([]int32, 1, len(n.Attributes)+1)
+		for i, a := range n.Attributes {
+			for j, v := range a {
+				if v < math.MinInt32 || v > math.MaxInt32 {
+					return nil, malformed(np+"attributes/"+strconv.Itoa(i)+"/"+strconv.Itoa(j), "integer out of range")
+				}
+				d.attrs = append(d.attrs, int32(v))
+			}
+			d.attrStart = append(d.attrStart, int32(len(d.attrs)))
+		}
+	}
+	rareS := func(name string, src *domsnapshot.RareStringData, dst *rareStrings) {
+		if src == nil || err != nil {
+			return
+		}
+		var ok bool
+		dst.present = true
+		dst.index = conv(name+"/index", src.Index, &ok)
+		dst.value = conv(name+"/value", stringIndexes(src.Value), &ok)
+		if dst.index == nil {
+			dst.index = []int32{}
+		}
+		if dst.value == nil {
+			dst.value = []int32{}
+		}
+	}
+	rareS("shadowRootType", n.ShadowRootType, &d.shadow)
+	rareS("pseudoType", n.PseudoType, &d.pseudo)
+	if n.InputChecked != nil && err == nil {
+		var ok bool
+		d.checked.present = true
+		d.checked.index = conv("inputChecked/index", n.InputChecked.Index, &ok)
+	}
+	if n.ContentDocumentIndex != nil && err == nil {
+		var ok bool
+		d.contentDoc.present = true
+		d.contentDoc.index = conv("contentDocumentIndex/index", n.ContentDocumentIndex.Index, &ok)
+		d.contentDoc.value = conv("contentDocumentIndex/value", n.ContentDocumentIndex.Value, &ok)
+	}
+	if err != nil {
+		return nil, err
+	}
+	l := &doc.Layout
+	const lp = "/documents/0/layout/"
+	d.layoutNode = convLayout(l.NodeIndex, &d.hasLayoutNode)
+	for i, v := range l.NodeIndex {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return nil, malformed(lp+"nodeIndex/"+strconv.Itoa(i), "integer out of range")
+		}
+	}
+	if l.Styles != nil {
+		d.hasStyles = true
+		d.styleStart = make([]int32, 1, len(l.Styles)+1)
+		for i, a := range l.Styles {
+			for j, v := range a {
+				if v < math.MinInt32 || v > math.MaxInt32 {
+					return nil, malformed(lp+"styles/"+strconv.Itoa(i)+"/"+strconv.Itoa(j), "integer out of range")
+				}
+				d.styles = append(d.styles, int32(v))
+			}
+			d.styleStart = append(d.styleStart, int32(len(d.styles)))
+		}
+	}
+	return rc, nil
+}
+
+func convLayout(src []int, present *bool) []int32 {
+	if src == nil {
+		return nil
+	}
+	*present = true
+	out := make([]int32, len(src))
+	for i, v := range src {
+		out[i] = int32(v) // range checked by the caller
+	}
+	return out
+}
+
+func stringIndexes(src []domsnapshot.StringIndex) []int {
+	if src == nil {
+		return nil
+	}
+	out := make([]int, len(src))
+	for i, v := range src {
+		out[i] = int(v)
+	}
+	return out
+}
+
+// buildCapture validates the raw tables and builds the tree. Every index is
+// checked here, once, before it is used; the builder then only sees
+// consistent input, and its own order check is the last guard.
+func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
+	if err := validate(rc); err != nil {
+		return nil, err
+	}
+	d := &rc.doc
+	n := len(d.parent)
+	st := &rc.strs
+
+	// Nodes left out of the tree: pseudo-elements, shadow trees (Chromium
+	// marks every node of a shadow tree with the type of the root it is in,
+	// and lists slotted light children under their slot), document
+	// fragments and processing instructions, each with its subtree. Parents
+	// precede children, so one forward pass inherits the mark.
+	skip := make([]bool, n)
+	flags := make([]domtree.Flags, n)
+	for _, i := range d.pseudo.index {
+		skip[i] = true
+	}
+	inShadow := make([]bool, n)
+	for _, i := range d.shadow.index {
+		inShadow[i] = true
+	}
+	for i := 1; i < n; i++ {
+		p := d.parent[i]
+		switch d.nodeType[i] {
+		case nodeDocFragement, nodeProcInstr:
+			skip[i] = true
+		}
+		if inShadow[i] {
+			skip[i] = true
+			if !inShadow[p] {
+				flags[p] |= domtree.ShadowHost
+			}
+		}
+		if skip[p] {
+			skip[i] = true
+		}
+		if d.nodeType[i] == nodeDocFragement && !inShadow[i] && !skip[p] {
+			flags[p] |= domtree.TemplateContents
+		}
+	}
+	for _, i := range d.contentDoc.index {
+		flags[i] |= domtree.FrameOwner
+	}
+	checked := make([]bool, n)
+	for _, i := range d.checked.index {
+		checked[i] = true
+	}
+
+	// The first layout object of each node; pseudo-elements may have
+	// several, elements have one.
+	layout := make([]int32, n)
+	for i := range layout {
+		layout[i] = -1
+	}
+	for j, i := range d.layoutNode {
+		if layout[i] < 0 {
+			layout[i] = int32(j)
+		}
+	}
+	// rendered[i]: the node or a descendant has a layout object. Children
+	// follow parents, so a backward pass carries it up. Shadow and
+	// pseudo-element nodes count: a display: contents host is rendered when
+	// its shadow tree is.
+	rendered := make([]bool, n)
+	for i := n - 1; i >= 1; i-- {
+		if layout[i] >= 0 {
+			rendered[i] = true
+		}
+		if rendered[i] {
+			rendered[d.parent[i]] = true
+		}
+	}
+
+	b := domtree.NewBuilder(n)
+	if d.hasBackend {
+		b.SetDocumentBackendID(d.backend[0])
+	}
+	newIndex := make([]int32, n)
+	newIndex[0] = 0
+	vis := make([]domtree.Visibility, n)
+	var attrs []domtree.Attr
+	for i := 1; i < n; i++ {
+		if skip[i] {
+			newIndex[i] = -1
+			continue
+		}
+		p := d.parent[i]
+		parent := int(newIndex[p])
+		var backend int64
+		if d.hasBackend {
+			backend = d.backend[i]
+		}
+		vis[i] = vis[p]
+		var idx int
+		var err error
+		switch d.nodeType[i] {
+		case nodeElement:
+			name := st.get(d.nodeName[i])
+			info := domtree.ElementInfo{Flags: flags[i], Checked: checked[i], BackendNodeID: backend}
+			if domtree.EqualFold(name, "template") {
+				// Chromium's snapshot leaves template contents out
+				// altogether; every HTML template has a contents fragment.
+				info.Flags |= domtree.TemplateContents
+			}
+			info.Display, info.Visibility = elementStyle(rc, sc, int32(i), layout[i], rendered[i], vis[p])
+			vis[i] = info.Visibility
+			attrs = elementAttrs(rc, int32(i), name, attrs[:0])
+			idx, err = b.AddElement(parent, name, attrs, info)
+		case nodeText, nodeCDATA:
+			text := ""
+			if !isTextarea(rc, p) {
+				text = nodeValue(rc, i)
+			}
+			idx, err = b.AddText(parent, text, backend)
+		case nodeComment:
+			idx, err = b.AddComment(parent, nodeValue(rc, i), backend)
+		case nodeDoctype:
+			idx, err = b.AddDoctype(parent, st.get(d.nodeName[i]), backend)
+		}
+		if err != nil {
+			var be *domtree.BuildError
+			msg := err.Error()
+			if errors.As(err, &be) {
+				msg = be.Msg
+			}
+			return nil, errcode.Wrap(errcode.MalformedSnapshot, pkgName, "/documents/0/nodes/parentIndex/"+strconv.Itoa(i), msg, err)
+		}
+		newIndex[i] = int32(idx)
+	}
+	return b.Build(), nil
+}
+
+func nodeValue(rc *rawCapture, i int) string {
+	if !rc.doc.hasValue {
+		return ""
+	}
+	return rc.strs.get(rc.doc.nodeValue[i])
+}
+
+// isTextarea reports whether node p is a textarea element, whose text is
+// its value and is never read (the builder empties it too; not reading it
+// keeps it from ever becoming a string).
+func isTextarea(rc *rawCapture, p int32) bool {
+	d := &rc.doc
+	return d.nodeType[p] == nodeElement && domtree.EqualFold(rc.strs.get(d.nodeName[p]), "textarea")
+}
+
+// elementAttrs resolves an element's attributes. An input's value attribute
+// is its pre-filled value unless the input is a button: it is not even
+// decoded then.
+func elementAttrs(rc *rawCapture, i int32, name string, dst []domtree.Attr) []domtree.Attr {
+	d := &rc.doc
+	if !d.hasAttrs {
+		return dst
+	}
+	a := d.attrs[d.attrStart[i]:d.attrStart[i+1]]
+	secretValue := false
+	if domtree.EqualFold(name, "input") {
+		secretValue = true
+		for k := 0; k+1 < len(a); k += 2 {
+			if domtree.EqualFold(rc.strs.get(a[k]), "type") {
+				t := rc.strs.get(a[k+1])
+				secretValue = !(domtree.EqualFold(t, "button") || domtree.EqualFold(t, "submit") || domtree.EqualFold(t, "reset"))
+				break
+			}
+		}
+	}
+	for k := 0; k+1 < len(a); k += 2 {
+		an := rc.strs.get(a[k])
+		if secretValue && domtree.EqualFold(an, "value") {
+			continue
+		}
+		dst = append(dst, domtree.Attr{Name: an, Value: rc.strs.get(a[k+1])})
+	}
+	return dst
+}
+
+// elementStyle gives an element's display class and visibility. With a
+// layout object they come from its computed styles. Without one the element
+// is not rendered, unless a descendant is (display: contents): then it
+// separates text like any non-inline box, and it has no visibility of its
+// own, so it takes its parent's.
+func elementStyle(rc *rawCapture, sc styleCols, i, layout int32, rendered bool, parentVis domtree.Visibility) (domtree.Display, domtree.Visibility) {
+	if layout < 0 {
+		if rendered {
+			return domtree.DisplayBlock, parentVis
+		}
+		return domtree.DisplayNone, parentVis
+	}
+	d := &rc.doc
+	styles := d.styles[d.styleStart[layout]:d.styleStart[layout+1]]
+	display := domtree.DisplayBlock
+	if sc.display < len(styles) {
+		display = displayClass(rc.strs.get(styles[sc.display]))
+	}
+	vis := parentVis
+	if sc.visibility < len(styles) {
+		switch v := rc.strs.get(styles[sc.visibility]); {
+		case domtree.EqualFold(v, "hidden"), domtree.EqualFold(v, "collapse"):
+			vis = domtree.Hidden
+		case v != "":
+			vis = domtree.Visible
+		}
+	}
+	return display, vis
+}
+
+// displayClass classifies a computed display value. Its outer display type
+// is inline for the single keywords inline, ruby and math and the legacy
+// inline-* keywords, and for a multi-keyword value naming inline (such as
+// "inline flow-root"); everything else rendered is block-level here.
+func displayClass(v string) domtree.Display {
+	f := domtree.Fields(domtree.ToLowerASCII(v))
+	if len(f) == 1 {
+		switch k := f[0]; {
+		case k == "none":
+			return domtree.DisplayNone
+		case k == "inline", k == "ruby", k == "math":
+			return domtree.DisplayInline
+		case len(k) > len("inline-") && k[:len("inline-")] == "inline-":
+			return domtree.DisplayInline
+		}
+		return domtree.DisplayBlock
+	}
+	for _, k := range f {
+		if k == "inline" {
+			return domtree.DisplayInline
+		}
+	}
+	return domtree.DisplayBlock
+}

@@ -1,0 +1,479 @@
+package snapshot
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// decodeRaw reads the wire JSON of a captureSnapshot result into a
+// rawCapture. Only documents[0]'s node and layout tables and the string
+// table are kept; everything else, including the tables that hold form
+// control values, is checked for syntax and dropped.
+func decodeRaw(data []byte) (*rawCapture, error) {
+	if len(data) > math.MaxInt32 {
+		return nil, malformed("", "capture larger than 2 GiB")
+	}
+	s := &scanner{data: data}
+	rc := &rawCapture{}
+	var haveDocs, haveStrings bool
+	more, err := s.objectStart("")
+	if err != nil {
+		return nil, err
+	}
+	for more {
+		k, err := s.key("")
+		if err != nil {
+			return nil, err
+		}
+		switch string(k) {
+		case "documents":
+			if haveDocs {
+				return nil, malformed("/documents", "duplicate key")
+			}
+			haveDocs = true
+			if err := decodeDocuments(s, rc); err != nil {
+				return nil, err
+			}
+		case "strings":
+			if haveStrings {
+				return nil, malformed("/strings", "duplicate key")
+			}
+			haveStrings = true
+			if err := decodeStrings(s, rc); err != nil {
+				return nil, err
+			}
+		default:
+			if err := s.skipValue("/" + escapePointer(string(k))); err != nil {
+				return nil, err
+			}
+		}
+		if more, err = s.objectNext(""); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.end(); err != nil {
+		return nil, err
+	}
+	if !haveDocs {
+		return nil, malformed("/documents", "missing")
+	}
+	if !haveStrings {
+		return nil, malformed("/strings", "missing")
+	}
+	rc.strs.data = data
+	return rc, nil
+}
+
+func decodeStrings(s *scanner, rc *rawCapture) error {
+	const path = "/strings"
+	more, err := s.arrayStart(path)
+	if err != nil {
+		return err
+	}
+	spans := make([]span, 0, 64)
+	for more {
+		start, end, esc, err := s.stringSpan(path + "/" + strconv.Itoa(len(spans)))
+		if err != nil {
+			return err
+		}
+		spans = append(spans, span{int32(start), int32(end), esc})
+		if more, err = s.arrayNext(path); err != nil {
+			return err
+		}
+	}
+	rc.strs.spans = spans
+	return nil
+}
+
+func decodeDocuments(s *scanner, rc *rawCapture) error {
+	more, err := s.arrayStart("/documents")
+	if err != nil {
+		return err
+	}
+	for more {
+		path := "/documents/" + strconv.Itoa(rc.docCount)
+		if rc.docCount == 0 {
+			if err := decodeDocument(s, &rc.doc, path); err != nil {
+				return err
+			}
+		} else {
+			// Frame documents are never read; only their syntax is checked.
+			if s.peek() != '{' {
+				return s.wrongType(path, "an object")
+			}
+			if err := s.skipValue(path); err != nil {
+				return err
+			}
+		}
+		rc.docCount++
+		if more, err = s.arrayNext("/documents"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeDocument(s *scanner, d *rawDoc, path string) error {
+	more, err := s.objectStart(path)
+	if err != nil {
+		return err
+	}
+	for more {
+		k, err := s.key(path)
+		if err != nil {
+			return err
+		}
+		switch string(k) {
+		case "nodes":
+			if d.hasNodes {
+				return malformed(path+"/nodes", "duplicate key")
+			}
+			d.hasNodes = true
+			if err := decodeNodes(s, d, path+"/nodes"); err != nil {
+				return err
+			}
+		case "layout":
+			if d.hasLayout {
+				return malformed(path+"/layout", "duplicate key")
+			}
+			d.hasLayout = true
+			if err := decodeLayout(s, d, path+"/layout"); err != nil {
+				return err
+			}
+		default:
+			// URLs, titles, text boxes, scroll offsets: nothing the tree holds.
+			if err := s.skipValue(path + "/" + escapePointer(string(k))); err != nil {
+				return err
+			}
+		}
+		if more, err = s.objectNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func dup(path string) error { return malformed(path, "duplicate key") }
+
+func decodeNodes(s *scanner, d *rawDoc, path string) error {
+	more, err := s.objectStart(path)
+	if err != nil {
+		return err
+	}
+	for more {
+		k, err := s.key(path)
+		if err != nil {
+			return err
+		}
+		name := string(k)
+		p := path + "/" + escapePointer(name)
+		switch name {
+		case "parentIndex":
+			if d.hasParent {
+				return dup(p)
+			}
+			d.hasParent = true
+			d.parent, err = s.int32Array(p, d.parent)
+		case "nodeType":
+			if d.hasType {
+				return dup(p)
+			}
+			d.hasType = true
+			d.nodeType, err = s.int32Array(p, d.nodeType)
+		case "nodeName":
+			if d.hasName {
+				return dup(p)
+			}
+			d.hasName = true
+			d.nodeName, err = s.int32Array(p, d.nodeName)
+		case "nodeValue":
+			if d.hasValue {
+				return dup(p)
+			}
+			d.hasValue = true
+			d.nodeValue, err = s.int32Array(p, d.nodeValue)
+		case "backendNodeId":
+			if d.hasBackend {
+				return dup(p)
+			}
+			d.hasBackend = true
+			d.backend, err = s.int64Array(p)
+		case "attributes":
+			if d.hasAttrs {
+				return dup(p)
+			}
+			d.hasAttrs = true
+			d.attrs, d.attrStart, err = s.int32Arrays(p)
+		case "shadowRootType":
+			err = s.rareStrings(p, &d.shadow)
+		case "pseudoType":
+			err = s.rareStrings(p, &d.pseudo)
+		case "inputChecked":
+			err = s.rareBools(p, &d.checked)
+		case "contentDocumentIndex":
+			err = s.rareInts(p, &d.contentDoc)
+		default:
+			// inputValue, textValue and optionSelected are skipped here on
+			// purpose: their values never leave the scanner. So are the
+			// tables the tree has no use for.
+			err = s.skipValue(p)
+		}
+		if err != nil {
+			return err
+		}
+		if more, err = s.objectNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeLayout(s *scanner, d *rawDoc, path string) error {
+	more, err := s.objectStart(path)
+	if err != nil {
+		return err
+	}
+	for more {
+		k, err := s.key(path)
+		if err != nil {
+			return err
+		}
+		name := string(k)
+		p := path + "/" + escapePointer(name)
+		switch name {
+		case "nodeIndex":
+			if d.hasLayoutNode {
+				return dup(p)
+			}
+			d.hasLayoutNode = true
+			d.layoutNode, err = s.int32Array(p, nil)
+		case "styles":
+			if d.hasStyles {
+				return dup(p)
+			}
+			d.hasStyles = true
+			d.styles, d.styleStart, err = s.int32Arrays(p)
+		default:
+			// Bounds, layout text, paint orders and the rest describe
+			// geometry and rendered text: the tree needs none of it.
+			err = s.skipValue(p)
+		}
+		if err != nil {
+			return err
+		}
+		if more, err = s.objectNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// int32Array reads an array of integers, appending to dst.
+func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
+	more, err := s.arrayStart(path)
+	if err != nil {
+		return nil, err
+	}
+	dst = dst[:0]
+	for more {
+		v, err := s.int32Value("")
+		if err != nil {
+			return nil, reindex(err, path, len(dst))
+		}
+		dst = append(dst, v)
+		// The common case, a comma right after the number, skips the
+		// general space handling.
+		if s.pos < len(s.data) && s.data[s.pos] == ',' {
+			s.pos++
+			continue
+		}
+		if more, err = s.arrayNext(path); err != nil {
+			return nil, err
+		}
+	}
+	if dst == nil {
+		dst = []int32{}
+	}
+	return dst, nil
+}
+
+func (s *scanner) int64Array(path string) ([]int64, error) {
+	more, err := s.arrayStart(path)
+	if err != nil {
+		return nil, err
+	}
+	dst := []int64{}
+	for more {
+		v, err := s.integer("")
+		if err != nil {
+			return nil, reindex(err, path, len(dst))
+		}
+		dst = append(dst, v)
+		if more, err = s.arrayNext(path); err != nil {
+			return nil, err
+		}
+	}
+	return dst, nil
+}
+
+// int32Arrays reads an array of integer arrays into one flat slice and the
+// start offset of each inner array (plus a final end offset). Paths are
+// built only when an error needs one: this runs once per node.
+func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
+	more, err := s.arrayStart(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	flat = []int32{}
+	start = []int32{0}
+	for more {
+		outer := len(start) - 1
+		in, err := s.arrayStart("")
+		if err != nil {
+			return nil, nil, reindex(err, path, outer)
+		}
+		base := len(flat)
+		for in {
+			v, err := s.int32Value("")
+			if err != nil {
+				return nil, nil, reindex(err, path+"/"+strconv.Itoa(outer), len(flat)-base)
+			}
+			flat = append(flat, v)
+			if s.pos < len(s.data) && s.data[s.pos] == ',' {
+				s.pos++
+				continue
+			}
+			if in, err = s.arrayNext(""); err != nil {
+				return nil, nil, reindex(err, path, outer)
+			}
+		}
+		if len(flat) > math.MaxInt32 {
+			return nil, nil, malformed(path+"/"+strconv.Itoa(outer), "too many values")
+		}
+		start = append(start, int32(len(flat)))
+		if more, err = s.arrayNext(path); err != nil {
+			return nil, nil, err
+		}
+	}
+	return flat, start, nil
+}
+
+// rareFields reads the members of a Rare*Data object: "index" always,
+// "value" when wantValue.
+func (s *scanner) rareFields(path string, wantValue bool) (index, value []int32, err error) {
+	more, err := s.objectStart(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var hasIndex, hasValue bool
+	for more {
+		k, err := s.key(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := string(k)
+		p := path + "/" + escapePointer(name)
+		switch {
+		case name == "index":
+			if hasIndex {
+				return nil, nil, dup(p)
+			}
+			hasIndex = true
+			index, err = s.int32Array(p, nil)
+		case name == "value" && wantValue:
+			if hasValue {
+				return nil, nil, dup(p)
+			}
+			hasValue = true
+			value, err = s.int32Array(p, nil)
+		default:
+			err = s.skipValue(p)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if more, err = s.objectNext(path); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !hasIndex {
+		return nil, nil, malformed(path+"/index", "missing")
+	}
+	if wantValue && !hasValue {
+		return nil, nil, malformed(path+"/value", "missing")
+	}
+	return index, value, nil
+}
+
+func (s *scanner) rareStrings(path string, r *rareStrings) error {
+	if r.present {
+		return dup(path)
+	}
+	var err error
+	r.present = true
+	r.index, r.value, err = s.rareFields(path, true)
+	return err
+}
+
+func (s *scanner) rareInts(path string, r *rareInts) error {
+	if r.present {
+		return dup(path)
+	}
+	var err error
+	r.present = true
+	r.index, r.value, err = s.rareFields(path, true)
+	return err
+}
+
+func (s *scanner) rareBools(path string, r *rareBools) error {
+	if r.present {
+		return dup(path)
+	}
+	var err error
+	r.present = true
+	r.index, _, err = s.rareFields(path, false)
+	return err
+}
+
+// reindex gives an error raised with an empty path the path of element i
+// of the array at path.
+func reindex(err error, path string, i int) error {
+	if e, ok := err.(*errcode.Error); ok && e.Path == "" {
+		e.Path = path + "/" + strconv.Itoa(i)
+	}
+	return err
+}
+
+// escapePointer escapes a member name for a JSON pointer (RFC 6901). A name
+// longer than limits.QuoteBytes is cut (and marked) so no error carries more
+// input than a quote may.
+func escapePointer(s string) string {
+	if len(s) > limits.QuoteBytes {
+		cut := limits.QuoteBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' || s[i] == '/' {
+			b := make([]byte, 0, len(s)+4)
+			for j := 0; j < len(s); j++ {
+				switch s[j] {
+				case '~':
+					b = append(b, '~', '0')
+				case '/':
+					b = append(b, '~', '1')
+				default:
+					b = append(b, s[j])
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}

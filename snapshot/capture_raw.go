@@ -1,0 +1,100 @@
+package snapshot
+
+// rawCapture is what this package keeps of a captureSnapshot result between
+// reading it and building the tree: only the main document's tables that
+// the tree needs, as string-table indexes, plus a lazily decoded string
+// table. Both ways in (wire JSON and mafredri/cdp's reply type) fill it, and
+// one validation and one build serve both.
+type rawCapture struct {
+	docCount int
+	strs     strtab
+	doc      rawDoc
+}
+
+// rawDoc holds documents[0]. Each optional table records whether it was
+// present, so a table of the wrong length can be told from an absent one.
+type rawDoc struct {
+	hasNodes, hasLayout bool
+
+	parent, nodeType, nodeName, nodeValue []int32
+	backend                               []int64
+	// attributes flattened: node i's name/value indexes are
+	// attrs[attrStart[i]:attrStart[i+1]].
+	attrs, attrStart []int32
+
+	hasParent, hasType, hasName, hasValue, hasBackend, hasAttrs bool
+
+	shadow, pseudo rareStrings
+	checked        rareBools
+	contentDoc     rareInts
+
+	// layout: node index per layout object and its computed style values,
+	// flattened like attributes.
+	layoutNode, styles, styleStart []int32
+	hasLayoutNode, hasStyles       bool
+}
+
+// rareStrings is RareStringData: node indexes and string indexes, parallel.
+type rareStrings struct {
+	present      bool
+	index, value []int32
+}
+
+// rareBools is RareBooleanData: the node indexes for which it is true.
+type rareBools struct {
+	present bool
+	index   []int32
+}
+
+// rareInts is RareIntegerData: node indexes and integers, parallel.
+type rareInts struct {
+	present      bool
+	index, value []int32
+}
+
+// strtab is the capture's shared string table. From wire JSON it holds the
+// spans of the strings inside the input and decodes a string only when the
+// tree asks for it, so strings the tree must never hold (input and textarea
+// values) are never turned into Go strings at all. From a reply it holds
+// the caller's strings.
+type strtab struct {
+	data   []byte
+	spans  []span
+	strs   []string
+	cache  []string
+	cached []bool
+}
+
+type span struct {
+	start, end int32
+	esc        bool
+}
+
+func (t *strtab) len() int {
+	if t.strs != nil {
+		return len(t.strs)
+	}
+	return len(t.spans)
+}
+
+// get returns string i, which the caller has checked is in range; -1 is the
+// protocol's "no string" and gives "".
+func (t *strtab) get(i int32) string {
+	if i < 0 {
+		return ""
+	}
+	if t.strs != nil {
+		return t.strs[i]
+	}
+	if t.cache == nil {
+		t.cache = make([]string, len(t.spans))
+		t.cached = make([]bool, len(t.spans))
+	}
+	if t.cached[i] {
+		return t.cache[i]
+	}
+	sp := t.spans[i]
+	s := decodeSpan(t.data[sp.start:sp.end], sp.esc)
+	t.cache[i], t.cached[i] = s, true
+	return s
+}

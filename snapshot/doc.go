@@ -1,0 +1,66 @@
+// Package snapshot turns every source of a page into a domtree.Tree (SPEC
+// sections 2, 12 and 13): a DOMSnapshot.captureSnapshot result from
+// Chromium, as wire JSON (DecodeCapture) or as mafredri/cdp's reply type
+// (FromReply); a saved snapshot file (Load, WriteSnapshot); and HTML
+// (ParseHTML).
+//
+// # Captures
+//
+// The wire decoder is written for the shape of captureSnapshot: a streaming
+// scanner over the bytes, no reflection and no generic JSON values. Only the
+// main document (documents[0]) is read; its node table, its layout table
+// (node index and computed styles) and the string table are kept as
+// integers, and strings are decoded only when the tree takes them. Unknown
+// keys are skipped. Frame documents are checked for syntax and dropped.
+//
+// Building follows what Chromium's snapshot contains. Its node arrays are in
+// pre-order and walk the flat tree: every node inside a shadow tree carries
+// shadowRootType (the type of the root it is in), slotted light children
+// appear under their slot, unslotted ones do not appear, and template
+// contents are not listed at all. So the tree leaves out pseudo-element
+// nodes, shadow-tree nodes (their host gets domtree.ShadowHost) and document
+// fragments, each with its subtree; every template element gets
+// domtree.TemplateContents; an element with a contentDocumentIndex gets
+// domtree.FrameOwner and its document is never read.
+//
+// Display and visibility come from each element's first layout object and
+// the computed styles named by CaptureOptions.ComputedStyles. An element
+// without a layout object is not rendered (domtree.DisplayNone) unless a
+// descendant has one (display: contents); then it is DisplayBlock with its
+// parent's visibility.
+//
+// # Saved snapshots
+//
+// Load sniffs its input: gzip by magic bytes (decompressed output capped at
+// MaxDecompressedBytes), then a JSON object that is either an envelope
+// ({"format":"domsnap-snapshot/1",...}) or a bare capture, then HTML. The
+// revision of an envelope is the one it recorded; HTML and bare captures get
+// FileRevision of the input bytes exactly as given. WriteSnapshot writes an
+// envelope as deterministic bytes.
+//
+// # Security
+//
+// Form control values never reach the tree (SPEC section 2). The capture's
+// inputValue, textValue and optionSelected tables are scanned for syntax
+// and dropped without being decoded; the value attribute of an input that
+// is not a button, and the text under a textarea, are never decoded from
+// the string table either (domtree's builder drops them as well). Error
+// messages name positions and indexes, never values, and cut member names
+// in paths to limits.QuoteBytes.
+//
+// # Limits
+//
+// Every index from the input is checked once, in validate, before the
+// build uses it: table lengths, parent before child, a single root, node
+// types, string indexes, rare-data and layout indexes. Any inconsistency is
+// a malformed_snapshot error with a JSON-pointer path. Nothing recurses on
+// input depth (skipping nested JSON keeps an explicit stack), every loop
+// advances through the input, and memory is proportional to the input:
+// each kept integer took at least two input bytes. Inputs over 2 GiB are
+// refused.
+//
+// # Concurrency
+//
+// Every function is a pure function of its arguments; the trees returned
+// are immutable and may be shared.
+package snapshot
