@@ -33,8 +33,8 @@ type visMark uint8
 
 const (
 	inheritVis visMark = iota
-	Hid        // visibility: hidden
-	Vis        // visibility: visible, overriding a hidden ancestor
+	Hid                // visibility: hidden
+	Vis                // visibility: visible, overriding a hidden ancestor
 )
 
 // checkedMark marks a checkbox or radio as checked.

@@ -35,7 +35,7 @@ func label(control domtree.Node) Summary {
 					return s
 				}
 			}
-		} else if !w.walk(control) || !w.text.empty() {
+		} else if !insideEditable(control) && (!w.walk(control) || !w.text.empty()) {
 			return w.summary()
 		}
 	}

@@ -49,10 +49,29 @@ func (s Summary) Missing() bool { return s.Text == "" && !s.Truncated }
 
 // Summarize is the section 7 summary of cell and its subtree, spending one
 // fresh CellNodes budget.
+//
+// A cell that lies inside an editable control (a table in a contenteditable
+// region, an option of a select) is missing: its text is what a person typed
+// or a page pre-filled, so the secret rule keeps it out. Finding that out
+// walks the cell's ancestors once, outside the node budget, so the spec's
+// node accounting is the same for every other cell.
 func Summarize(cell domtree.Node) Summary {
+	if insideEditable(cell) {
+		return Summary{}
+	}
 	w := newWalker()
 	w.walk(cell)
 	return w.summary()
+}
+
+// insideEditable reports whether an ancestor of n is an editable control.
+func insideEditable(n domtree.Node) bool {
+	for p := n.Parent(); p.Valid(); p = p.Parent() {
+		if editable(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // walker is the state one summary or one label cell shares across its walks:
