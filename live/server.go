@@ -1,7 +1,6 @@
 package live
 
 import (
-	"context"
 	"net"
 	"net/http"
 	"strconv"
@@ -28,7 +27,16 @@ type Server struct {
 // Serve starts a server for data. charset is the encoding label offline
 // analysis used ("utf-8", "windows-1252", ...); empty sends no charset.
 func Serve(data []byte, charset string) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return ServeOn("127.0.0.1:0", data, charset)
+}
+
+// ServeOn is Serve on a given loopback address.
+func ServeOn(addr string, data []byte, charset string) (*Server, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || !net.ParseIP(host).IsLoopback() {
+		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the page server listens on loopback only, not "+errcode.Quote(addr))
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "listening on loopback", err)
 	}
@@ -64,11 +72,10 @@ func Serve(data []byte, charset string) (*Server, error) {
 // URL is the page's address.
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + PagePath }
 
-// Close stops the server and waits for it.
+// Close stops the server at once, dropping open connections: the tab that
+// used it has been closed or no longer matters.
 func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	err := s.srv.Shutdown(ctx)
+	err := s.srv.Close()
 	<-s.done
 	return err
 }
