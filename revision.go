@@ -29,8 +29,9 @@ const (
 	revisionPrefix = "r1."
 	filePart       = "file"
 	fileHexDigits  = 16
-	// maxCounterDigits keeps counters within uint64 with no overflow check.
-	maxCounterDigits = 19
+	// maxCounterDigits is the length of the largest uint64; ParseUint
+	// rejects the larger numbers of that length.
+	maxCounterDigits = 20
 )
 
 // IsFile reports whether r names input bytes rather than a live observation.
