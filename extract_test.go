@@ -315,8 +315,8 @@ func TestCanonicalKeyOrder(t *testing.T) {
 	want = append(want, "schema_version", "trust", "revision", "collection", "found", "kind", "index", "source", "evidence", "rows")
 	want = append(want, row...)
 	want = append(want, cell("text")...) // "H" is not a number
-	want = append(want, cell()...)        // missing
-	want = append(want, cell()...)        // missing
+	want = append(want, cell()...)       // missing
+	want = append(want, cell()...)       // missing
 	want = append(want, row...)
 	want = append(want, cell("text")...)               // "x" is not a number
 	want = append(want, cell("text", "truncation")...) // 257 units
