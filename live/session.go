@@ -1,0 +1,290 @@
+package live
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/mafredri/cdp/protocol/domsnapshot"
+
+	domsnap "github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/snapshot"
+)
+
+// Driver is what a Session needs from one browser tab: the number of
+// main-frame navigations committed so far. Reading it must consume every
+// navigation event already received, so that a count taken right after a
+// capture reflects every navigation that committed before the capture's
+// reply. Page implements it.
+type Driver interface {
+	Navigations(ctx context.Context) (uint64, error)
+}
+
+// Snapshotter is a Driver that can take DOM snapshots. A Session over a
+// Driver that is not a Snapshotter is an adapter without snapshots: it
+// answers every observation with unsupported_adapter.
+type Snapshotter interface {
+	Driver
+	// CaptureSnapshot takes one DOMSnapshot.captureSnapshot of the main
+	// document with exactly these computed styles and returns the reply's
+	// JSON as the protocol sent it.
+	CaptureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error)
+}
+
+// SessionOptions configure a Session.
+type SessionOptions struct {
+	// Rand is the source of the session part; nil means crypto/rand.
+	Rand io.Reader
+	// Browser is the browser identity recorded with every snapshot
+	// ("Chrome/156.0.8078.108").
+	Browser string
+	// Now is the clock for captured_at; nil means time.Now.
+	Now func() time.Time
+}
+
+// sessionBytes is the size of the random session part: 64 bits, rendered as
+// 16 lower-case hex digits.
+const sessionBytes = 8
+
+// Session owns the revisions of one tab (SPEC section 4) and makes every
+// observation atomic.
+type Session struct {
+	mu   sync.Mutex
+	drv  Driver
+	id   string
+	opts SessionOptions
+
+	// seq is the sequence of the last published observation, 0 before the
+	// first; pubNav the navigation count it was taken at.
+	seq, pubNav uint64
+	// invalid is set when an observation failed after the previous one was
+	// published: that one's revision is stale from then on.
+	invalid bool
+}
+
+// NewSession returns a session over drv with a fresh random session part.
+func NewSession(drv Driver, opts SessionOptions) (*Session, error) {
+	if drv == nil {
+		return nil, errcode.New(errcode.UnsupportedAdapter, pkg, "", "no driver")
+	}
+	r := opts.Rand
+	if r == nil {
+		r = rand.Reader
+	}
+	var b [sessionBytes]byte
+	if _, err := io.ReadFull(r, b[:]); err != nil {
+		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "drawing the session part", err)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Session{drv: drv, id: hex.EncodeToString(b[:]), opts: opts}, nil
+}
+
+// ID is the session part of the session's revisions.
+func (s *Session) ID() string { return s.id }
+
+// Revision is the revision of the last published observation, and whether
+// there is one that is still current: false before the first observation,
+// after a failed one invalidated it, or after the page navigated.
+func (s *Session) Revision(ctx context.Context) (string, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seq == 0 {
+		return "", false, nil
+	}
+	rev, err := domsnap.LiveRevision(s.id, s.pubNav, s.seq)
+	if err != nil {
+		return "", false, err
+	}
+	nav, err := s.drv.Navigations(ctx)
+	if err != nil {
+		return rev, false, err
+	}
+	return rev, !s.invalid && nav == s.pubNav, nil
+}
+
+// Snapshot is one published observation's capture.
+type Snapshot struct {
+	// Revision is the observation's revision.
+	Revision string
+	// Tree is the analyzed tree of the main document.
+	Tree *domtree.Tree
+	// Capture is the captureSnapshot reply exactly as the protocol sent it.
+	Capture json.RawMessage
+	// ComputedStyles are the styles the capture requested, in order.
+	ComputedStyles []string
+	// CapturedAt is when the capture's reply arrived, in UTC.
+	CapturedAt time.Time
+	// Browser is the browser identity given in SessionOptions.
+	Browser string
+}
+
+// Capture takes and publishes an observation without an extraction, for
+// saving a snapshot. It takes no expected revision.
+func (s *Session) Capture(ctx context.Context) (*Snapshot, error) {
+	snap, _, err := s.observe(ctx, nil, nil)
+	return snap, err
+}
+
+// Extract checks req.ExpectedRevision against the session's current
+// revision, then takes a fresh observation and runs req on it. The result
+// carries the new observation's revision and evidence references. A live
+// extraction requires expected_revision (SPEC section 3).
+func (s *Session) Extract(ctx context.Context, req domsnap.Request) (*domsnap.Result, error) {
+	res, _, err := s.ExtractSnapshot(ctx, req)
+	return res, err
+}
+
+// ExtractSnapshot is Extract that also returns the published snapshot the
+// result was computed from.
+func (s *Session) ExtractSnapshot(ctx context.Context, req domsnap.Request) (*domsnap.Result, *Snapshot, error) {
+	var res *domsnap.Result
+	snap, _, err := s.observe(ctx, &req, func(t *domtree.Tree, rev string) error {
+		r := req
+		// The expected revision was checked against the previous observation;
+		// this result belongs to the new one.
+		r.ExpectedRevision = ""
+		var err error
+		res, err = domsnap.Extract(t, rev, r)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, snap, nil
+}
+
+// observe is the one atomic observation. Under the session lock it checks
+// the request and its expected revision, takes the snapshot, builds and
+// validates the tree and runs compute, and only then publishes. Every failure
+// after the revision check publishes nothing and invalidates the previous
+// observation.
+func (s *Session) observe(ctx context.Context, req *domsnap.Request, compute func(*domtree.Tree, string) error) (snap *Snapshot, nav uint64, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	if req != nil {
+		if err := req.Validate(); err != nil {
+			return nil, 0, err
+		}
+		if req.ExpectedRevision == "" {
+			return nil, 0, errcode.New(errcode.InvalidRequest, pkg, "/expected_revision", "a live extraction requires expected_revision")
+		}
+	}
+	snapper, ok := s.drv.(Snapshotter)
+	if !ok {
+		return nil, 0, errcode.New(errcode.UnsupportedAdapter, pkg, "", "this adapter cannot take DOM snapshots")
+	}
+
+	// From here on a failure invalidates the previous observation, except a
+	// rejected revision, which is the caller's mistake and changes nothing.
+	defer func() {
+		if err != nil && !isRevisionError(err) {
+			s.invalid = true
+			if ctx.Err() != nil && errcode.CodeOf(err) != errcode.Cancelled {
+				err = errcode.Wrap(errcode.Cancelled, pkg, "", "context done during the observation", err)
+			}
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, 0, cancelled(err)
+	}
+	n0, err := snapper.Navigations(ctx)
+	if err != nil {
+		return nil, 0, asCaptureError(ctx, "reading navigations", err)
+	}
+	if req != nil {
+		if err := s.checkRevision(req.ExpectedRevision, n0); err != nil {
+			return nil, 0, err
+		}
+	}
+	styles := append([]string(nil), DefaultComputedStyles...)
+	raw, err := snapper.CaptureSnapshot(ctx, styles)
+	if err != nil {
+		return nil, 0, asCaptureError(ctx, "capture", err)
+	}
+	at := s.opts.Now().UTC()
+	if err := ctx.Err(); err != nil {
+		return nil, 0, cancelled(err)
+	}
+	n1, err := snapper.Navigations(ctx)
+	if err != nil {
+		return nil, 0, asCaptureError(ctx, "reading navigations", err)
+	}
+	if n1 != n0 {
+		return nil, 0, errcode.New(errcode.NavigatedDuringCapture, pkg, "", "the main frame navigated while the snapshot was taken")
+	}
+	var reply domsnapshot.CaptureSnapshotReply
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		return nil, 0, errcode.Wrap(errcode.MalformedSnapshot, pkg, "", "decoding the capture", err)
+	}
+	tree, err := snapshot.FromReply(&reply, snapshot.CaptureOptions{ComputedStyles: styles})
+	if err != nil {
+		return nil, 0, err
+	}
+	rev, err := domsnap.LiveRevision(s.id, n0, s.seq+1)
+	if err != nil {
+		return nil, 0, err
+	}
+	if compute != nil {
+		if err := compute(tree, rev); err != nil {
+			return nil, 0, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, 0, cancelled(err)
+	}
+	s.seq++
+	s.pubNav = n0
+	s.invalid = false
+	return &Snapshot{Revision: rev, Tree: tree, Capture: raw, ComputedStyles: styles, CapturedAt: at, Browser: s.opts.Browser}, n0, nil
+}
+
+// checkRevision applies SPEC section 4's table to expected, with the current
+// document at navigation nav. domsnap.CheckRevision compares the counters; a
+// revision that passes it must also name an observation that was published
+// for the current document and not invalidated since.
+func (s *Session) checkRevision(expected string, nav uint64) error {
+	cur, err := domsnap.LiveRevision(s.id, nav, s.seq)
+	if err != nil {
+		return err
+	}
+	if err := domsnap.CheckRevision(expected, cur); err != nil {
+		return err
+	}
+	switch {
+	case s.seq == 0 || s.pubNav != nav:
+		// expected equals r1.<id>.n<nav>.o<seq>, but nothing was published
+		// for this document under that sequence.
+		return errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected)+" names an observation that was never published")
+	case s.invalid:
+		return errcode.New(errcode.StaleRevision, pkg, "", "revision "+errcode.Quote(expected)+" was invalidated by a failed observation")
+	}
+	return nil
+}
+
+func isRevisionError(err error) bool {
+	switch errcode.CodeOf(err) {
+	case errcode.ForeignRevision, errcode.NavigatedRevision, errcode.StaleRevision:
+		return true
+	}
+	return false
+}
+
+// asCaptureError keeps a coded error's code and gives an uncoded one
+// capture_failed (or cancelled when the context ended).
+func asCaptureError(ctx context.Context, what string, err error) error {
+	var e *errcode.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return callError(ctx, what, err)
+}
