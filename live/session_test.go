@@ -28,9 +28,9 @@ type fakeTab struct {
 	navCalls    int
 	// base is subtracted from the call number navHook sees, so a hook
 	// counts the calls of the observation under test from 1.
-	base int
-	captures    int
-	styles      []string
+	base     int
+	captures int
+	styles   []string
 }
 
 func (f *fakeTab) Navigations(ctx context.Context) (uint64, error) {
