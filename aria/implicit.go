@@ -1,6 +1,29 @@
 package aria
 
-import "github.com/domsnap/domsnap/domtree"
+import (
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// contextAncestors bounds the ancestor walks that decide a context role:
+// no parsed HTML is deeper than limits.MaxHTMLDepth, so the bound never
+// changes an offline answer, and on a deeper live capture it keeps one role
+// lookup O(1) in the page size instead of O(depth). An ancestor beyond it is
+// treated as absent.
+const contextAncestors = limits.MaxHTMLDepth
+
+// ancestor returns the nearest ancestor of n, within contextAncestors
+// steps, for which stop returns true; the zero Node when there is none.
+func ancestor(n domtree.Node, stop func(domtree.Node) bool) domtree.Node {
+	p := n.Parent()
+	for i := 0; i < contextAncestors && p.Valid(); i++ {
+		if stop(p) {
+			return p
+		}
+		p = p.Parent()
+	}
+	return domtree.Node{}
+}
 
 // ImplicitRole is n's HTML-AAM role in WAI-ARIA 1.2 names: "generic" for
 // div, span and the other elements HTML-AAM maps to generic; "" for
@@ -265,27 +288,29 @@ func blank(s string) bool {
 // scopedToSection reports whether a header or footer lies inside sectioning
 // content or main, which makes it generic rather than a landmark.
 func scopedToSection(n domtree.Node) bool {
-	for p := n.Parent(); p.Valid(); p = p.Parent() {
+	return ancestor(n, func(p domtree.Node) bool {
 		switch p.Name() {
 		case "article", "aside", "main", "nav", "section":
 			return true
 		}
-	}
-	return false
+		return false
+	}).Valid()
 }
 
 // asideRole: an aside whose nearest sectioning ancestor is article, aside,
 // nav or section is complementary only when named; under main, body or
 // nothing it is complementary.
 func asideRole(n domtree.Node) string {
-	for p := n.Parent(); p.Valid(); p = p.Parent() {
+	p := ancestor(n, func(p domtree.Node) bool {
 		switch p.Name() {
-		case "main", "body":
-			return "complementary"
-		case "article", "aside", "nav", "section":
-			if hasName(n, true) {
-				return "complementary"
-			}
+		case "main", "body", "article", "aside", "nav", "section":
+			return true
+		}
+		return false
+	})
+	switch p.Name() {
+	case "article", "aside", "nav", "section":
+		if !hasName(n, true) {
 			return "generic"
 		}
 	}
@@ -294,12 +319,7 @@ func asideRole(n domtree.Node) string {
 
 // nearestTable is the closest <table> ancestor of n, or the zero Node.
 func nearestTable(n domtree.Node) domtree.Node {
-	for p := n.Parent(); p.Valid(); p = p.Parent() {
-		if p.Is("table") {
-			return p
-		}
-	}
-	return domtree.Node{}
+	return ancestor(n, func(p domtree.Node) bool { return p.Is("table") })
 }
 
 // tablePart gives a table part its role as its nearest table decides: own

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/limits"
 	"pgregory.net/rapid"
 )
 
@@ -444,5 +445,42 @@ func TestParseNonNegative(t *testing.T) {
 		if got != c.want || ok != c.ok {
 			t.Errorf("ParseNonNegative(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// TestContextWalkBound puts a td at distances just under, at and just over
+// the context walk's bound below a grid table: within the bound the table
+// makes it a gridcell; beyond it the table is not seen and it is a cell.
+func TestContextWalkBound(t *testing.T) {
+	for _, c := range []struct {
+		distance int
+		want     string
+	}{
+		{contextAncestors - 1, "gridcell"},
+		{contextAncestors, "gridcell"},
+		{contextAncestors + 1, "cell"},
+	} {
+		b := domtree.NewBuilder(0)
+		parent, err := b.AddElement(0, "table", []domtree.Attr{{Name: "role", Value: "grid"}}, domtree.ElementInfo{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The table is the td's distance-th ancestor: distance-1 elements lie between.
+		for i := 0; i < c.distance-1; i++ {
+			if parent, err = b.AddElement(parent, "div", nil, domtree.ElementInfo{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		td, err := b.AddElement(parent, "td", nil, domtree.ElementInfo{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := b.Build()
+		if got := ImplicitRole(tr.At(td)); got != c.want {
+			t.Errorf("td %d ancestors below a grid: %q, want %q", c.distance, got, c.want)
+		}
+	}
+	if contextAncestors != limits.MaxHTMLDepth {
+		t.Fatalf("contextAncestors = %d, want limits.MaxHTMLDepth", contextAncestors)
 	}
 }
