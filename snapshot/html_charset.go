@@ -1,0 +1,87 @@
+package snapshot
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/htmlindex"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// htmlPrescanBytes is how far the HTML Standard's encoding prescan looks for a
+// <meta> charset.
+const htmlPrescanBytes = 1024
+
+var htmlBOMs = []struct {
+	bom  []byte
+	name string
+}{
+	{[]byte{0xEF, 0xBB, 0xBF}, "utf-8"},
+	{[]byte{0xFE, 0xFF}, "utf-16be"},
+	{[]byte{0xFF, 0xFE}, "utf-16le"},
+}
+
+// decodeHTML turns the bytes of an HTML file into UTF-8 text and names the
+// encoding used, canonically (the WHATWG Encoding Standard's name, lower
+// case). The order is the browser's: a byte-order mark wins over everything,
+// as it wins over an HTTP charset; then the caller's label (the analogue of
+// that HTTP charset); then a <meta> charset in the first 1,024 bytes; then
+// UTF-8 when every byte is valid UTF-8; else windows-1252.
+func decodeHTML(data []byte, label string) ([]byte, string, error) {
+	for _, b := range htmlBOMs {
+		if bytes.HasPrefix(data, b.bom) {
+			return htmlDecodeWith(data[len(b.bom):], b.name)
+		}
+	}
+	if label != "" {
+		enc, err := htmlindex.Get(label)
+		if err != nil {
+			return nil, "", errcode.Wrap(errcode.InvalidRequest, pkgName, "", "unknown charset label "+errcode.Quote(label), err)
+		}
+		name, _ := htmlindex.Name(enc)
+		return htmlDecodeWith(data, name)
+	}
+	head := data
+	if len(head) > htmlPrescanBytes {
+		head = head[:htmlPrescanBytes]
+	}
+	// DetermineEncoding answers its own fallbacks (encoding.Nop for UTF-8,
+	// charmap.Windows1252) when the prescan found nothing; a <meta> found
+	// by the prescan comes back as a different value.
+	if enc, name, _ := charset.DetermineEncoding(head, ""); enc != nil && enc != encoding.Nop && enc != encoding.Encoding(charmap.Windows1252) && name != "" {
+		switch name {
+		case "utf-16be", "utf-16le":
+			// A meta naming UTF-16 cannot be right, since the prescan read
+			// it as ASCII: the Standard says UTF-8.
+			name = "utf-8"
+		case "x-user-defined":
+			name = "windows-1252"
+		}
+		return htmlDecodeWith(data, name)
+	}
+	if utf8.Valid(data) {
+		return data, "utf-8", nil
+	}
+	return htmlDecodeWith(data, "windows-1252")
+}
+
+// decodeWith decodes data with the named encoding. Malformed sequences become
+// U+FFFD, as in a browser.
+func htmlDecodeWith(data []byte, name string) ([]byte, string, error) {
+	if name == "utf-8" && utf8.Valid(data) {
+		return data, name, nil
+	}
+	enc, err := htmlindex.Get(name)
+	if err != nil {
+		return nil, "", errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "unknown encoding "+errcode.Quote(name), err)
+	}
+	out, err := enc.NewDecoder().Bytes(data)
+	if err != nil {
+		return nil, "", errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "cannot decode the input as "+name, err)
+	}
+	return out, name, nil
+}

@@ -1,0 +1,505 @@
+package style
+
+import (
+	"strings"
+
+	"github.com/andybalholm/cascadia"
+	"golang.org/x/net/html"
+)
+
+// MatchBudget bounds the (selector, element) pairs the author style sheets
+// may cost one document; see the package documentation.
+const MatchBudget = 1 << 22
+
+// statePrefix starts every private state attribute name. HTML attribute names
+// never contain a space, so no page can forge or collide with one.
+const statePrefix = "domsnap "
+
+// StateAttr is the name of the private attribute that marks an element as
+// being in a state: "checked", "defined", "open", "required" or "optional".
+// The selector library cannot evaluate these pseudo-classes itself, so the
+// caller computes each state and adds the attribute (value empty) before
+// styles are computed; :checked and the others are rewritten to match it.
+func StateAttr(state string) string { return statePrefix + state }
+
+// IsStateAttr reports whether an attribute key is a private state attribute,
+// to be dropped when attributes are copied out.
+func IsStateAttr(key string) bool { return strings.HasPrefix(key, statePrefix) }
+
+// property is one of the properties the cascade computes.
+type property uint8
+
+const (
+	propDisplay property = iota
+	propVisibility
+	propFloat
+	propPosition
+	numProps
+)
+
+var propNames = map[string]property{
+	"display": propDisplay, "visibility": propVisibility, "float": propFloat, "position": propPosition,
+}
+
+// valueKind is a declared value's kind: a keyword or a CSS-wide keyword.
+type valueKind uint8
+
+const (
+	valKeyword valueKind = iota
+	valInherit
+	valInitial
+	valUnset
+	valRevert
+)
+
+var cssWide = map[string]valueKind{
+	"inherit": valInherit, "initial": valInitial, "unset": valUnset,
+	"revert": valRevert, "revert-layer": valRevert,
+}
+
+// position values that matter: whether the box is taken out of flow.
+type position uint8
+
+const (
+	posStatic position = iota
+	posOther           // relative, sticky
+	posOut             // absolute, fixed
+)
+
+// value is one declared value.
+type value struct {
+	kind    valueKind
+	display Display
+	hidden  bool // visibility hidden or collapse
+	float   bool // float other than none
+	pos     position
+}
+
+// decl is a parsed declaration of a property the cascade computes.
+type decl struct {
+	prop      property
+	val       value
+	important bool
+}
+
+// parseDecls keeps the declarations the cascade needs, valid as Chromium
+// would parse them; everything else is dropped like an invalid declaration.
+func parseDecls(raw []rawDecl) []decl {
+	var out []decl
+	for _, r := range raw {
+		words, ok := keywords(r.value)
+		if !ok {
+			continue
+		}
+		if r.name == "all" {
+			if len(words) != 1 {
+				continue
+			}
+			k, ok := cssWide[words[0]]
+			if !ok {
+				continue
+			}
+			for p := property(0); p < numProps; p++ {
+				out = append(out, decl{prop: p, val: value{kind: k}, important: r.important})
+			}
+			continue
+		}
+		p, ok := propNames[r.name]
+		if !ok {
+			continue
+		}
+		var v value
+		if k, wide := cssWide[words[0]]; wide {
+			if len(words) != 1 {
+				continue
+			}
+			v.kind = k
+		} else if !parseKeyword(p, words, &v) {
+			continue
+		}
+		out = append(out, decl{prop: p, val: v, important: r.important})
+	}
+	return out
+}
+
+func parseKeyword(p property, words []string, v *value) bool {
+	switch p {
+	case propDisplay:
+		d, ok := parseDisplay(words)
+		v.display = d
+		return ok
+	}
+	if len(words) != 1 {
+		return false
+	}
+	switch w := words[0]; p {
+	case propVisibility:
+		switch w {
+		case "visible":
+		case "hidden", "collapse":
+			v.hidden = true
+		default:
+			return false
+		}
+	case propFloat:
+		switch w {
+		case "none":
+		case "left", "right", "inline-start", "inline-end":
+			v.float = true
+		default:
+			return false
+		}
+	case propPosition:
+		switch w {
+		case "static":
+		case "relative", "sticky", "-webkit-sticky":
+			v.pos = posOther
+		case "absolute", "fixed":
+			v.pos = posOut
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// rank orders origins and importance: user-agent normal, author normal,
+// author important, user-agent important.
+type rank uint8
+
+const (
+	rankUANormal rank = iota
+	rankAuthorNormal
+	rankAuthorImportant
+	rankUAImportant
+)
+
+// prio is a declaration's place in the cascade; a greater prio wins.
+type prio struct {
+	rank   rank
+	inline bool
+	spec   cascadia.Specificity
+	order  int // rule order in the document
+	index  int // declaration order within its rule
+}
+
+func (a prio) less(b prio) bool {
+	if a.rank != b.rank {
+		return a.rank < b.rank
+	}
+	if a.inline != b.inline {
+		return !a.inline
+	}
+	if a.spec != b.spec {
+		return a.spec.Less(b.spec)
+	}
+	if a.order != b.order {
+		return a.order < b.order
+	}
+	return a.index < b.index
+}
+
+// rule is one complex selector of a style rule with the rule's declarations.
+type rule struct {
+	sel   complexSel
+	decls []decl
+	order int
+}
+
+// Engine computes styles for one document.
+type Engine struct {
+	rules     []rule
+	byID      map[string][]int32
+	byClass   map[string][]int32
+	byTag     map[string][]int32
+	universal []int32
+	// SheetsDropped is true when the author style sheets would have cost
+	// more than MatchBudget and were not applied.
+	SheetsDropped bool
+	// Sheets is the number of <style> elements applied.
+	Sheets int
+}
+
+// Computed is an element's computed style, as far as analysis needs it.
+type Computed struct {
+	Display Display
+	// Hidden is computed visibility hidden or collapse (inherited).
+	Hidden       bool
+	float        bool
+	pos          position
+	blockifyKids bool
+}
+
+// New collects the style sheets of the document rooted at doc: every <style>
+// element (HTML or SVG) reachable from doc whose type is CSS and whose media
+// is absent, empty, "all" or "screen". Template contents and declarative
+// shadow roots must already be cut off the tree by the caller.
+func New(doc *html.Node) *Engine {
+	e := &Engine{
+		byID: map[string][]int32{}, byClass: map[string][]int32{}, byTag: map[string][]int32{},
+	}
+	order := 0
+	elements := 0
+	for n := doc; n != nil; n = nextNode(n, doc, true) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		elements++
+		if !isStyleElement(n) {
+			continue
+		}
+		e.Sheets++
+		var sb strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				sb.WriteString(c.Data)
+			}
+		}
+		for _, r := range readRules(tokenize(sb.String())) {
+			sels, ok := parseSelectors(r.prelude)
+			if !ok || len(sels) == 0 {
+				continue
+			}
+			decls := parseDecls(readDecls(r.block))
+			if len(decls) == 0 {
+				order++
+				continue
+			}
+			for _, s := range sels {
+				e.add(rule{sel: s, decls: decls, order: order})
+			}
+			order++
+		}
+	}
+	e.checkBudget(doc, elements)
+	return e
+}
+
+func (e *Engine) add(r rule) {
+	i := int32(len(e.rules))
+	e.rules = append(e.rules, r)
+	switch r.sel.key {
+	case keyID:
+		e.byID[r.sel.keyText] = append(e.byID[r.sel.keyText], i)
+	case keyClass:
+		e.byClass[r.sel.keyText] = append(e.byClass[r.sel.keyText], i)
+	case keyTag:
+		e.byTag[r.sel.keyText] = append(e.byTag[r.sel.keyText], i)
+	default:
+		e.universal = append(e.universal, i)
+	}
+}
+
+// checkBudget counts the candidate pairs the sheets would cost and drops the
+// sheets when they exceed MatchBudget. A costly selector weighs as much as
+// the document has elements, the most its own search can visit.
+func (e *Engine) checkBudget(doc *html.Node, elements int) {
+	if len(e.rules) == 0 {
+		return
+	}
+	weight := func(list []int32) int {
+		w := 0
+		for _, i := range list {
+			if e.rules[i].sel.costly {
+				w += elements
+			} else {
+				w++
+			}
+		}
+		return w
+	}
+	uw := weight(e.universal)
+	total := 0
+	for n := doc; n != nil; n = nextNode(n, doc, true) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		total += uw
+		e.candidates(n, func(list []int32) { total += weight(list) })
+		if total > MatchBudget {
+			e.rules, e.universal = nil, nil
+			e.byID, e.byClass, e.byTag = map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
+			e.SheetsDropped = true
+			return
+		}
+	}
+}
+
+// candidates calls f with each keyed rule list that may match n.
+func (e *Engine) candidates(n *html.Node, f func([]int32)) {
+	if id, ok := attrValue(n, "id"); ok {
+		if l := e.byID[id]; len(l) > 0 {
+			f(l)
+		}
+	}
+	if cls, ok := attrValue(n, "class"); ok && len(e.byClass) > 0 {
+		for _, c := range fields(cls) {
+			if l := e.byClass[c]; len(l) > 0 {
+				f(l)
+			}
+		}
+	}
+	if l := e.byTag[lower(n.Data)]; len(l) > 0 {
+		f(l)
+	}
+}
+
+func isStyleElement(n *html.Node) bool {
+	if n.Data != "style" || (n.Namespace != "" && n.Namespace != "svg") {
+		return false
+	}
+	if t, ok := attrValue(n, "type"); ok && t != "" && lower(strings.TrimSpace(t)) != "text/css" {
+		return false
+	}
+	if m, ok := attrValue(n, "media"); ok {
+		switch lower(strings.Trim(m, " \t\n\f\r")) {
+		case "", "all", "screen":
+		default:
+			return false // a media query is not evaluated offline
+		}
+	}
+	return true
+}
+
+// nextNode is one step of an iterative pre-order walk of root's subtree.
+func nextNode(n, root *html.Node, enter bool) *html.Node {
+	if enter && n.FirstChild != nil {
+		return n.FirstChild
+	}
+	for n != nil && n != root {
+		if n.NextSibling != nil {
+			return n.NextSibling
+		}
+		n = n.Parent
+	}
+	return nil
+}
+
+func fields(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\f' || r == '\r'
+	})
+}
+
+// winner is the best declaration seen so far for one property.
+type winner struct {
+	set  bool
+	p    prio
+	val  value
+	from rank
+}
+
+func (w *winner) offer(p prio, v value) {
+	if !w.set || w.p.less(p) {
+		*w = winner{set: true, p: p, val: v, from: p.rank}
+	}
+}
+
+// Compute returns the computed style of element n, given its parent
+// element's computed style (nil for the root element).
+func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
+	var w [numProps]winner
+	ua, uaImportant, uaOK := uaDisplay(n)
+	if uaOK {
+		r := rankUANormal
+		if uaImportant {
+			r = rankUAImportant
+		}
+		w[propDisplay].offer(prio{rank: r, order: -1}, value{display: ua})
+	}
+	offer := func(ds []decl, p prio) {
+		for i, d := range ds {
+			p.index = i
+			p.rank = rankAuthorNormal
+			if d.important {
+				p.rank = rankAuthorImportant
+			}
+			w[d.prop].offer(p, d.val)
+		}
+	}
+	try := func(list []int32) {
+		for _, i := range list {
+			r := &e.rules[i]
+			if matchComplex(&r.sel, n) {
+				offer(r.decls, prio{spec: r.sel.spec, order: r.order})
+			}
+		}
+	}
+	try(e.universal)
+	e.candidates(n, try)
+	if s, ok := attrValue(n, "style"); ok && s != "" {
+		offer(parseDecls(readDecls(tokenize(s))), prio{inline: true})
+	}
+
+	var par Computed
+	if parent != nil {
+		par = *parent
+	}
+	var c Computed
+	// display
+	c.Display = DisplayInline
+	if x := w[propDisplay]; x.set {
+		switch x.val.kind {
+		case valKeyword:
+			c.Display = x.val.display
+		case valInherit:
+			if parent != nil {
+				c.Display = par.Display
+			}
+		case valRevert:
+			if x.from != rankUANormal && x.from != rankUAImportant && uaOK {
+				c.Display = ua
+			}
+		}
+	}
+	// visibility inherits by default.
+	c.Hidden = par.Hidden
+	if x := w[propVisibility]; x.set {
+		switch x.val.kind {
+		case valKeyword:
+			c.Hidden = x.val.hidden
+		case valInitial:
+			c.Hidden = false
+		}
+	}
+	if x := w[propFloat]; x.set {
+		switch x.val.kind {
+		case valKeyword:
+			c.float = x.val.float
+		case valInherit:
+			c.float = par.float
+		}
+	}
+	if x := w[propPosition]; x.set {
+		switch x.val.kind {
+		case valKeyword:
+			c.pos = x.val.pos
+		case valInherit:
+			c.pos = par.pos
+		}
+	}
+
+	// Chromium's adjustments, in its order.
+	if c.Display.inner == innerMath && n.Namespace != "math" {
+		c.Display.inner = innerFlow // math is flow outside MathML
+	}
+	if c.Display.IsContents() && contentsIsNone(n) {
+		c.Display = DisplayNone
+	}
+	if c.pos == posOut {
+		c.float = false
+	}
+	switch {
+	case c.Display.IsNone():
+	case parent == nil:
+		if c.Display.IsContents() {
+			c.Display = DisplayBlock
+		} else {
+			c.Display = c.Display.blockify()
+		}
+	case c.float || c.pos == posOut || par.blockifyKids:
+		c.Display = c.Display.blockify()
+	}
+	c.blockifyKids = c.Display.blockifiesChildren() || (c.Display.IsContents() && par.blockifyKids)
+	return c
+}

@@ -1,0 +1,512 @@
+package style
+
+import (
+	"strings"
+
+	"github.com/andybalholm/cascadia"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
+)
+
+// token is one CSS token; comments are dropped and runs of whitespace are
+// one token.
+type token struct {
+	tt   css.TokenType
+	data string
+}
+
+// tokenize runs the CSS tokenizer over src. It is one linear pass.
+func tokenize(src string) []token {
+	l := css.NewLexer(parse.NewInputString(src))
+	var out []token
+	for {
+		tt, data := l.Next()
+		switch tt {
+		case css.ErrorToken:
+			return out
+		case css.CommentToken:
+			continue
+		case css.WhitespaceToken:
+			if len(out) > 0 && out[len(out)-1].tt == css.WhitespaceToken {
+				continue
+			}
+		}
+		out = append(out, token{tt, string(data)})
+	}
+}
+
+// closer returns the token that closes a block opened by t, or 0.
+func closer(t token) byte {
+	switch t.tt {
+	case css.LeftParenthesisToken, css.FunctionToken:
+		return ')'
+	case css.LeftBracketToken:
+		return ']'
+	case css.LeftBraceToken:
+		return '}'
+	}
+	return 0
+}
+
+// closes reports whether t closes a block expecting c.
+func closes(t token, c byte) bool {
+	switch t.tt {
+	case css.RightParenthesisToken:
+		return c == ')'
+	case css.RightBracketToken:
+		return c == ']'
+	case css.RightBraceToken:
+		return c == '}'
+	}
+	return false
+}
+
+// blocks tracks nesting the way CSS Syntax consumes simple blocks: a closing
+// token only closes the innermost block of its own kind; any other closing
+// token is an ordinary token.
+type blocks struct{ stack []byte }
+
+func (b *blocks) depth() int { return len(b.stack) }
+
+// step updates the nesting for t and reports whether t opened or closed a block.
+func (b *blocks) step(t token) {
+	if c := closer(t); c != 0 {
+		b.stack = append(b.stack, c)
+		return
+	}
+	if n := len(b.stack); n > 0 && closes(t, b.stack[n-1]) {
+		b.stack = b.stack[:n-1]
+	}
+}
+
+// skipBlock returns the index just past the block that toks[i] opens (or the
+// end of toks when the block is never closed, as CSS Syntax allows at EOF).
+func skipBlock(toks []token, i int) int {
+	var b blocks
+	b.step(toks[i])
+	for i++; i < len(toks); i++ {
+		b.step(toks[i])
+		if b.depth() == 0 {
+			return i + 1
+		}
+	}
+	return len(toks)
+}
+
+// rawRule is a style rule as read: its prelude (the selector list) and the
+// tokens of its block.
+type rawRule struct {
+	prelude []token
+	block   []token
+}
+
+// readRules reads the top-level style rules of a style sheet. At-rules and
+// their blocks are skipped whole: nothing inside @media, @supports, @layer
+// and the like is applied, and @import loads nothing.
+func readRules(toks []token) []rawRule {
+	var rules []rawRule
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		switch t.tt {
+		case css.WhitespaceToken, css.CDOToken, css.CDCToken, css.SemicolonToken:
+			// A stray semicolon at top level starts a qualified rule in CSS
+			// Syntax whose prelude swallows it; the rule's selector is then
+			// invalid. Skipping it alone would apply the rule, so fall through
+			// to the qualified-rule reader unless it is whitespace or CDO/CDC.
+			if t.tt != css.SemicolonToken {
+				i++
+				continue
+			}
+		case css.AtKeywordToken:
+			i = skipAtRule(toks, i)
+			continue
+		}
+		// A qualified rule: the prelude runs to the first top-level '{'.
+		var b blocks
+		start := i
+		for i < len(toks) && (b.depth() > 0 || toks[i].tt != css.LeftBraceToken) {
+			b.step(toks[i])
+			i++
+		}
+		if i >= len(toks) {
+			break // no block before the end: the rule is dropped
+		}
+		end := skipBlock(toks, i)
+		blockEnd := end
+		if blockEnd > i+1 && toks[blockEnd-1].tt == css.RightBraceToken {
+			blockEnd--
+		}
+		rules = append(rules, rawRule{prelude: toks[start:i], block: toks[i+1 : blockEnd]})
+		i = end
+	}
+	return rules
+}
+
+// skipAtRule returns the index past the at-rule starting at i: through its
+// ';' or its top-level {} block.
+func skipAtRule(toks []token, i int) int {
+	var b blocks
+	for i++; i < len(toks); i++ {
+		t := toks[i]
+		if b.depth() == 0 {
+			if t.tt == css.SemicolonToken {
+				return i + 1
+			}
+			if t.tt == css.LeftBraceToken {
+				return skipBlock(toks, i)
+			}
+		}
+		b.step(t)
+	}
+	return len(toks)
+}
+
+// rawDecl is one declaration as read.
+type rawDecl struct {
+	name      string // lower case
+	value     []token
+	important bool
+}
+
+// readDecls reads the declarations of a style rule's block or a style
+// attribute. Nested rules and at-rules are skipped whole.
+func readDecls(toks []token) []rawDecl {
+	var out []rawDecl
+	for i := 0; i < len(toks); {
+		for i < len(toks) && (toks[i].tt == css.WhitespaceToken || toks[i].tt == css.SemicolonToken) {
+			i++
+		}
+		if i >= len(toks) {
+			break
+		}
+		if toks[i].tt == css.AtKeywordToken {
+			i = skipAtRule(toks, i)
+			continue
+		}
+		custom := toks[i].tt == css.CustomPropertyNameToken ||
+			(toks[i].tt == css.IdentToken && strings.HasPrefix(toks[i].data, "--"))
+		var b blocks
+		start := i
+		nested := false
+		for i < len(toks) {
+			t := toks[i]
+			if b.depth() == 0 {
+				if t.tt == css.SemicolonToken {
+					break
+				}
+				if t.tt == css.LeftBraceToken && !custom {
+					// A nested style rule: it ends with its block.
+					i = skipBlock(toks, i)
+					nested = true
+					break
+				}
+			}
+			b.step(t)
+			i++
+		}
+		if nested {
+			continue
+		}
+		if d, ok := parseDecl(toks[start:i]); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// parseDecl parses "name : value [!important]".
+func parseDecl(toks []token) (rawDecl, bool) {
+	toks = trimSpace(toks)
+	if len(toks) < 2 || toks[0].tt != css.IdentToken {
+		return rawDecl{}, false
+	}
+	d := rawDecl{name: strings.ToLower(toks[0].data)}
+	rest := trimSpace(toks[1:])
+	if len(rest) == 0 || rest[0].tt != css.ColonToken {
+		return rawDecl{}, false
+	}
+	v := trimSpace(rest[1:])
+	// !important: a '!' delimiter, then the ident important, at the end.
+	if n := len(v); n >= 2 && v[n-1].tt == css.IdentToken && strings.EqualFold(v[n-1].data, "important") {
+		j := n - 2
+		if v[j].tt == css.WhitespaceToken {
+			j--
+		}
+		if j >= 0 && v[j].tt == css.DelimToken && v[j].data == "!" {
+			d.important = true
+			v = trimSpace(v[:j])
+		}
+	}
+	d.value = v
+	return d, true
+}
+
+func trimSpace(toks []token) []token {
+	for len(toks) > 0 && toks[0].tt == css.WhitespaceToken {
+		toks = toks[1:]
+	}
+	for len(toks) > 0 && toks[len(toks)-1].tt == css.WhitespaceToken {
+		toks = toks[:len(toks)-1]
+	}
+	return toks
+}
+
+// keywords returns a declaration value's words, lower-cased, when it is only
+// identifiers separated by whitespace; anything else (numbers, functions such
+// as var(), strings) makes the value unusable here.
+func keywords(v []token) ([]string, bool) {
+	var words []string
+	for _, t := range v {
+		switch t.tt {
+		case css.WhitespaceToken:
+		case css.IdentToken:
+			if strings.ContainsRune(t.data, '\\') {
+				return nil, false
+			}
+			words = append(words, strings.ToLower(t.data))
+		default:
+			return nil, false
+		}
+	}
+	return words, len(words) > 0
+}
+
+// Selector limits, see the package documentation.
+const (
+	// MaxCompounds is the most compound selectors one complex selector may
+	// chain; longer selectors drop their rule.
+	MaxCompounds = 32
+	// MaxNestedCombinators is the most combinators allowed inside the
+	// functional pseudo-classes of one selector, which the selector library
+	// matches by backtracking.
+	MaxNestedCombinators = 2
+)
+
+// keyKind says which index a selector is filed under.
+type keyKind uint8
+
+const (
+	keyNone keyKind = iota
+	keyID
+	keyClass
+	keyTag
+)
+
+// compound is one compound selector and the combinator joining it to the
+// compound on its left (0 for the leftmost).
+type compound struct {
+	sel  cascadia.Sel
+	comb byte
+}
+
+// complexSel is one complex selector, compounds left to right.
+type complexSel struct {
+	parts []compound
+	spec  cascadia.Specificity
+	// costly marks selectors whose compounds search other elements by
+	// themselves (:has, nested combinators); they weigh more in MatchBudget.
+	costly  bool
+	key     keyKind
+	keyText string
+}
+
+// neverPseudo are pseudo-classes a page at rest never matches: user action,
+// and states only script or the user can reach.
+var neverPseudo = map[string]bool{
+	"hover": true, "active": true, "focus": true, "focus-within": true, "focus-visible": true,
+	"visited": true, "target": true, "target-within": true, "modal": true, "popover-open": true,
+	"fullscreen": true, "picture-in-picture": true, "autofill": true, "-webkit-autofill": true,
+	"user-invalid": true, "user-valid": true,
+}
+
+// statePseudo are pseudo-classes answered from StateAttr attributes.
+var statePseudo = map[string]string{
+	"checked": "checked", "defined": "defined", "open": "open",
+	"required": "required", "optional": "optional",
+}
+
+// legacyPseudoElements may be written with one colon.
+var legacyPseudoElements = map[string]bool{"before": true, "after": true, "first-line": true, "first-letter": true}
+
+// parseSelectors turns a rule's prelude into complex selectors. ok is false
+// when the selector list is invalid, which drops the whole rule as CSS
+// requires. Selectors for pseudo-elements are valid but match no element and
+// are left out.
+func parseSelectors(prelude []token) ([]complexSel, bool) {
+	prelude = trimSpace(prelude)
+	if len(prelude) == 0 {
+		return nil, false
+	}
+	var out []complexSel
+	// Split on top-level commas.
+	var b blocks
+	start := 0
+	for i := 0; i <= len(prelude); i++ {
+		if i == len(prelude) || (b.depth() == 0 && prelude[i].tt == css.CommaToken) {
+			cs, pseudoElement, ok := parseComplex(trimSpace(prelude[start:i]))
+			if !ok {
+				return nil, false
+			}
+			if !pseudoElement {
+				out = append(out, cs)
+			}
+			start = i + 1
+			continue
+		}
+		b.step(prelude[i])
+	}
+	return out, true
+}
+
+// parseComplex parses one complex selector.
+func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
+	if len(toks) == 0 {
+		return cs, false, false
+	}
+	type part struct {
+		text    strings.Builder
+		comb    byte
+		key     keyKind
+		keyText string
+		n       int // tokens at depth 0
+	}
+	var parts []*part
+	cur := &part{}
+	var pending byte
+	var b blocks
+	// extra counts, per open block, the closing parentheses the :is()
+	// rewrite owes.
+	var extra []bool
+	nested := 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if b.depth() == 0 {
+			switch {
+			case t.tt == css.WhitespaceToken:
+				if cur.n > 0 && pending == 0 {
+					pending = ' '
+				}
+				continue
+			case t.tt == css.DelimToken && (t.data == ">" || t.data == "+" || t.data == "~"):
+				if cur.n == 0 || (pending != 0 && pending != ' ') {
+					return cs, false, false
+				}
+				pending = t.data[0]
+				continue
+			case t.tt == css.ColumnToken:
+				return cs, false, false
+			}
+			if pending != 0 {
+				parts = append(parts, cur)
+				cur = &part{comb: pending}
+				pending = 0
+				if len(parts) >= MaxCompounds {
+					return cs, false, false
+				}
+			}
+		} else if t.tt == css.WhitespaceToken || (t.tt == css.DelimToken && (t.data == ">" || t.data == "+" || t.data == "~")) {
+			nested++
+		}
+		if t.tt == css.DelimToken && t.data == "&" || t.tt == css.DelimToken && t.data == "|" {
+			return cs, false, false // nesting and namespace selectors are not supported
+		}
+		// Key of the compound, from its own top-level simple selectors.
+		if b.depth() == 0 && !strings.ContainsRune(t.data, '\\') {
+			switch {
+			case t.tt == css.HashToken && cur.key != keyID:
+				cur.key, cur.keyText = keyID, t.data[1:]
+			case t.tt == css.IdentToken && cur.n == 0:
+				cur.key, cur.keyText = keyTag, strings.ToLower(t.data)
+			case t.tt == css.DelimToken && t.data == "." && i+1 < len(toks) && toks[i+1].tt == css.IdentToken &&
+				!strings.ContainsRune(toks[i+1].data, '\\') && (cur.key == keyNone || cur.key == keyTag):
+				cur.key, cur.keyText = keyClass, toks[i+1].data
+			}
+		}
+		if b.depth() == 0 {
+			cur.n++
+		}
+		if t.tt == css.ColonToken {
+			// Pseudo-elements: "::name" or a legacy one-colon name.
+			if i+1 < len(toks) && toks[i+1].tt == css.ColonToken {
+				pseudoElement = true
+			} else if i+1 < len(toks) && toks[i+1].tt == css.IdentToken && legacyPseudoElements[strings.ToLower(toks[i+1].data)] {
+				pseudoElement = true
+			}
+			if i+1 < len(toks) && (i == 0 || toks[i-1].tt != css.ColonToken) {
+				nt := toks[i+1]
+				name := strings.ToLower(nt.data)
+				switch {
+				case nt.tt == css.IdentToken && neverPseudo[name]:
+					// :nth-child(0) matches nothing and weighs like a pseudo-class.
+					cur.text.WriteString(":nth-child(0)")
+					i++
+					continue
+				case nt.tt == css.IdentToken && (name == "any-link" || name == "-webkit-any-link"):
+					cur.text.WriteString(":link")
+					i++
+					continue
+				case nt.tt == css.IdentToken && name == "scope":
+					cur.text.WriteString(":root")
+					i++
+					continue
+				case nt.tt == css.IdentToken && statePseudo[name] != "":
+					cur.text.WriteString(`[` + strings.ReplaceAll(StateAttr(statePseudo[name]), " ", `\ `) + `]`)
+					i++
+					continue
+				case nt.tt == css.FunctionToken && (name == "is(" || name == "where(" || name == "-webkit-any("):
+					// :is(X) matches like :not(:not(X)) and weighs like X.
+					cur.text.WriteString(":not(:not(")
+					b.step(nt)
+					extra = append(extra, true)
+					i++
+					continue
+				case nt.tt == css.FunctionToken && name == "has(":
+					cs.costly = true
+				}
+			}
+		}
+		// Track blocks, paying the :is() rewrite's debt when its block closes.
+		before := b.depth()
+		b.step(t)
+		switch {
+		case b.depth() > before:
+			extra = append(extra, false)
+		case b.depth() < before:
+			if len(extra) > 0 {
+				if extra[len(extra)-1] {
+					cur.text.WriteString(")")
+				}
+				extra = extra[:len(extra)-1]
+			}
+		}
+		if t.tt == css.WhitespaceToken {
+			cur.text.WriteByte(' ')
+		} else {
+			cur.text.WriteString(t.data)
+		}
+	}
+	if pending != 0 || cur.n == 0 || b.depth() != 0 {
+		return cs, false, false
+	}
+	parts = append(parts, cur)
+	if pseudoElement {
+		return cs, true, true
+	}
+	if nested > MaxNestedCombinators {
+		return cs, false, false
+	}
+	if nested > 0 {
+		cs.costly = true
+	}
+	for _, p := range parts {
+		sel, err := cascadia.Parse(p.text.String())
+		if err != nil || sel.PseudoElement() != "" {
+			return cs, false, false
+		}
+		cs.parts = append(cs.parts, compound{sel: sel, comb: p.comb})
+		cs.spec = cs.spec.Add(sel.Specificity())
+	}
+	last := parts[len(parts)-1]
+	cs.key, cs.keyText = last.key, last.keyText
+	return cs, false, true
+}

@@ -1,0 +1,170 @@
+package style
+
+import (
+	"golang.org/x/net/html"
+)
+
+// The user-agent defaults for display, as the HTML Standard's rendering
+// section gives them and as Chromium 156 computes them where the two differ
+// (checked against the browser; the differences are noted inline). Only HTML
+// elements get the HTML defaults; SVG and MathML elements have their own.
+
+var uaBlock = setOf("address", "article", "aside", "blockquote", "body", "center", "dd", "details",
+	"dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset",
+	"h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "listing", "main",
+	"menu", "nav", "ol", "optgroup", "option", "p", "plaintext", "pre", "search", "section", "summary",
+	"ul", "xmp", "dialog")
+
+// uaNone are never rendered. Chromium renders source and track as inline
+// boxes of no size, so they are not here.
+var uaNone = setOf("area", "base", "basefont", "datalist", "head", "link", "meta", "noembed",
+	"noframes", "param", "rp", "script", "style", "template", "title")
+
+var uaInlineBlock = setOf("button", "input", "marquee", "meter", "progress", "select", "textarea")
+
+var uaInternal = setOf("caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "td", "th")
+
+// unusualContents are the elements for which display: contents behaves as
+// display: none (CSS Display 3, section 2.8, and Chromium).
+var unusualContents = setOf("br", "wbr", "meter", "progress", "canvas", "embed", "object", "audio",
+	"iframe", "img", "video", "frame", "frameset", "input", "textarea", "select")
+
+// svgContentsOK are the SVG elements for which display: contents is honoured.
+var svgContentsOK = setOf("g", "use", "tspan", "textpath", "a")
+
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// uaDisplay is the user-agent cascaded display of n, and whether that
+// declaration is !important. ok is false when the user agent declares none
+// (the initial value, inline, then applies).
+func uaDisplay(n *html.Node) (d Display, important, ok bool) {
+	switch n.Namespace {
+	case "svg":
+		switch lower(n.Data) {
+		case "text", "foreignobject":
+			return DisplayBlock, false, true
+		}
+		return Display{}, false, false
+	case "math":
+		if lower(n.Data) == "math" && attrEqualFold(n, "display", "block") {
+			return displayBlockMath, false, true
+		}
+		return displayMath, false, true
+	case "":
+	default:
+		return Display{}, false, false
+	}
+	name := n.Data
+	// !important rules first: author CSS cannot show these.
+	switch {
+	case name == "input" && attrEqualFold(n, "type", "hidden"):
+		return DisplayNone, true, true
+	case name == "audio" && !hasAttr(n, "controls"):
+		return DisplayNone, true, true
+	}
+	// [hidden] outranks the element defaults. The specification hides
+	// hidden=until-found with content-visibility; SPEC section 2.1 makes it
+	// display: none here. Chromium leaves embed and marquee shown.
+	if hasAttr(n, "hidden") && name != "embed" && name != "marquee" {
+		return DisplayNone, false, true
+	}
+	switch {
+	case name == "dialog" && !hasAttr(n, "open"):
+		return DisplayNone, false, true
+	case hasAttr(n, "popover") && !(name == "dialog" && hasAttr(n, "open")):
+		// A popover is closed until script or a user opens it.
+		return DisplayNone, false, true
+	case uaNone[name]:
+		return DisplayNone, false, true
+	case name == "li":
+		return displayListItem, false, true
+	case name == "summary" && isFirstSummary(n):
+		return displayListItem, false, true
+	case uaBlock[name]:
+		return DisplayBlock, false, true
+	case name == "table":
+		return displayTable, false, true
+	case uaInternal[name]:
+		return displayInternal, false, true
+	case uaInlineBlock[name]:
+		return displayInlineBlock, false, true
+	case name == "ruby":
+		return displayRuby, false, true
+	case name == "rt" && n.Parent != nil && n.Parent.Type == html.ElementNode && n.Parent.Data == "ruby" && n.Parent.Namespace == "":
+		return displayInternal, false, true
+	case name == "slot":
+		return DisplayContents, false, true
+	}
+	return Display{}, false, false
+}
+
+// isFirstSummary reports whether n is the first summary child of a details
+// element (details > summary:first-of-type).
+func isFirstSummary(n *html.Node) bool {
+	p := n.Parent
+	if p == nil || p.Type != html.ElementNode || p.Data != "details" || p.Namespace != "" {
+		return false
+	}
+	for c := p.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == "summary" && c.Namespace == "" {
+			return c == n
+		}
+	}
+	return false
+}
+
+// contentsIsNone reports whether display: contents on n behaves as none.
+func contentsIsNone(n *html.Node) bool {
+	switch n.Namespace {
+	case "":
+		return unusualContents[n.Data]
+	case "svg":
+		return !svgContentsOK[lower(n.Data)]
+	}
+	return true
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func attrValue(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func attrEqualFold(n *html.Node, key, lowerValue string) bool {
+	v, ok := attrValue(n, key)
+	return ok && lower(v) == lowerValue
+}
+
+// lower lower-cases ASCII letters only, as HTML compares names.
+func lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
