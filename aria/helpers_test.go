@@ -13,9 +13,19 @@ import (
 // builder applies on its own still hold.
 func parseTree(t testing.TB, src string) *domtree.Tree {
 	t.Helper()
-	doc, err := html.Parse(strings.NewReader(src))
+	tr, err := buildTree(src)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return tr
+}
+
+// buildTree is parseTree's work, reporting a parse or build error instead
+// of failing, for fuzz inputs the HTML parser refuses (nesting too deep).
+func buildTree(src string) (*domtree.Tree, error) {
+	doc, err := html.Parse(strings.NewReader(src))
+	if err != nil {
+		return nil, err
 	}
 	b := domtree.NewBuilder(0)
 	type item struct {
@@ -48,13 +58,13 @@ func parseTree(t testing.TB, src string) *domtree.Tree {
 			continue
 		}
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		for c := it.n.LastChild; c != nil; c = c.PrevSibling {
 			stack = append(stack, item{c, idx})
 		}
 	}
-	return b.Build()
+	return b.Build(), nil
 }
 
 // byID finds the element with the given id, failing the test when absent.
