@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/domsnap/domsnap/domtree"
-	"golang.org/x/net/html"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // suiteDir is ../shared/testsuites beside the module root. The suites are
@@ -70,57 +70,20 @@ func readJSONL[T any](t *testing.T, path string) []T {
 	return out
 }
 
-// rolesParsePage turns an HTML page into a tree for role computation.
-// Roles depend on names, attributes and ancestry only, never on style, so
-// every element is built as a visible block; the tree builder still applies
-// its own rules (lower-cased names, the id index).
+// rolesParsePage parses a suite page offline exactly as domsnap parses any
+// HTML file (snapshot.ParseHTML), so roles are measured on the tree the
+// analyzer really sees.
 func rolesParsePage(t *testing.T, path string) *domtree.Tree {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := html.Parse(bytes.NewReader(data))
+	tr, _, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	b := domtree.NewBuilder(0)
-	type item struct {
-		n      *html.Node
-		parent int
-	}
-	var stack []item
-	for c := doc.LastChild; c != nil; c = c.PrevSibling {
-		stack = append(stack, item{c, 0})
-	}
-	for len(stack) > 0 {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		var idx int
-		switch it.n.Type {
-		case html.ElementNode:
-			attrs := make([]domtree.Attr, 0, len(it.n.Attr))
-			for _, a := range it.n.Attr {
-				attrs = append(attrs, domtree.Attr{Name: a.Key, Value: a.Val})
-			}
-			idx, err = b.AddElement(it.parent, it.n.Data, attrs, domtree.ElementInfo{Display: domtree.DisplayBlock})
-		case html.TextNode:
-			idx, err = b.AddText(it.parent, it.n.Data, 0)
-		case html.CommentNode:
-			idx, err = b.AddComment(it.parent, it.n.Data, 0)
-		case html.DoctypeNode:
-			idx, err = b.AddDoctype(it.parent, it.n.Data, 0)
-		default:
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		for c := it.n.LastChild; c != nil; c = c.PrevSibling {
-			stack = append(stack, item{c, idx})
-		}
-	}
-	return b.Build()
+	return tr
 }
 
 // rolesTargets returns, in tree order, the elements carrying class, the
