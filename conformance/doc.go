@@ -23,6 +23,9 @@
 //     wpt-accname/role-cases.jsonl (expected_role; ".ex-generic" targets
 //     accept generic or none) and for every target of name-cases.jsonl
 //     against the role Chromium 156 computed.
+//   - names_test.go: the form label column (SPEC section 8) for every
+//     form-control target of wpt-accname/name-cases.jsonl against
+//     expected_name, compared as WPT compares names.
 //   - jsonscalars_test.go: typed.Convert for every literal of
 //     json-scalars/cases.jsonl and each declared type: the verdict, and the
 //     value compared as its JSON encoding.
