@@ -1,0 +1,27 @@
+// Command browserpartition runs the real-Chromium test partition (SPEC
+// section 15) and is what `make test-browser` runs.
+//
+// It finds Chromium (--chrome, $DOMSNAP_CHROME, then the usual paths),
+// launches it once to observe its version, finds every package that has
+// tests behind the `browser` build tag, and runs them all with
+// `go test -tags browser -json`. It writes two files under reports/:
+// browser-junit.xml (through github.com/jstemmer/go-junit-report/v2) and
+// browser-report.json, the content-free report.
+//
+// The partition fails, and never passes quietly, when Chromium is missing or
+// does not start, when a filter was given (it takes no test selection at all,
+// not on the command line and not through GOFLAGS), when any test or subtest
+// was skipped, when nothing ran or a browser package ran nothing, and when any
+// test failed.
+//
+// # Security
+//
+// The JSON report is built only from what identifies and measures a case:
+// the package import path, the top-level test name (subtest names are
+// dropped, because they carry parameter values such as page names), the
+// outcome and the duration, with counts, versions and the source revision.
+// It never copies test output, failure text, URLs, page content or
+// credentials, and before it is written it is checked for URLs and for any
+// line of the tests' output. The JUnit file is the conventional place for
+// failure output and may contain it.
+package main
