@@ -462,6 +462,18 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 					continue
 				case nt.tt == css.FunctionToken && name == "has(":
 					cs.costly = true
+					// The selector library reads :has(> X) as :haschild(X).
+					j := i + 2
+					if j < len(toks) && toks[j].tt == css.WhitespaceToken {
+						j++
+					}
+					if j < len(toks) && toks[j].tt == css.DelimToken && toks[j].data == ">" {
+						cur.text.WriteString(":haschild(")
+						b.step(nt)
+						extra = append(extra, false)
+						i = j
+						continue
+					}
 				}
 			}
 		}
