@@ -164,6 +164,7 @@ func decodeNodes(s *scanner, d *rawDoc, path string) error {
 	if err != nil {
 		return err
 	}
+	var seen keySet
 	for more {
 		k, err := s.key(path)
 		if err != nil {
@@ -171,43 +172,30 @@ func decodeNodes(s *scanner, d *rawDoc, path string) error {
 		}
 		name := string(k)
 		p := path + "/" + escapePointer(name)
+		if seen.add(name) {
+			return dup(p)
+		}
+		// A null table is an absent one, as encoding/json reads it:
+		// mafredri/cdp's types marshal empty tables as null.
 		switch name {
 		case "parentIndex":
-			if d.hasParent {
-				return dup(p)
-			}
-			d.hasParent = true
 			d.parent, err = s.int32Array(p, d.parent)
+			d.hasParent = d.parent != nil
 		case "nodeType":
-			if d.hasType {
-				return dup(p)
-			}
-			d.hasType = true
 			d.nodeType, err = s.int32Array(p, d.nodeType)
+			d.hasType = d.nodeType != nil
 		case "nodeName":
-			if d.hasName {
-				return dup(p)
-			}
-			d.hasName = true
 			d.nodeName, err = s.int32Array(p, d.nodeName)
+			d.hasName = d.nodeName != nil
 		case "nodeValue":
-			if d.hasValue {
-				return dup(p)
-			}
-			d.hasValue = true
 			d.nodeValue, err = s.int32Array(p, d.nodeValue)
+			d.hasValue = d.nodeValue != nil
 		case "backendNodeId":
-			if d.hasBackend {
-				return dup(p)
-			}
-			d.hasBackend = true
 			d.backend, err = s.int64Array(p)
+			d.hasBackend = d.backend != nil
 		case "attributes":
-			if d.hasAttrs {
-				return dup(p)
-			}
-			d.hasAttrs = true
 			d.attrs, d.attrStart, err = s.int32Arrays(p)
+			d.hasAttrs = d.attrStart != nil
 		case "shadowRootType":
 			err = s.rareStrings(p, &d.shadow)
 		case "pseudoType":
@@ -232,11 +220,27 @@ func decodeNodes(s *scanner, d *rawDoc, path string) error {
 	return nil
 }
 
+// keySet remembers the member names of one object that were read, to
+// refuse duplicates: two tables of the same name would leave the reader
+// choosing one silently.
+type keySet []string
+
+func (k *keySet) add(name string) (dup bool) {
+	for _, s := range *k {
+		if s == name {
+			return true
+		}
+	}
+	*k = append(*k, name)
+	return false
+}
+
 func decodeLayout(s *scanner, d *rawDoc, path string) error {
 	more, err := s.objectStart(path)
 	if err != nil {
 		return err
 	}
+	var seen keySet
 	for more {
 		k, err := s.key(path)
 		if err != nil {
@@ -244,19 +248,16 @@ func decodeLayout(s *scanner, d *rawDoc, path string) error {
 		}
 		name := string(k)
 		p := path + "/" + escapePointer(name)
+		if seen.add(name) {
+			return dup(p)
+		}
 		switch name {
 		case "nodeIndex":
-			if d.hasLayoutNode {
-				return dup(p)
-			}
-			d.hasLayoutNode = true
 			d.layoutNode, err = s.int32Array(p, nil)
+			d.hasLayoutNode = d.layoutNode != nil
 		case "styles":
-			if d.hasStyles {
-				return dup(p)
-			}
-			d.hasStyles = true
 			d.styles, d.styleStart, err = s.int32Arrays(p)
+			d.hasStyles = d.styleStart != nil
 		default:
 			// Bounds, layout text, paint orders and the rest describe
 			// geometry and rendered text: the tree needs none of it.
@@ -272,8 +273,19 @@ func decodeLayout(s *scanner, d *rawDoc, path string) error {
 	return nil
 }
 
-// int32Array reads an array of integers, appending to dst.
+// null reads a null where one may stand for an absent table.
+func (s *scanner) null(path string) (bool, error) {
+	if s.peek() != 'n' {
+		return false, nil
+	}
+	return true, s.literal("null", path)
+}
+
+// int32Array reads an array of integers, appending to dst. A null gives nil.
 func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
+	if isNull, err := s.null(path); isNull || err != nil {
+		return nil, err
+	}
 	more, err := s.arrayStart(path)
 	if err != nil {
 		return nil, err
@@ -302,6 +314,9 @@ func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
 }
 
 func (s *scanner) int64Array(path string) ([]int64, error) {
+	if isNull, err := s.null(path); isNull || err != nil {
+		return nil, err
+	}
 	more, err := s.arrayStart(path)
 	if err != nil {
 		return nil, err
@@ -324,6 +339,9 @@ func (s *scanner) int64Array(path string) ([]int64, error) {
 // start offset of each inner array (plus a final end offset). Paths are
 // built only when an error needs one: this runs once per node.
 func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
+	if isNull, err := s.null(path); isNull || err != nil {
+		return nil, nil, err
+	}
 	more, err := s.arrayStart(path)
 	if err != nil {
 		return nil, nil, err
@@ -332,7 +350,13 @@ func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
 	start = []int32{0}
 	for more {
 		outer := len(start) - 1
-		in, err := s.arrayStart("")
+		// A null inner array is an empty one (mafredri/cdp marshals an
+		// element without attributes so).
+		isNull, err := s.null("")
+		in := false
+		if err == nil && !isNull {
+			in, err = s.arrayStart("")
+		}
 		if err != nil {
 			return nil, nil, reindex(err, path, outer)
 		}
@@ -409,9 +433,11 @@ func (s *scanner) rareFields(path string, wantValue bool) (index, value []int32,
 	return index, value, nil
 }
 
+// The rare tables: a null one is absent. Duplicates were refused by the
+// caller.
 func (s *scanner) rareStrings(path string, r *rareStrings) error {
-	if r.present {
-		return dup(path)
+	if isNull, err := s.null(path); isNull || err != nil {
+		return err
 	}
 	var err error
 	r.present = true
@@ -420,8 +446,8 @@ func (s *scanner) rareStrings(path string, r *rareStrings) error {
 }
 
 func (s *scanner) rareInts(path string, r *rareInts) error {
-	if r.present {
-		return dup(path)
+	if isNull, err := s.null(path); isNull || err != nil {
+		return err
 	}
 	var err error
 	r.present = true
@@ -430,8 +456,8 @@ func (s *scanner) rareInts(path string, r *rareInts) error {
 }
 
 func (s *scanner) rareBools(path string, r *rareBools) error {
-	if r.present {
-		return dup(path)
+	if isNull, err := s.null(path); isNull || err != nil {
+		return err
 	}
 	var err error
 	r.present = true

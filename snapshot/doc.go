@@ -11,7 +11,11 @@
 // main document (documents[0]) is read; its node table, its layout table
 // (node index and computed styles) and the string table are kept as
 // integers, and strings are decoded only when the tree takes them. Unknown
-// keys are skipped. Frame documents are checked for syntax and dropped.
+// keys are skipped; a key read twice in one object is refused. A null table
+// is an absent one and a null inner attribute or style array an empty one,
+// as encoding/json reads them (mafredri/cdp's types marshal empty tables as
+// null); a null where an integer belongs is malformed. Frame documents are
+// checked for syntax and dropped.
 //
 // Building follows what Chromium's snapshot contains. Its node arrays are in
 // pre-order and walk the flat tree: every node inside a shadow tree carries
