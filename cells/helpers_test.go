@@ -1,10 +1,15 @@
 package cells
 
 import (
-	"testing"
-
 	"github.com/domsnap/domsnap/domtree"
 )
+
+// tb is what the helpers need from *testing.T and *rapid.T alike.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
 
 // spec describes one node of a test tree.
 type spec struct {
@@ -86,7 +91,7 @@ var blockNames = map[string]bool{
 
 // build makes a tree whose document holds the given top-level nodes. It
 // walks with an explicit stack, so generated deep trees are fine.
-func build(t testing.TB, top ...spec) *domtree.Tree {
+func build(t tb, top ...spec) *domtree.Tree {
 	t.Helper()
 	b := domtree.NewBuilder(0)
 	type item struct {
@@ -148,7 +153,7 @@ func build(t testing.TB, top ...spec) *domtree.Tree {
 }
 
 // byID finds an element by id or fails the test.
-func byID(t testing.TB, tr *domtree.Tree, id string) domtree.Node {
+func byID(t tb, tr *domtree.Tree, id string) domtree.Node {
 	t.Helper()
 	n, ok := tr.ElementByID(id)
 	if !ok {
