@@ -30,6 +30,15 @@
 // ARIA rowgroups around the walk, and every frame of it was paid for by the
 // budget.
 //
+// # Security
+//
+// The scans read only structure: element names, roles, span attributes,
+// exclusion and visibility. They never read text, and the tree holds no
+// control values to begin with (SPEC section 2). What they return are cursors
+// into the tree, so nothing here can leak content the caller did not ask a
+// cell summary for. No tree, however built, makes a scan panic: a zero
+// domtree.Node answers every question with a zero result.
+//
 // # Concurrency
 //
 // Every function is a pure function of an immutable tree: no globals, no

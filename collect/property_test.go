@@ -290,22 +290,30 @@ func drawLimit(t *rapid.T, need int, label string) int {
 	return rapid.IntRange(1, need+2).Draw(t, label)
 }
 
-// TestPropertySmallBudgets runs the scans with small budgets over small
-// random trees, so every cut position is reached often.
-func TestPropertySmallBudgets(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		tr := genTree(t, 150, false)
-		kind, index := drawTarget(t, tr)
-		_, reach := referenceFind(tr, kind, index)
-		c := checkFind(t, tr, kind, index, drawLimit(t, reach, "find"))
-		if !c.Found {
-			c = find(tr, kind, index, math.MaxInt32)
-		}
-		if c.Found {
-			full := scanRows(c, math.MaxInt32)
-			checkRows(t, c, drawLimit(t, full.Scan.Visited, "rows"))
-		}
-	})
+// propSmallBudgets runs the scans with small budgets over small random
+// trees, so every cut position is reached often.
+func propSmallBudgets(t *rapid.T) {
+	tr := genTree(t, 150, false)
+	kind, index := drawTarget(t, tr)
+	_, reach := referenceFind(tr, kind, index)
+	c := checkFind(t, tr, kind, index, drawLimit(t, reach, "find"))
+	if !c.Found {
+		c = find(tr, kind, index, math.MaxInt32)
+	}
+	if c.Found {
+		full := scanRows(c, math.MaxInt32)
+		checkRows(t, c, drawLimit(t, full.Scan.Visited, "rows"))
+	}
+}
+
+func TestPropertySmallBudgets(t *testing.T) { rapid.Check(t, propSmallBudgets) }
+
+// FuzzScans drives the same property from the fuzzer's bytes.
+func FuzzScans(f *testing.F) {
+	for _, seed := range [][]byte{nil, {0}, {1, 2, 3, 4, 5, 6, 7, 8}, []byte("table rows and cells")} {
+		f.Add(seed)
+	}
+	f.Fuzz(rapid.MakeFuzz(propSmallBudgets))
 }
 
 // TestPropertyRealBudgets runs the exported functions with the real budgets
