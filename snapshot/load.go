@@ -1,0 +1,380 @@
+package snapshot
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// FormatName is the format of a saved snapshot envelope (SPEC section 13).
+const FormatName = "domsnap-snapshot/1"
+
+// MaxDecompressedBytes caps what a gzip-compressed input may expand to:
+// 256 MiB, far above any capture of a page the scan budgets can analyse
+// (a 100,000-node capture is about 5 MiB), and low enough that a
+// decompression bomb cannot take the memory of the process.
+const MaxDecompressedBytes = 256 << 20
+
+// maxRevisionBytes bounds a recorded revision. Live revisions are short
+// ("r1.<session>.n<navigation>.o<sequence>"); anything longer is not one.
+const maxRevisionBytes = 128
+
+// sniffBytes is how much of an input is looked at for binary bytes, as the
+// MIME Sniffing Standard's resource header.
+const sniffBytes = 1024
+
+// Format is the kind of input Load recognised.
+type Format uint8
+
+const (
+	// FormatHTML is an HTML file.
+	FormatHTML Format = iota + 1
+	// FormatCapture is a bare captureSnapshot result.
+	FormatCapture
+	// FormatEnvelope is a saved snapshot with its envelope.
+	FormatEnvelope
+)
+
+func (f Format) String() string {
+	switch f {
+	case FormatHTML:
+		return "html"
+	case FormatCapture:
+		return "capture"
+	case FormatEnvelope:
+		return "envelope"
+	}
+	return "invalid"
+}
+
+// LoadOptions says how to read an input whose format does not say.
+type LoadOptions struct {
+	// Charset overrides the HTML encoding sniffing (HTMLOptions.Charset).
+	Charset string
+	// ComputedStyles are the computed styles a bare capture requested, in
+	// order; nil means DefaultComputedStyles. An envelope records its own.
+	ComputedStyles []string
+}
+
+// Input is a loaded input: its tree and what identifies it.
+type Input struct {
+	Tree *domtree.Tree
+	// Revision is the envelope's recorded revision, else FileRevision of
+	// the input bytes.
+	Revision string
+	Format   Format
+	// Charset is the encoding an HTML file was decoded with; "" otherwise.
+	Charset string
+	// Gzip reports whether the input was gzip-compressed.
+	Gzip bool
+	// Envelope is the envelope's metadata for FormatEnvelope, nil
+	// otherwise. Its Capture is nil: the capture's bytes hold form values,
+	// and nothing of them is kept beyond the tree.
+	Envelope *Envelope
+}
+
+// Envelope is a saved snapshot (SPEC section 13).
+type Envelope struct {
+	Format     string
+	Revision   string
+	CapturedAt string
+	Browser    string
+	// ComputedStyles are the styles the capture requested, in order; nil
+	// is written as DefaultComputedStyles.
+	ComputedStyles []string
+	// Capture is the captureSnapshot result exactly as the protocol
+	// returned it.
+	Capture json.RawMessage
+}
+
+// FileRevision is the revision of an HTML file or a bare capture:
+// "r1.file." and the first 16 hex digits of the SHA-256 of the bytes.
+func FileRevision(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "r1.file." + hex.EncodeToString(sum[:8])
+}
+
+// Load reads an input of any supported format: gzip (by its magic bytes)
+// around one of the others, a saved snapshot envelope, a bare capture, or
+// HTML. A JSON object that is neither envelope nor capture, a format name
+// other than FormatName, and binary data are unsupported_input.
+func Load(data []byte, opts LoadOptions) (*Input, error) {
+	in := &Input{}
+	body := data
+	if isGzip(data) {
+		var err error
+		if body, err = gunzip(data, MaxDecompressedBytes); err != nil {
+			return nil, err
+		}
+		if isGzip(body) {
+			return nil, errcode.New(errcode.UnsupportedInput, pkgName, "", "gzip inside gzip")
+		}
+		in.Gzip = true
+	}
+	switch sniff(body) {
+	case FormatEnvelope:
+		env, capture, err := decodeEnvelope(body)
+		if err != nil {
+			return nil, err
+		}
+		sc, err := styleColumns(CaptureOptions{ComputedStyles: env.ComputedStyles})
+		if err != nil {
+			return nil, err
+		}
+		rc, err := decodeRaw(capture)
+		if err == nil {
+			in.Tree, err = buildCapture(rc, sc)
+		}
+		if err != nil {
+			return nil, underCapture(err)
+		}
+		in.Format, in.Revision, in.Envelope = FormatEnvelope, env.Revision, env
+		return in, nil
+	case FormatCapture:
+		t, err := DecodeCapture(body, CaptureOptions{ComputedStyles: opts.ComputedStyles})
+		if err != nil {
+			return nil, err
+		}
+		in.Tree, in.Format, in.Revision = t, FormatCapture, FileRevision(data)
+		return in, nil
+	case FormatHTML:
+		t, info, err := ParseHTML(body, HTMLOptions{Charset: opts.Charset})
+		if err != nil {
+			return nil, err
+		}
+		in.Tree, in.Format, in.Revision, in.Charset = t, FormatHTML, FileRevision(data), info.Charset
+		return in, nil
+	}
+	return nil, sniffError(body)
+}
+
+func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+
+// gunzip decompresses at most limit bytes; more is refused rather than cut,
+// since a cut snapshot is not the snapshot.
+func gunzip(data []byte, limit int64) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "gzip header unreadable", err)
+	}
+	var out bytes.Buffer
+	n, err := io.Copy(&out, io.LimitReader(zr, limit+1))
+	if n > limit {
+		return nil, errcode.New(errcode.UnsupportedInput, pkgName, "", "gzip input expands beyond "+strconv.FormatInt(limit, 10)+" bytes")
+	}
+	if err != nil {
+		return nil, errcode.Wrap(errcode.MalformedSnapshot, pkgName, "", "gzip stream corrupt or truncated", err)
+	}
+	return out.Bytes(), nil
+}
+
+// sniff decides the format: a JSON object is an envelope when its first
+// recognised member is "format", a capture when it is "documents" or
+// "strings"; anything not starting with '{' is HTML unless it has binary
+// bytes. Zero means unsupported, with sniffError saying why.
+func sniff(b []byte) Format {
+	s := &scanner{data: b}
+	if s.peek() != '{' {
+		if isBinary(b) {
+			return 0
+		}
+		return FormatHTML
+	}
+	more, err := s.objectStart("")
+	for err == nil && more {
+		var k []byte
+		if k, err = s.key(""); err != nil {
+			break
+		}
+		switch string(k) {
+		case "format":
+			return FormatEnvelope
+		case "documents", "strings":
+			return FormatCapture
+		}
+		if err = s.skipValue(""); err == nil {
+			more, err = s.objectNext("")
+		}
+	}
+	return 0
+}
+
+// sniffError explains why sniff recognised nothing.
+func sniffError(b []byte) error {
+	s := &scanner{data: b}
+	if s.peek() != '{' {
+		return errcode.New(errcode.UnsupportedInput, pkgName, "", "binary data: not HTML, JSON or gzip")
+	}
+	if err := s.skipValue(""); err != nil {
+		return err // JSON that is not even well-formed: malformed_snapshot
+	}
+	if err := s.end(); err != nil {
+		return err
+	}
+	return errcode.New(errcode.UnsupportedInput, pkgName, "", "a JSON object that is neither a saved snapshot nor a capture")
+}
+
+// isBinary applies the MIME Sniffing Standard's binary data bytes to the
+// resource header. A UTF-16 byte-order mark makes it text.
+func isBinary(b []byte) bool {
+	if len(b) >= 2 && (b[0] == 0xfe && b[1] == 0xff || b[0] == 0xff && b[1] == 0xfe) {
+		return false
+	}
+	if len(b) > sniffBytes {
+		b = b[:sniffBytes]
+	}
+	for _, c := range b {
+		if c <= 0x08 || c == 0x0b || (c >= 0x0e && c <= 0x1a) || (c >= 0x1c && c <= 0x1f) {
+			return true
+		}
+	}
+	return false
+}
+
+// underCapture moves the path of an error inside an envelope's capture
+// below /capture.
+func underCapture(err error) error {
+	var e *errcode.Error
+	if errors.As(err, &e) && e.Code == errcode.MalformedSnapshot {
+		e.Path = "/capture" + e.Path
+	}
+	return err
+}
+
+// decodeEnvelope reads an envelope and returns its metadata and the bytes
+// of its capture, which the caller decodes.
+func decodeEnvelope(data []byte) (*Envelope, []byte, error) {
+	s := &scanner{data: data}
+	env := &Envelope{}
+	var capture []byte
+	var seen keySet
+	var hasFormat, hasRevision bool
+	more, err := s.objectStart("")
+	if err != nil {
+		return nil, nil, err
+	}
+	for more {
+		k, err := s.key("")
+		if err != nil {
+			return nil, nil, err
+		}
+		name := string(k)
+		p := "/" + escapePointer(name)
+		if seen.add(name) {
+			return nil, nil, dup(p)
+		}
+		switch name {
+		case "format":
+			hasFormat = true
+			env.Format, err = s.stringValue(p)
+		case "revision":
+			hasRevision = true
+			env.Revision, err = s.stringValue(p)
+		case "captured_at":
+			env.CapturedAt, err = s.stringValue(p)
+		case "browser":
+			env.Browser, err = s.stringValue(p)
+		case "computed_styles":
+			env.ComputedStyles, err = s.stringArray(p)
+		case "capture":
+			if s.peek() != '{' {
+				return nil, nil, s.wrongType(p, "an object")
+			}
+			start := s.pos
+			if err = s.skipValue(p); err == nil {
+				capture = data[start:s.pos]
+			}
+		default:
+			// Later versions may add members; this version reads none.
+			err = s.skipValue(p)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if more, err = s.objectNext(""); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := s.end(); err != nil {
+		return nil, nil, err
+	}
+	if !hasFormat || env.Format != FormatName {
+		return nil, nil, errcode.New(errcode.UnsupportedInput, pkgName, "/format", "unknown snapshot format "+errcode.Quote(env.Format)+", want "+strconv.Quote(FormatName))
+	}
+	if !hasRevision {
+		return nil, nil, malformed("/revision", "missing")
+	}
+	if err := checkEnvelope(env); err != nil {
+		return nil, nil, err
+	}
+	if capture == nil {
+		return nil, nil, malformed("/capture", "missing")
+	}
+	return env, capture, nil
+}
+
+// checkEnvelope checks the metadata both ways: what Load accepts and what
+// WriteSnapshot writes.
+func checkEnvelope(env *Envelope) error {
+	if !validRevision(env.Revision) {
+		return malformed("/revision", "not a revision: "+errcode.Quote(env.Revision))
+	}
+	if env.CapturedAt != "" {
+		if _, err := time.Parse(time.RFC3339, env.CapturedAt); err != nil {
+			return malformed("/captured_at", "not an RFC 3339 time: "+errcode.Quote(env.CapturedAt))
+		}
+	}
+	return nil
+}
+
+// validRevision accepts what SPEC section 4 calls a revision: "r1." and
+// then letters, digits, '.', '-' and '_' only, so a recorded revision can
+// carry no URL or page content into a result.
+func validRevision(r string) bool {
+	if len(r) <= len("r1.") || len(r) > maxRevisionBytes || r[:3] != "r1." {
+		return false
+	}
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *scanner) stringValue(path string) (string, error) {
+	start, end, esc, err := s.stringSpan(path)
+	if err != nil {
+		return "", err
+	}
+	return decodeSpan(s.data[start:end], esc), nil
+}
+
+func (s *scanner) stringArray(path string) ([]string, error) {
+	more, err := s.arrayStart(path)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for more {
+		v, err := s.stringValue(path + "/" + strconv.Itoa(len(out)))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		if more, err = s.arrayNext(path); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

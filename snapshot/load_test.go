@@ -1,0 +1,288 @@
+package snapshot
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+func gz(t testing.TB, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	if _, err := zw.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func testEnvelope(t testing.TB) Envelope {
+	return Envelope{
+		Revision:   "r1.5f3a9c.n2.o7",
+		CapturedAt: "2026-11-30T08:00:00Z",
+		Browser:    "Chrome/156.0.8078.108",
+		Capture:    readChromium(t.(*testing.T), "features"),
+	}
+}
+
+func TestFileRevision(t *testing.T) {
+	// SHA-256 of the empty input begins e3b0c44298fc1c14.
+	if got := FileRevision(nil); got != "r1.file.e3b0c44298fc1c14" {
+		t.Errorf("FileRevision(empty) = %q", got)
+	}
+	if got := FileRevision([]byte("abc")); got != "r1.file.ba7816bf8f01cfea" {
+		t.Errorf("FileRevision(abc) = %q", got)
+	}
+}
+
+func TestWriteSnapshotGolden(t *testing.T) {
+	var b bytes.Buffer
+	e := Envelope{Revision: "r1.abc.n1.o2", CapturedAt: "2026-11-30T08:00:00Z", Browser: "Chrome/<156>&", Capture: []byte(` {"documents":[],"strings":[]} `)}
+	if err := WriteSnapshot(&b, e, false); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"format":"domsnap-snapshot/1","revision":"r1.abc.n1.o2","captured_at":"2026-11-30T08:00:00Z","browser":"Chrome/<156>&","computed_styles":["display","visibility"],"capture":{"documents":[],"strings":[]}}` + "\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestWriteLoadRoundTrip(t *testing.T) {
+	e := testEnvelope(t)
+	want := dumpTree(mustDecode(t, e.Capture))
+	for _, compress := range []bool{false, true} {
+		var first, second bytes.Buffer
+		if err := WriteSnapshot(&first, e, compress); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteSnapshot(&second, e, compress); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(first.Bytes(), second.Bytes()) {
+			t.Fatalf("gzip=%t: two writes differ", compress)
+		}
+		if got := isGzip(first.Bytes()); got != compress {
+			t.Fatalf("gzip=%t: magic bytes present %t", compress, got)
+		}
+		in, err := Load(first.Bytes(), LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Format != FormatEnvelope || in.Revision != e.Revision || in.Gzip != compress {
+			t.Errorf("gzip=%t: format %s revision %q gzip %t", compress, in.Format, in.Revision, in.Gzip)
+		}
+		wantEnv := &Envelope{Format: FormatName, Revision: e.Revision, CapturedAt: e.CapturedAt, Browser: e.Browser, ComputedStyles: []string{"display", "visibility"}}
+		if diff := cmp.Diff(wantEnv, in.Envelope); diff != "" {
+			t.Errorf("envelope (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(want, dumpTree(in.Tree)); diff != "" {
+			t.Errorf("gzip=%t: tree (-want +got):\n%s", compress, diff)
+		}
+	}
+}
+
+// TestEnvelopeComputedStyles: the style order recorded in an envelope, or
+// given by the caller for a bare capture, decides which value is which.
+func TestEnvelopeComputedStyles(t *testing.T) {
+	m := baseCapture()
+	for _, st := range at(m, "/documents/0/layout/styles").([]any) {
+		if s := st.([]any); len(s) == 2 {
+			s[0], s[1] = s[1], s[0]
+		}
+	}
+	swapped := marshal(t, m)
+	base := dumpTree(mustDecode(t, marshal(t, baseCapture())))
+	if cmp.Equal(base, dumpTree(mustDecode(t, swapped))) {
+		t.Fatal("swapped styles read in the default order give the same tree: the test would prove nothing")
+	}
+	var b bytes.Buffer
+	e := Envelope{Revision: "r1.x.n1.o1", ComputedStyles: []string{"visibility", "display"}, Capture: swapped}
+	if err := WriteSnapshot(&b, e, false); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Load(b.Bytes(), LoadOptions{ComputedStyles: []string{"display", "visibility"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertLines(t, base, dumpTree(in.Tree))
+	in, err = Load(swapped, LoadOptions{ComputedStyles: []string{"visibility", "display"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertLines(t, base, dumpTree(in.Tree))
+}
+
+func TestLoadBareCapture(t *testing.T) {
+	data := readChromium(t, "features")
+	want := dumpTree(mustDecode(t, data))
+	for _, c := range []struct {
+		name string
+		data []byte
+		gzip bool
+	}{{"plain", data, false}, {"gzip", gz(t, data), true}, {"leading space", append([]byte(" \n"), data...), false}} {
+		in, err := Load(c.data, LoadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if in.Format != FormatCapture || in.Revision != FileRevision(c.data) || in.Gzip != c.gzip || in.Envelope != nil {
+			t.Errorf("%s: format %s revision %q gzip %t", c.name, in.Format, in.Revision, in.Gzip)
+		}
+		if !regexp.MustCompile(`^r1\.file\.[0-9a-f]{16}$`).MatchString(in.Revision) {
+			t.Errorf("%s: revision %q", c.name, in.Revision)
+		}
+		if diff := cmp.Diff(want, dumpTree(in.Tree)); diff != "" {
+			t.Errorf("%s: tree (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+func TestLoadHTML(t *testing.T) {
+	data := []byte("<!DOCTYPE html><p>hi</p>")
+	in, err := Load(data, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Format != FormatHTML || in.Revision != FileRevision(data) || in.Charset == "" || in.Tree == nil {
+		t.Errorf("format %s revision %q charset %q", in.Format, in.Revision, in.Charset)
+	}
+	in, err = Load(gz(t, data), LoadOptions{})
+	if err != nil || in.Format != FormatHTML || !in.Gzip {
+		t.Errorf("gzip HTML: %v", err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	e := testEnvelope(t)
+	var ok bytes.Buffer
+	if err := WriteSnapshot(&ok, e, false); err != nil {
+		t.Fatal(err)
+	}
+	env := ok.String()
+	badCapture := strings.Replace(string(marshal(t, baseCapture())), `"parentIndex":[-1,0,1,1`, `"parentIndex":[-1,0,1,9`, 1)
+	gzOK := gz(t, ok.Bytes())
+	for _, c := range []struct {
+		name string
+		data string
+		code errcode.Code
+		path string
+	}{
+		{"binary", "\x00\x01\x02", errcode.UnsupportedInput, ""},
+		{"zip", "PK\x03\x04rest", errcode.UnsupportedInput, ""},
+		{"json object of neither kind", `{"a":1}`, errcode.UnsupportedInput, ""},
+		{"empty json object", `{}`, errcode.UnsupportedInput, ""},
+		{"broken json object", `{"a":`, errcode.MalformedSnapshot, ""},
+		{"unknown format", strings.Replace(env, FormatName, "domsnap-snapshot/2", 1), errcode.UnsupportedInput, "/format"},
+		{"format not a string", `{"format":1}`, errcode.MalformedSnapshot, "/format"},
+		{"missing revision", `{"format":"domsnap-snapshot/1","capture":{}}`, errcode.MalformedSnapshot, "/revision"},
+		{"revision with a URL", strings.Replace(env, e.Revision, "r1.http://x/", 1), errcode.MalformedSnapshot, "/revision"},
+		{"revision not r1", strings.Replace(env, e.Revision, "r2.a.n1.o1", 1), errcode.MalformedSnapshot, "/revision"},
+		{"revision too long", strings.Replace(env, e.Revision, "r1."+strings.Repeat("a", maxRevisionBytes-2), 1), errcode.MalformedSnapshot, "/revision"},
+		{"captured_at not a time", strings.Replace(env, e.CapturedAt, "yesterday", 1), errcode.MalformedSnapshot, "/captured_at"},
+		{"missing capture", `{"format":"domsnap-snapshot/1","revision":"r1.a.n1.o1"}`, errcode.MalformedSnapshot, "/capture"},
+		{"capture not an object", `{"format":"domsnap-snapshot/1","revision":"r1.a.n1.o1","capture":[]}`, errcode.MalformedSnapshot, "/capture"},
+		{"bad capture inside", `{"format":"domsnap-snapshot/1","revision":"r1.a.n1.o1","capture":` + badCapture + `}`, errcode.MalformedSnapshot, "/capture/documents/0/nodes/parentIndex/3"},
+		{"duplicate revision", `{"format":"domsnap-snapshot/1","revision":"r1.a.n1.o1","revision":"r1.a.n1.o2","capture":{}}`, errcode.MalformedSnapshot, "/revision"},
+		{"styles lack visibility", `{"format":"domsnap-snapshot/1","revision":"r1.a.n1.o1","computed_styles":["display"],"capture":` + string(marshal(t, baseCapture())) + `}`, errcode.UnsupportedInput, ""},
+		{"truncated envelope", env[:len(env)/2], errcode.MalformedSnapshot, ""},
+		{"trailing data", env + "x", errcode.MalformedSnapshot, ""},
+		{"truncated gzip", string(gzOK[:len(gzOK)/2]), errcode.MalformedSnapshot, ""},
+		{"gzip header only", "\x1f\x8b\x08", errcode.UnsupportedInput, ""},
+		{"gzip in gzip", string(gz(t, gzOK)), errcode.UnsupportedInput, ""},
+		{"bad capture bare", badCapture, errcode.MalformedSnapshot, "/documents/0/nodes/parentIndex/3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in, err := Load([]byte(c.data), LoadOptions{})
+			var e *errcode.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("got %+v, %v; want %s", in, err, c.code)
+			}
+			if e.Code != c.code || (c.path != "" && e.Path != c.path) {
+				t.Errorf("got %s %q (%v), want %s %q", e.Code, e.Path, err, c.code, c.path)
+			}
+		})
+	}
+}
+
+func TestGunzipBound(t *testing.T) {
+	const limit = 1000
+	for _, n := range []int{limit - 1, limit, limit + 1} {
+		out, err := gunzip(gz(t, bytes.Repeat([]byte{'a'}, n)), limit)
+		if n <= limit {
+			if err != nil || len(out) != n {
+				t.Errorf("%d bytes: got %d, %v", n, len(out), err)
+			}
+		} else if errcode.CodeOf(err) != errcode.UnsupportedInput {
+			t.Errorf("%d bytes over a %d cap: %v", n, limit, err)
+		}
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestWriteSnapshotErrors(t *testing.T) {
+	good := testEnvelope(t)
+	for _, c := range []struct {
+		name string
+		edit func(*Envelope)
+		code errcode.Code
+	}{
+		{"unknown format", func(e *Envelope) { e.Format = "x" }, errcode.UnsupportedInput},
+		{"bad revision", func(e *Envelope) { e.Revision = "" }, errcode.MalformedSnapshot},
+		{"bad time", func(e *Envelope) { e.CapturedAt = "now" }, errcode.MalformedSnapshot},
+		{"styles lack display", func(e *Envelope) { e.ComputedStyles = []string{"visibility"} }, errcode.UnsupportedInput},
+		{"capture empty", func(e *Envelope) { e.Capture = nil }, errcode.MalformedSnapshot},
+		{"capture an array", func(e *Envelope) { e.Capture = []byte(`[]`) }, errcode.MalformedSnapshot},
+		{"capture two values", func(e *Envelope) { e.Capture = []byte(`{} {}`) }, errcode.MalformedSnapshot},
+		{"capture truncated", func(e *Envelope) { e.Capture = e.Capture[:100] }, errcode.MalformedSnapshot},
+	} {
+		e := good
+		c.edit(&e)
+		var b bytes.Buffer
+		if err := WriteSnapshot(&b, e, false); errcode.CodeOf(err) != c.code {
+			t.Errorf("%s: got %v, want %s", c.name, err, c.code)
+		}
+		if b.Len() != 0 {
+			t.Errorf("%s: wrote %d bytes before failing", c.name, b.Len())
+		}
+	}
+	for _, compress := range []bool{false, true} {
+		if err := WriteSnapshot(failWriter{}, good, compress); errcode.CodeOf(err) != errcode.CaptureFailed {
+			t.Errorf("failing writer, gzip=%t: %v", compress, err)
+		}
+	}
+}
+
+// TestLoadCanary: a saved snapshot of the features page keeps no form value
+// in the tree or in the returned envelope.
+func TestLoadCanary(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSnapshot(&b, testEnvelope(t), true); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Load(b.Bytes(), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Envelope.Capture != nil {
+		t.Error("Load kept the capture bytes")
+	}
+	for _, line := range dumpTree(in.Tree) {
+		for _, c := range canaries {
+			if strings.Contains(line, c) {
+				t.Errorf("canary %s in the tree: %s", c, line)
+			}
+		}
+	}
+}

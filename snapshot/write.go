@@ -1,0 +1,87 @@
+package snapshot
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// WriteSnapshot writes a saved snapshot envelope (SPEC section 13), gzip
+// compressed when gz is true. The same envelope always gives the same
+// bytes: members in a fixed order, strings escaped as encoding/json does
+// with HTML escaping off, the capture copied exactly as given, one final
+// newline, and a gzip header with no name and no time.
+//
+// An empty Format is written as FormatName; any other format is
+// unsupported_input. A revision that is not one, a captured_at that is not
+// RFC 3339, or a capture that is not one well-formed JSON object is
+// malformed_snapshot, since Load would refuse the file. A failing writer
+// gives capture_failed.
+func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
+	if e.Format == "" {
+		e.Format = FormatName
+	}
+	if e.Format != FormatName {
+		return errcode.New(errcode.UnsupportedInput, pkgName, "/format", "unknown snapshot format "+errcode.Quote(e.Format))
+	}
+	if err := checkEnvelope(&e); err != nil {
+		return err
+	}
+	if _, err := styleColumns(CaptureOptions{ComputedStyles: e.ComputedStyles}); err != nil {
+		return err
+	}
+	s := &scanner{data: e.Capture}
+	if s.peek() != '{' {
+		return s.wrongType("/capture", "an object")
+	}
+	if err := s.skipValue("/capture"); err != nil {
+		return err
+	}
+	if err := s.end(); err != nil {
+		return underCapture(err)
+	}
+	styles := e.ComputedStyles
+	if styles == nil {
+		styles = DefaultComputedStyles()
+	}
+
+	var buf bytes.Buffer
+	buf.Grow(len(e.Capture) + 256)
+	str := func(v any) {
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(v) // strings and string slices always encode
+		buf.Truncate(buf.Len() - 1)
+	}
+	buf.WriteString(`{"format":`)
+	str(e.Format)
+	buf.WriteString(`,"revision":`)
+	str(e.Revision)
+	buf.WriteString(`,"captured_at":`)
+	str(e.CapturedAt)
+	buf.WriteString(`,"browser":`)
+	str(e.Browser)
+	buf.WriteString(`,"computed_styles":`)
+	str(styles)
+	buf.WriteString(`,"capture":`)
+	buf.Write(bytes.TrimSpace(e.Capture))
+	buf.WriteString("}\n")
+
+	if !gz {
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			return errcode.Wrap(errcode.CaptureFailed, pkgName, "", "writing the snapshot", err)
+		}
+		return nil
+	}
+	zw := gzip.NewWriter(w) // the zero header: no name, no modification time
+	if _, err := zw.Write(buf.Bytes()); err != nil {
+		return errcode.Wrap(errcode.CaptureFailed, pkgName, "", "writing the snapshot", err)
+	}
+	if err := zw.Close(); err != nil {
+		return errcode.Wrap(errcode.CaptureFailed, pkgName, "", "writing the snapshot", err)
+	}
+	return nil
+}
