@@ -1,0 +1,24 @@
+// Command domsnap extracts one visible table, list or form from a page.
+//
+//	domsnap extract [flags] INPUT     one extraction, printed as canonical JSON or a table
+//	domsnap inventory INPUT           the page's collections: which index to ask for
+//	domsnap capture URL -o FILE       a live page into a saved snapshot
+//	domsnap parity FILE...            offline against live analysis of HTML files
+//	domsnap version                   module, dependency and browser versions
+//
+// INPUT is an .html file, a saved snapshot (optionally gzip-compressed), a
+// bare captureSnapshot result, or - for standard input; the format is sniffed
+// from the bytes, never from the name. Flags may come before or after INPUT.
+//
+// Exit status: 0 a result was printed (whether or not the collection was
+// found), 2 a usage error or an invalid request, 3 the expected revision was
+// rejected, 1 anything else. Errors are printed on standard error as
+// "<code>: <path>: <message>", the path present when one helps.
+//
+// # Security
+//
+// The command prints page content only inside results, and in the table
+// format it quotes every string so control characters and bidirectional
+// overrides from a page cannot drive the terminal. It never prints a form
+// control's value: such values never enter the tree it analyzes.
+package main

@@ -1,0 +1,107 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/snapshot"
+)
+
+// seedRequests are valid and nearly valid requests; the committed corpus
+// adds the hostile ones.
+var seedRequests = []string{
+	`{"kind":"table","index":0,"fields":[{"name":"product","column":0,"type":"string","required":true},{"name":"price","column":2,"type":"number"}]}`,
+	`{"kind":"list","index":0,"fields":[{"name":"item","column":0,"type":"string"}],"row_limit":1}`,
+	`{"kind":"form","index":0,"fields":[{"name":"label","column":0,"type":"string"},{"name":"role","column":1,"type":"string"},{"name":"disabled","column":2,"type":"boolean"},{"name":"checked","column":3,"type":"boolean"},{"name":"required","column":4,"type":"boolean"}],"row_limit":50}`,
+	`{"expected_revision":"r1.a.n1.o1","kind":"table","index":15,"fields":[{"name":"n","column":15,"type":"integer"}]}`,
+	`{"kind":"table","index":-0,"fields":[]}`,
+	`{"kind":"table","index":0,"fields":[{"name":"a","column":0,"type":"string"}]}trailing`,
+}
+
+var seedPages = []string{
+	`<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2.5e3</td></tr><tr><td colspan=2>x</td></tr></table>`,
+	`<ul><li>one<li>two<ol><li>nested</ol></ul>`,
+	`<form><label for=a>Name</label><input id=a value=CANARY required><input type=checkbox checked aria-label=ok></form>`,
+	`<div role=grid><div role=row><span role=gridcell>x</span></div></div>`,
+	`<style>td{visibility:hidden}</style><table><tr><td>hidden<b style="visibility:visible">shown</b></td></tr></table>`,
+}
+
+func FuzzDecodeRequest(f *testing.F) {
+	for _, s := range seedRequests {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := domsnap.DecodeRequest(data)
+		if err != nil {
+			var e *domsnap.Error
+			if !errors.As(err, &e) || e.Code != errcode.InvalidRequest {
+				t.Fatalf("%v is not invalid_request", err)
+			}
+			if len(e.Msg) > 4*limits.QuoteBytes+100 {
+				t.Fatalf("message of %d bytes", len(e.Msg))
+			}
+			return
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatalf("decoded request does not validate: %v", err)
+		}
+		again, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2, err := domsnap.DecodeRequest(again)
+		if err != nil {
+			t.Fatalf("re-encoded request refused: %v", err)
+		}
+		again2, _ := r2.MarshalJSON()
+		if !bytes.Equal(again, again2) {
+			t.Fatalf("round trip differs:\n%s\n%s", again, again2)
+		}
+	})
+}
+
+func FuzzExtract(f *testing.F) {
+	for i, p := range seedPages {
+		f.Add([]byte(p), []byte(seedRequests[i%3]))
+	}
+	f.Fuzz(func(t *testing.T, page, request []byte) {
+		req, err := domsnap.DecodeRequest(request)
+		if err != nil {
+			return
+		}
+		tree, _, err := snapshot.ParseHTML(page, snapshot.HTMLOptions{})
+		if err != nil {
+			if !errors.Is(err, domsnap.ErrUnsupportedInput) {
+				t.Fatalf("ParseHTML: %v", err)
+			}
+			return
+		}
+		const rev = "r1.file.0123456789abcdef"
+		res, err := domsnap.Extract(tree, rev, req)
+		if err != nil {
+			if req.ExpectedRevision != "" && req.ExpectedRevision != rev && errors.Is(err, domsnap.ErrForeignRevision) {
+				return
+			}
+			t.Fatalf("Extract: %v", err)
+		}
+		out := res.Canonical()
+		if !json.Valid(out) {
+			t.Fatalf("invalid JSON: %s", out)
+		}
+		if len(out) > limits.ExtractionBytes {
+			t.Fatalf("%d bytes over the cap", len(out))
+		}
+		res2, err := domsnap.Extract(tree, rev, req)
+		if err != nil || !bytes.Equal(out, res2.Canonical()) {
+			t.Fatalf("not deterministic: %v", err)
+		}
+		if len(res.Rows) > req.RowLimit {
+			t.Fatalf("%d rows over the limit %d", len(res.Rows), req.RowLimit)
+		}
+	})
+}
