@@ -1,0 +1,270 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mafredri/cdp/protocol/domsnapshot"
+
+	domsnap "github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/snapshot"
+	"github.com/domsnap/domsnap/typed"
+)
+
+// ParityReport is one HTML file analyzed offline and live.
+type ParityReport struct {
+	// Charset is the encoding offline analysis used, and the one the page
+	// was served with.
+	Charset string
+	// Revision is the file revision both analyses ran under, so whole
+	// results, evidence references included, can be compared byte for byte.
+	Revision string
+	// Results are the requests' outcomes, in request order.
+	Results []ParityResult
+}
+
+// ParityResult is one request's outcome on both sides.
+type ParityResult struct {
+	// Request is the request's position in the list.
+	Request int
+	// Offline and Live are the canonical results, or "error: <code>" when
+	// the extraction failed.
+	Offline, Live []byte
+	// Differences are empty when both sides agree byte for byte.
+	Differences []Difference
+}
+
+// Difference is one JSON value that differs.
+type Difference struct {
+	// Path is a JSON pointer into the result.
+	Path string
+	// Offline and Live are the JSON values at Path, "(absent)" when missing.
+	Offline, Live string
+}
+
+// Differs reports whether any request gave different results.
+func (r *ParityReport) Differs() bool {
+	for _, res := range r.Results {
+		if len(res.Differences) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// maxDifferences bounds the differences listed for one request; the rest
+// of a result that disagrees this much adds nothing to the diagnosis.
+const maxDifferences = 64
+
+// Parity analyzes the HTML file data offline and live in b, with every
+// request in reqs, and compares the canonical results (SPEC section 14).
+// Live, the file's exact bytes are served from memory with the charset found
+// offline; both trees are analyzed under the file's revision.
+func Parity(ctx context.Context, b *Browser, data []byte, reqs []domsnap.Request) (*ParityReport, error) {
+	offTree, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
+	if err != nil {
+		return nil, err
+	}
+	raw, err := CaptureHTML(ctx, b, data, info.Charset)
+	if err != nil {
+		return nil, err
+	}
+	liveTree, err := treeFromCapture(raw)
+	if err != nil {
+		return nil, err
+	}
+	rep := &ParityReport{Charset: info.Charset, Revision: fileRevision(data)}
+	for i, req := range reqs {
+		req.ExpectedRevision = ""
+		off := extractBytes(offTree, rep.Revision, req)
+		liv := extractBytes(liveTree, rep.Revision, req)
+		rep.Results = append(rep.Results, ParityResult{Request: i, Offline: off, Live: liv, Differences: DiffJSON(off, liv)})
+	}
+	return rep, nil
+}
+
+// fileRevision is the revision of an HTML file (SPEC section 4).
+func fileRevision(data []byte) string {
+	sum := sha256.Sum256(data)
+	return domsnap.Revision{File: hex.EncodeToString(sum[:])[:16]}.String()
+}
+
+func treeFromCapture(raw json.RawMessage) (*domtree.Tree, error) {
+	var reply domsnapshot.CaptureSnapshotReply
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		return nil, errcode.Wrap(errcode.MalformedSnapshot, pkg, "", "decoding the capture", err)
+	}
+	return snapshot.FromReply(&reply, snapshot.CaptureOptions{ComputedStyles: DefaultComputedStyles})
+}
+
+func extractBytes(t *domtree.Tree, rev string, req domsnap.Request) []byte {
+	res, err := domsnap.Extract(t, rev, req)
+	if err != nil {
+		return []byte("error: " + string(errcode.CodeOf(err)))
+	}
+	return res.Canonical()
+}
+
+// DefaultParityRequests are the requests parity runs on a page that has no
+// requests file: the first three collections of each kind, with every
+// column a kind allows as strings (tables: the first four columns), and the
+// most rows a request may ask for.
+func DefaultParityRequests() []domsnap.Request {
+	var reqs []domsnap.Request
+	for _, k := range []aria.Kind{aria.Table, aria.List, aria.Form} {
+		cols := 4
+		switch k {
+		case aria.List:
+			cols = limits.MaxListColumn + 1
+		case aria.Form:
+			cols = limits.MaxFormColumn + 1
+		}
+		var fields []domsnap.Field
+		for c := 0; c < cols; c++ {
+			fields = append(fields, domsnap.Field{Name: "c" + strconv.Itoa(c), Column: c, Type: typed.String})
+		}
+		for i := 0; i < 3; i++ {
+			reqs = append(reqs, domsnap.Request{Kind: k, Index: i, Fields: fields, RowLimit: limits.MaxRowLimit})
+		}
+	}
+	return reqs
+}
+
+// DiffJSON lists where two JSON documents differ, as JSON pointers with
+// both values. Documents that are not JSON are compared as a whole. It walks
+// with an explicit stack; results are shallow, but nothing here trusts that.
+func DiffJSON(a, b []byte) []Difference {
+	if bytes.Equal(a, b) {
+		return nil
+	}
+	va, errA := decodeJSON(a)
+	vb, errB := decodeJSON(b)
+	if errA != nil || errB != nil {
+		return []Difference{{Path: "", Offline: string(a), Live: string(b)}}
+	}
+	type item struct {
+		path string
+		a, b any
+	}
+	var out []Difference
+	stack := []item{{"", va, vb}}
+	for len(stack) > 0 && len(out) < maxDifferences {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := it.a.(type) {
+		case map[string]any:
+			y, ok := it.b.(map[string]any)
+			if !ok {
+				out = append(out, leafDiff(it.path, it.a, it.b))
+				continue
+			}
+			keys := map[string]bool{}
+			for k := range x {
+				keys[k] = true
+			}
+			for k := range y {
+				keys[k] = true
+			}
+			sorted := make([]string, 0, len(keys))
+			for k := range keys {
+				sorted = append(sorted, k)
+			}
+			sort.Sort(sort.Reverse(sort.StringSlice(sorted))) // popped in ascending order
+			for _, k := range sorted {
+				stack = append(stack, item{it.path + "/" + pointerToken(k), present(x, k), present(y, k)})
+			}
+		case []any:
+			y, ok := it.b.([]any)
+			if !ok {
+				out = append(out, leafDiff(it.path, it.a, it.b))
+				continue
+			}
+			for i := max(len(x), len(y)) - 1; i >= 0; i-- {
+				var ea, eb any = absent{}, absent{}
+				if i < len(x) {
+					ea = x[i]
+				}
+				if i < len(y) {
+					eb = y[i]
+				}
+				stack = append(stack, item{it.path + "/" + strconv.Itoa(i), ea, eb})
+			}
+		default:
+			if !sameLeaf(it.a, it.b) {
+				out = append(out, leafDiff(it.path, it.a, it.b))
+			}
+		}
+	}
+	return out
+}
+
+type absent struct{}
+
+func present(m map[string]any, k string) any {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return absent{}
+}
+
+func sameLeaf(a, b any) bool {
+	switch x := a.(type) {
+	case absent:
+		_, ok := b.(absent)
+		return ok
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	return false
+}
+
+func leafDiff(path string, a, b any) Difference {
+	return Difference{Path: path, Offline: render(a), Live: render(b)}
+}
+
+func render(v any) string {
+	if _, ok := v.(absent); ok {
+		return "(absent)"
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "(unprintable)"
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// pointerToken escapes a key for a JSON pointer (RFC 6901).
+func pointerToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}

@@ -1,0 +1,144 @@
+//go:build browser
+
+package live
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	domsnap "github.com/domsnap/domsnap"
+)
+
+// loadRequests reads a fixture's requests file: a JSON array of SPEC
+// section 3 requests.
+func loadRequests(t testing.TB, path string) []domsnap.Request {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return DefaultParityRequests()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var reqs []domsnap.Request
+	for i, raw := range raws {
+		req, err := domsnap.DecodeRequest(raw)
+		if err != nil {
+			// A fixture may hold a deliberately invalid request; parity has
+			// nothing to compare for it.
+			continue
+		}
+		_ = i
+		reqs = append(reqs, req)
+	}
+	return reqs
+}
+
+// divergence is one row of the divergence table.
+type divergence struct {
+	fixture string
+	request int // -1 for every request of the fixture
+}
+
+// readDivergences parses the table in docs/divergences.md: rows of the form
+// | `fixture` | request | cause |, where request is a number or "all".
+func readDivergences(t testing.TB) map[divergence]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "docs", "divergences.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	table := map[divergence]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cols := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cols) < 3 {
+			t.Fatalf("divergence row %q has too few columns", line)
+		}
+		fixture := strings.Trim(strings.TrimSpace(cols[0]), "`")
+		reqCol := strings.TrimSpace(cols[1])
+		d := divergence{fixture: fixture, request: -1}
+		if reqCol != "all" {
+			n, err := strconv.Atoi(reqCol)
+			if err != nil {
+				t.Fatalf("divergence row %q: request %q", line, reqCol)
+			}
+			d.request = n
+		}
+		cause := strings.TrimSpace(cols[2])
+		if cause == "" {
+			t.Fatalf("divergence row %q gives no cause", line)
+		}
+		table[d] = cause
+	}
+	return table
+}
+
+// TestParityFixtures analyzes every testdata/html page offline and live with
+// each of its requests and requires byte-identical results, except where the
+// divergence table lists the page and request. A listed divergence that no
+// longer differs fails too, so the table never goes stale.
+func TestParityFixtures(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join("..", "testdata", "html", "*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no fixture pages: %v", err)
+	}
+	sort.Strings(pages)
+	table := readDivergences(t)
+	used := map[divergence]bool{}
+	b := launch(t)
+	ctx := context.Background()
+	for _, page := range pages {
+		name := strings.TrimSuffix(filepath.Base(page), ".html")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := loadRequests(t, strings.TrimSuffix(page, ".html")+".requests.json")
+			rep, err := Parity(ctx, b, data, reqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rep.Results {
+				listed := ""
+				for _, d := range []divergence{{name, r.Request}, {name, -1}} {
+					if cause, ok := table[d]; ok {
+						listed = cause
+						if len(r.Differences) > 0 {
+							used[d] = true
+						}
+					}
+				}
+				if len(r.Differences) == 0 || listed != "" {
+					continue
+				}
+				t.Errorf("request %d differs offline/live:", r.Request)
+				for _, d := range r.Differences {
+					t.Errorf("  %s: offline %s, live %s", d.Path, d.Offline, d.Live)
+				}
+			}
+		})
+	}
+	for d := range table {
+		if !used[d] {
+			t.Errorf("divergence table lists %s request %d, which no longer differs", d.fixture, d.request)
+		}
+	}
+}
