@@ -7,6 +7,26 @@
 // cell into text is package cells' business, and naming an inventory entry is
 // the public package's.
 //
+// # Where the contract is silent
+//
+// These choices are made here and tested:
+//
+//   - The document node is the first node the collection scan visits, so it
+//     costs 1 like any other node.
+//   - colspan and rowspan are read on td and th cells only, wherever they
+//     stand; on other elements they mean nothing to a browser either.
+//   - In a native table only rowspan puts later rows under a span, since the
+//     layout follows it; aria-rowspan of 2 or more marks its own row but
+//     covers nothing. In an ARIA table aria-rowspan covers the later rows of
+//     its rowgroup (or of the table), as rowspan does.
+//   - "-0" is 0 under the HTML rules for non-negative integers, so
+//     rowspan="-0" spans to the end of its row group like rowspan="0".
+//   - An invisible row, item or control is not entered (its visible
+//     descendants do not become cells or rows of this collection); invisible
+//     sections, rowgroups and role-less wrappers are entered, as walks enter
+//     invisible elements.
+//   - A nested collection is not entered whether it is visible or not.
+//
 // # Limits
 //
 // Every walk is bounded by a limits.Budget and costs 1 per visited node of any
