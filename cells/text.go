@@ -78,6 +78,11 @@ func (t *textBuf) put(units int, enc string) bool {
 		t.over = true
 		return false
 	}
+	if t.b == nil {
+		// Three UTF-8 bytes per UTF-16 unit is the most text can take
+		// (a surrogate pair is four bytes for two units), so b never grows.
+		t.b = make([]byte, 0, 3*limits.CellUnits)
+	}
 	if t.pending {
 		t.b = append(t.b, ' ')
 		t.units++
