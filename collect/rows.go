@@ -172,6 +172,16 @@ func isCellRole(role string) bool {
 	return false
 }
 
+// roleLess is aria.RoleLess for a role already computed: an element's
+// implicit role can depend on its ancestors, so it is computed once per node.
+func roleLess(role string) bool {
+	switch role {
+	case "", "generic", "none", "presentation":
+		return true
+	}
+	return false
+}
+
 // isCollection reports whether n is a collection element of any kind,
 // visible or not: row scans never enter one.
 func isCollection(n domtree.Node) bool {
@@ -220,7 +230,7 @@ func (s *rowScanner) ariaTable() {
 						cur.cells = append(cur.cells, n)
 						cur.header = cur.header && (role == "columnheader" || role == "rowheader")
 					}
-				} else if aria.RoleLess(n) {
+				} else if roleLess(role) {
 					enter = true
 				}
 			case role == "row":
@@ -232,7 +242,7 @@ func (s *rowScanner) ariaTable() {
 				enter = true
 				g := newSpanGroup()
 				groups = append(groups, groupFrame{el: n, group: &g})
-			case aria.RoleLess(n):
+			case roleLess(role):
 				enter = true
 			}
 		}
@@ -255,12 +265,12 @@ func (s *rowScanner) list() {
 		}
 		enter := false
 		if n.IsElement() && !n.Excluded() && !isCollection(n) {
-			switch {
-			case aria.Role(n) == "listitem":
+			switch role := aria.Role(n); {
+			case role == "listitem":
 				if n.Visible() {
 					s.body = append(s.body, Row{Element: n, Cells: []domtree.Node{n}})
 				}
-			case aria.RoleLess(n):
+			case roleLess(role):
 				enter = true
 			}
 		}

@@ -543,3 +543,26 @@ func TestScanRowsNotFound(t *testing.T) {
 		}
 	}
 }
+
+// TestRoleLessAgrees keeps the local shortcut in step with aria.RoleLess.
+func TestRoleLessAgrees(t *testing.T) {
+	b := buildTree(t, `
+div
+span role=none
+span role=presentation
+section
+li
+td
+table role=none
+  tr @tr
+custom-element
+p
+div role="bogus"
+div role=generic
+`)
+	for n := range b.tree.All() {
+		if n.IsElement() && roleLess(aria.Role(n)) != aria.RoleLess(n) {
+			t.Errorf("%s (role %q): roleLess %v, aria.RoleLess %v", n.Name(), aria.Role(n), roleLess(aria.Role(n)), aria.RoleLess(n))
+		}
+	}
+}
