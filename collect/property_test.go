@@ -153,6 +153,9 @@ var genKinds = []aria.Kind{aria.Table, aria.List, aria.Form}
 
 func checkFind(t *rapid.T, tr *domtree.Tree, kind aria.Kind, index, limit int) Collection {
 	got := find(tr, kind, index, limit)
+	if again := find(tr, kind, index, limit); !cmp.Equal(got, again, cmp.Comparer(func(a, b domtree.Node) bool { return a == b })) {
+		t.Fatal("collection scan is not deterministic")
+	}
 	if got.Scan.Visited > limit || got.Scan.Limit != limit {
 		t.Fatalf("scan %+v over limit %d", got.Scan, limit)
 	}
@@ -330,7 +333,11 @@ func TestPropertyRealBudgets(t *testing.T) {
 			checkRows(t, c, limits.RowScanNodes)
 		}
 		// The inventory agrees with Find for every listed entry.
-		for _, e := range Inventory(tr) {
+		inv := Inventory(tr)
+		if !cmp.Equal(inv, Inventory(tr), cmp.Comparer(func(a, b domtree.Node) bool { return a == b })) {
+			t.Fatal("inventory is not deterministic")
+		}
+		for _, e := range inv {
 			f := Find(tr, e.Kind, e.Index)
 			if !f.Found || f.Element != e.Element || f.Source != e.Source {
 				t.Fatalf("inventory entry %v/%d at %d, Find gives %+v", e.Kind, e.Index, e.Element.Index(), f)
