@@ -62,6 +62,12 @@ func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 	eng := style.New(doc)
 	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
 	styles := htmlComputeStyles(doc, eng)
+	if eng.OverBudget() {
+		// The sheets apply everywhere or nowhere.
+		eng.DropSheets()
+		styles = htmlComputeStyles(doc, eng)
+	}
+	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
 	t, err := p.build(doc, styles)
 	if err != nil {
 		return nil, info, err

@@ -11,6 +11,11 @@ import (
 // may cost one document; see the package documentation.
 const MatchBudget = 1 << 22
 
+// MatchSteps bounds the compound selectors the author style sheets may try
+// on one document, combinators included: a sibling or descendant combinator
+// tries a compound on each sibling or ancestor it passes.
+const MatchSteps = 1 << 25
+
 // statePrefix starts every private state attribute name. HTML attribute names
 // never contain a space, so no page can forge or collide with one.
 const statePrefix = "domsnap "
@@ -214,8 +219,11 @@ type Engine struct {
 	byTag     map[string][]int32
 	universal []int32
 	// SheetsDropped is true when the author style sheets would have cost
-	// more than MatchBudget and were not applied.
+	// more than MatchBudget candidate pairs, or more than MatchSteps steps,
+	// and were not applied.
 	SheetsDropped bool
+	// steps is what is left of MatchSteps.
+	steps int
 	// Sheets is the number of <style> elements applied.
 	Sheets int
 }
@@ -271,8 +279,22 @@ func New(doc *html.Node) *Engine {
 			order++
 		}
 	}
+	e.steps = MatchSteps
 	e.checkBudget(doc, elements)
 	return e
+}
+
+// OverBudget reports whether matching ran out of MatchSteps. Styles computed
+// since then are not to be trusted: the caller calls DropSheets and computes
+// every element again, so that the sheets apply everywhere or nowhere.
+func (e *Engine) OverBudget() bool { return e.steps < 0 && !e.SheetsDropped }
+
+// DropSheets stops applying the author style sheets (style attributes still
+// apply) and records that in SheetsDropped.
+func (e *Engine) DropSheets() {
+	e.rules, e.universal = nil, nil
+	e.byID, e.byClass, e.byTag = map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
+	e.SheetsDropped = true
 }
 
 func (e *Engine) add(r rule) {
@@ -317,9 +339,7 @@ func (e *Engine) checkBudget(doc *html.Node, elements int) {
 		total += uw
 		e.candidates(n, func(list []int32) { total += weight(list) })
 		if total > MatchBudget {
-			e.rules, e.universal = nil, nil
-			e.byID, e.byClass, e.byTag = map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
-			e.SheetsDropped = true
+			e.DropSheets()
 			return
 		}
 	}
@@ -420,7 +440,7 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 	try := func(list []int32) {
 		for _, i := range list {
 			r := &e.rules[i]
-			if matchComplex(&r.sel, n) {
+			if matchComplex(&r.sel, n, &e.steps) {
 				offer(r.decls, prio{spec: r.sel.spec, order: r.order})
 			}
 		}

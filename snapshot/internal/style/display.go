@@ -162,10 +162,11 @@ var singleDisplays = map[string]Display{
 // item with an optional outer type and flow or flow-root.
 func parseDisplay(words []string) (Display, bool) {
 	if len(words) == 1 {
-		d, ok := singleDisplays[words[0]]
-		return d, ok
+		if d, ok := singleDisplays[words[0]]; ok {
+			return d, true
+		}
 	}
-	if len(words) > 3 {
+	if len(words) == 0 || len(words) > 3 {
 		return Display{}, false
 	}
 	var d Display

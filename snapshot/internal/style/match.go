@@ -16,13 +16,21 @@ const (
 )
 
 // matchComplex reports whether element n matches the complex selector.
-func matchComplex(cs *complexSel, n *html.Node) bool {
-	return len(cs.parts) > 0 && matchFrom(cs, len(cs.parts)-1, n) == matches
+// steps is decremented once for every compound tried; when a compound is to
+// be tried with none left, it becomes -1, the match gives up (answering
+// false) and the caller must treat the whole cascade as over budget.
+func matchComplex(cs *complexSel, n *html.Node, steps *int) bool {
+	return len(cs.parts) > 0 && matchFrom(cs, len(cs.parts)-1, n, steps) == matches
 }
 
 // matchFrom matches parts[0..i] with parts[i] on n. Its recursion depth is at
 // most MaxCompounds, a property of the style sheet and not of the document.
-func matchFrom(cs *complexSel, i int, n *html.Node) matchResult {
+func matchFrom(cs *complexSel, i int, n *html.Node, steps *int) matchResult {
+	if *steps <= 0 {
+		*steps = -1 // a step was needed and none was left
+		return failsCompletely
+	}
+	*steps--
 	if !cs.parts[i].sel.Match(n) {
 		return failsLocally
 	}
@@ -32,7 +40,7 @@ func matchFrom(cs *complexSel, i int, n *html.Node) matchResult {
 	switch cs.parts[i].comb {
 	case ' ':
 		for a := parentElement(n); a != nil; a = parentElement(a) {
-			r := matchFrom(cs, i-1, a)
+			r := matchFrom(cs, i-1, a, steps)
 			if r == matches || r == failsCompletely {
 				return r
 			}
@@ -43,16 +51,16 @@ func matchFrom(cs *complexSel, i int, n *html.Node) matchResult {
 		if a == nil {
 			return failsCompletely
 		}
-		return matchFrom(cs, i-1, a)
+		return matchFrom(cs, i-1, a, steps)
 	case '+':
 		s := prevElement(n)
 		if s == nil {
 			return failsAllSiblings
 		}
-		return matchFrom(cs, i-1, s)
+		return matchFrom(cs, i-1, s, steps)
 	case '~':
 		for s := prevElement(n); s != nil; s = prevElement(s) {
-			r := matchFrom(cs, i-1, s)
+			r := matchFrom(cs, i-1, s, steps)
 			if r == matches || r == failsAllSiblings || r == failsCompletely {
 				return r
 			}

@@ -1,0 +1,341 @@
+package style
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/cascadia"
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+	"pgregory.net/rapid"
+)
+
+func TestReadRules(t *testing.T) {
+	type rule struct{ Prelude, Decls string }
+	render := func(css string) []rule {
+		var out []rule
+		for _, r := range readRules(tokenize(css)) {
+			var p, d strings.Builder
+			for _, tk := range r.prelude {
+				p.WriteString(tk.data)
+			}
+			for _, x := range readDecls(r.block) {
+				fmt.Fprintf(&d, "%s=", x.name)
+				for _, tk := range x.value {
+					d.WriteString(tk.data)
+				}
+				if x.important {
+					d.WriteString("!")
+				}
+				d.WriteString(";")
+			}
+			out = append(out, rule{strings.TrimSpace(p.String()), d.String()})
+		}
+		return out
+	}
+	cases := []struct {
+		css  string
+		want []rule
+	}{
+		{"a{display:none}", []rule{{"a", "display=none;"}}},
+		{"/* c */ a , b { display : none ; visibility:hidden }", []rule{{"a , b", "display=none;visibility=hidden;"}}},
+		{"a{display:none!important;x:y !  important}", []rule{{"a", "display=none!;x=y!;"}}},
+		{"@media screen{a{display:none}} b{display:block}", []rule{{"b", "display=block;"}}},
+		{"@import url(x.css); @charset 'x'; c{display:block}", []rule{{"c", "display=block;"}}},
+		{"a{b{display:none} display:block}", []rule{{"a", "display=block;"}}},
+		{"a{@media x{b{c:d}} display:block}", []rule{{"a", "display=block;"}}},
+		{"a{--x:{display:none}; display:block}", []rule{{"a", "display=block;"}}}, // custom properties are not kept
+		{"a{display:none", []rule{{"a", "display=none;"}}},                        // unclosed block runs to the end
+		{"a", nil}, // no block: dropped
+		{"a{display}b{display:none}", []rule{{"a", ""}, {"b", "display=none;"}}},
+		{"a{display:(;)none}", []rule{{"a", "display=(;)none;"}}}, // ';' inside a block does not end it
+		{"<!-- a{display:none} -->", []rule{{"a", "display=none;"}}},
+		{"} a{display:none}", []rule{{"} a", "display=none;"}}},
+		{"; a{display:none}", []rule{{"; a", "display=none;"}}},
+	}
+	for _, c := range cases {
+		if diff := cmp.Diff(c.want, render(c.css)); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", c.css, diff)
+		}
+	}
+}
+
+func TestParseDisplay(t *testing.T) {
+	cases := map[string]string{
+		"inline": "inline flow", "block": "block flow", "none": "none", "contents": "contents",
+		"inline-block": "inline flow-root", "list-item": "block flow list-item",
+		"inline list-item": "inline flow list-item", "list-item inline": "inline flow list-item",
+		"flex": "block flex", "inline flex": "inline flex", "grid inline": "inline grid",
+		"table-cell": "internal", "ruby-text": "internal", "ruby": "inline ruby", "math": "inline math",
+		"block math": "block math", "flow-root list-item": "block flow-root list-item",
+		"-webkit-box": "block -webkit-box", "-webkit-inline-box": "inline -webkit-box",
+		"table": "block table", "inline-table": "inline table", "flow": "block flow", "grid": "block grid",
+		"inline flow": "inline flow", "flex inline": "inline flex", "block list-item": "block flow list-item",
+		"inline ruby": "inline ruby", "math block": "block math", "block flow-root": "block flow-root",
+		"-webkit-inline-flex": "inline flex", "inline table": "inline table",
+		"run-in": "invalid", "table flow": "invalid", "list-item table": "invalid", "flex list-item": "invalid",
+		"block block": "invalid", "list-item list-item": "invalid", "inline flow list-item block": "invalid",
+		"ruby-base": "invalid", "masonry": "invalid", "inline-list-item": "invalid",
+	}
+	for in, want := range cases {
+		d, ok := parseDisplay(strings.Fields(in))
+		got := d.String()
+		if !ok {
+			got = "invalid"
+		}
+		if got != want {
+			t.Errorf("display %q = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestParseSelectors(t *testing.T) {
+	type sel struct {
+		Parts []string
+		Spec  [3]int
+		Key   string
+	}
+	cases := []struct {
+		in   string
+		want []sel // nil with ok false: invalid
+		ok   bool
+	}{
+		{"div", []sel{{[]string{"div"}, [3]int{0, 0, 1}, "tag:div"}}, true},
+		{"DIV.a#b", []sel{{[]string{"div.a#b"}, [3]int{1, 1, 1}, "id:b"}}, true},
+		{"ul   li > a + b ~ c", []sel{{[]string{"ul", " li", ">a", "+b", "~c"}, [3]int{0, 0, 5}, "tag:c"}}, true},
+		{"a:hover", []sel{{[]string{"a:nth-child(0n+0)"}, [3]int{0, 1, 1}, "tag:a"}}, true},
+		{"a:is(.x, .y)", []sel{{[]string{"a:not(:not(.x, .y))"}, [3]int{0, 1, 1}, "tag:a"}}, true},
+		{"a:has(> b)", []sel{{[]string{"a:haschild(b)"}, [3]int{0, 0, 2}, "tag:a"}}, true},
+		{":checked", []sel{{[]string{"[domsnap checked]"}, [3]int{0, 1, 0}, ""}}, true},
+		{"p::before, .x", []sel{{[]string{".x"}, [3]int{0, 1, 0}, "class:x"}}, true},
+		{"p:after", nil, true},
+		{".a .b, ", nil, false},
+		{"> a", nil, false},
+		{"a >", nil, false},
+		{"a > > b", nil, false},
+		{"ns|a", nil, false},
+		{"& a", nil, false},
+		{"a || b", nil, false},
+		{"a:bogus", nil, false},
+		{"a:not(.w .x .y .z)", nil, false}, // more nested combinators than allowed
+		{strings.Repeat("a ", MaxCompounds), []sel{{nil, [3]int{0, 0, MaxCompounds}, "tag:a"}}, true},
+		{strings.Repeat("a ", MaxCompounds+1), nil, false},
+	}
+	for _, c := range cases {
+		got, ok := parseSelectors(tokenize(c.in))
+		if ok != c.ok {
+			t.Errorf("%q: ok %t, want %t", c.in, ok, c.ok)
+			continue
+		}
+		var gs []sel
+		for _, s := range got {
+			g := sel{Spec: s.spec}
+			switch s.key {
+			case keyID:
+				g.Key = "id:" + s.keyText
+			case keyClass:
+				g.Key = "class:" + s.keyText
+			case keyTag:
+				g.Key = "tag:" + s.keyText
+			}
+			if len(s.parts) <= 8 {
+				for _, p := range s.parts {
+					text := p.sel.String()
+					if p.comb != 0 {
+						text = string(p.comb) + text
+					}
+					g.Parts = append(g.Parts, text)
+				}
+			}
+			gs = append(gs, g)
+		}
+		if diff := cmp.Diff(c.want, gs); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", c.in, diff)
+		}
+	}
+}
+
+// TestMatchAgreesWithCascadia: the right-to-left matcher with early exits
+// answers exactly what the selector library's own matcher answers.
+func TestMatchAgreesWithCascadia(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tags := []string{"div", "p", "span"}
+		classes := []string{"a", "b"}
+		// A random tree of up to 40 elements.
+		var sb strings.Builder
+		depth := 0
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		for i := 0; i < n; i++ {
+			if depth > 0 && rapid.Bool().Draw(t, "close") {
+				sb.WriteString("</x-c>")
+				depth--
+			}
+			tag := rapid.SampledFrom(tags).Draw(t, "tag")
+			cls := rapid.SampledFrom(classes).Draw(t, "class")
+			fmt.Fprintf(&sb, "<x-c><%s class=%s></%s>", tag, cls, tag)
+			depth++
+		}
+		doc, err := html.Parse(strings.NewReader(sb.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A random complex selector.
+		k := rapid.IntRange(1, 5).Draw(t, "compounds")
+		var sel strings.Builder
+		for i := 0; i < k; i++ {
+			if i > 0 {
+				sel.WriteString(rapid.SampledFrom([]string{" ", " > ", " + ", " ~ "}).Draw(t, "comb"))
+			}
+			sel.WriteString(rapid.SampledFrom([]string{"div", "p", "span", "x-c", "*", ".a", ".b", "div.a", "p.b", ":first-child"}).Draw(t, "compound"))
+		}
+		sels, ok := parseSelectors(tokenize(sel.String()))
+		if !ok || len(sels) != 1 {
+			t.Fatalf("%q did not parse", sel.String())
+		}
+		ref := cascadia.MustCompile(sel.String())
+		for el := doc; el != nil; el = nextNode(el, doc, true) {
+			if el.Type != html.ElementNode {
+				continue
+			}
+			steps := MatchSteps
+			if got, want := matchComplex(&sels[0], el, &steps), ref.Match(el); got != want {
+				t.Fatalf("%q on <%s>: ours %t, cascadia %t", sel.String(), el.Data, got, want)
+			}
+		}
+	})
+}
+
+// TestHostileCSS feeds style sheets built to be slow or to break a parser.
+// Each must finish well within the deadline and not panic.
+func TestHostileCSS(t *testing.T) {
+	deep := "<html><body>" + strings.Repeat("<div class=a>", 500) + "x"
+	cases := map[string]struct{ css, page string }{
+		"nested brackets":       {strings.Repeat("(", 1<<20) + "{display:none}", "<p>x</p>"},
+		"nested blocks":         {"a" + strings.Repeat("{", 1<<20), "<p>x</p>"},
+		"unterminated comment":  {"a{display:none}/*" + strings.Repeat("x", 1<<20), "<a>x</a>"},
+		"unterminated string":   {`a[x="` + strings.Repeat("x", 1<<20), "<a>x</a>"},
+		"bad escapes":           {strings.Repeat(`\`, 1<<20), "<a>x</a>"},
+		"descendant chain miss": {"x " + strings.Repeat(".a ", MaxCompounds-1) + "{display:none}", deep},
+		"sibling chain miss":    {"x " + strings.Repeat("~ .a ", MaxCompounds-1) + "{display:none}", "<body>" + strings.Repeat("<i class=a></i>", 5000)},
+		"many rules":            {strings.Repeat(".a .a .a{display:none}", 20000), deep},
+		"many has":              {strings.Repeat(":has(.a){display:none}", 2000), deep},
+		"deep not":              {strings.Repeat(":not(", 2000) + "a" + strings.Repeat(")", 2000) + "{display:none}", deep},
+		"long declaration list": {"a{" + strings.Repeat("display:none;", 1<<16) + "}", "<a>x</a>"},
+		"garbage":               {strings.Repeat("@{}[]();:!,>+~|#.*\"'\\\x00\xff", 1<<14), "<a>x</a>"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			doc, err := html.Parse(strings.NewReader("<style>" + strings.ReplaceAll(c.css, "</", "<\\/") + "</style>" + c.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			computeAll(doc)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+// TestMatchBudgetBound puts the candidate count just under, at and just over
+// MatchBudget. Universal rules are candidates for every element.
+func TestMatchBudgetBound(t *testing.T) {
+	const rules = 1 << 10
+	const elements = MatchBudget / rules // html, head, style, body and the divs
+	css := strings.Repeat("*{visibility:visible}", rules-1) + "[class=hide]{display:none}"
+	for _, c := range []struct {
+		divs    int
+		dropped bool
+	}{
+		{elements - 4 - 1, false},
+		{elements - 4, false},
+		{elements - 4 + 1, true},
+	} {
+		page := "<html><head><style>" + css + "</style></head><body>" + strings.Repeat("<div></div>", c.divs-1) + "<div class=hide></div>"
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := New(doc)
+		if e.SheetsDropped != c.dropped {
+			t.Errorf("%d divs: dropped %t, want %t", c.divs, e.SheetsDropped, c.dropped)
+		}
+		// The last div shows whether the sheet applied.
+		var last *html.Node
+		for n := doc; n != nil; n = nextNode(n, doc, true) {
+			if n.Type == html.ElementNode && n.Data == "div" {
+				last = n
+			}
+		}
+		root := e.Compute(last.Parent.Parent, nil)
+		body := e.Compute(last.Parent, &root)
+		got := e.Compute(last, &body).Display.IsNone()
+		if got == c.dropped {
+			t.Errorf("%d divs: hidden %t with sheets dropped %t", c.divs, got, c.dropped)
+		}
+	}
+}
+
+// computeAll computes every element's style in tree order, as the HTML
+// source does: when matching runs out of MatchSteps, the sheets are dropped
+// and everything is computed again.
+func computeAll(doc *html.Node) (*Engine, map[*html.Node]Computed) {
+	e := New(doc)
+	for {
+		out := map[*html.Node]Computed{}
+		for n := doc; n != nil; n = nextNode(n, doc, true) {
+			if n.Type != html.ElementNode {
+				continue
+			}
+			var parent *Computed
+			if p, ok := out[n.Parent]; ok {
+				parent = &p
+			}
+			out[n] = e.Compute(n, parent)
+		}
+		if !e.OverBudget() {
+			return e, out
+		}
+		e.DropSheets()
+	}
+}
+
+// TestMatchStepsBound: N siblings of class a under "x ~ .a" cost
+// N(N+1)/2 steps (each tries itself, then every earlier sibling), and M
+// elements of class b under ".b" one step each. The total is put just under,
+// at and just over MatchSteps.
+func TestMatchStepsBound(t *testing.T) {
+	const n = 8191
+	base := n * (n + 1) / 2
+	for _, c := range []struct {
+		extra   int
+		dropped bool
+	}{
+		{MatchSteps - base - 1, false},
+		{MatchSteps - base, false},
+		{MatchSteps - base + 1, true},
+	} {
+		page := "<style>x ~ .a{visibility:hidden} .b{display:block}</style><body><div>" + strings.Repeat("<i class=a></i>", n) +
+			"</div><div>" + strings.Repeat("<i class=b></i>", c.extra) + "</div>"
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, styles := computeAll(doc)
+		if e.SheetsDropped != c.dropped {
+			t.Errorf("%d extra steps: dropped %t, want %t", c.extra, e.SheetsDropped, c.dropped)
+		}
+		blocks := 0
+		for n, s := range styles {
+			if n.Data == "i" && s.Display.Class() != 0 {
+				blocks++
+			}
+		}
+		if want := map[bool]int{false: c.extra, true: 0}[c.dropped]; blocks != want {
+			t.Errorf("%d extra steps: %d block elements, want %d", c.extra, blocks, want)
+		}
+	}
+}
