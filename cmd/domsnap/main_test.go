@@ -228,3 +228,75 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version with an argument: exit %d", r.code)
 	}
 }
+
+// TestExtractSnapshots runs a bare capture, its envelope and its gzipped
+// envelope: the envelope keeps its revision and numbers evidence under the
+// revision's sequence, and the digest ignores both.
+func TestExtractSnapshots(t *testing.T) {
+	capture, err := os.ReadFile("../../testdata/captures/aria-table.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := writeTemp(t, "bare.json", string(capture))
+	const rev = "r1.abc123.n2.o7"
+	var env, gz bytes.Buffer
+	e := snapshot.Envelope{Revision: rev, CapturedAt: "2026-11-30T08:00:00Z", Browser: "Chrome/156.0.8078.108", Capture: capture}
+	if err := snapshot.WriteSnapshot(&env, e, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := snapshot.WriteSnapshot(&gz, e, true); err != nil {
+		t.Fatal(err)
+	}
+	envFile := writeTemp(t, "env.json", env.String())
+	gzFile := writeTemp(t, "env.json.gz", gz.String())
+	args := []string{"extract", "--kind", "table", "--field", "order:0:string:required", "--field", "qty:1:integer"}
+	type out struct {
+		Revision   string
+		Collection struct {
+			Found    bool
+			Evidence string
+		}
+		Digest string
+	}
+	var got []out
+	for _, in := range []string{bare, envFile, gzFile} {
+		r := runCmd(t, "", append(args, in)...)
+		if r.code != exitOK {
+			t.Fatalf("%s: exit %d: %s", in, r.code, r.stderr)
+		}
+		var o out
+		if err := json.Unmarshal([]byte(r.stdout), &o); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, o)
+	}
+	if got[0].Revision != snapshot.FileRevision(capture) || got[0].Collection.Evidence != "e0.1" || !got[0].Collection.Found {
+		t.Errorf("bare capture: %+v", got[0])
+	}
+	for _, o := range got[1:] {
+		if o.Revision != rev || o.Collection.Evidence != "e7.1" || o.Digest != got[0].Digest {
+			t.Errorf("envelope: %+v, bare digest %s", o, got[0].Digest)
+		}
+	}
+	// The envelope's own revision is what an expected revision is checked against.
+	r := runCmd(t, `{"expected_revision":"r1.abc123.n2.o6","kind":"table","index":0,"fields":[{"name":"a","column":0,"type":"string"}]}`,
+		"extract", "--request", "-", envFile)
+	if r.code != exitRevision || !strings.HasPrefix(r.stderr, "stale_revision: ") {
+		t.Errorf("older sequence: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+func TestExtractCharset(t *testing.T) {
+	// "café" in windows-1252 is not valid UTF-8, so sniffing picks
+	// windows-1252; --charset forces another reading.
+	page := writeTemp(t, "latin.html", "<ul><li>caf\xe9</li></ul>")
+	args := []string{"extract", "--kind", "list", "--field", "a:0:string", page}
+	r := runCmd(t, "", args...)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"value":"café"`) {
+		t.Fatalf("sniffed: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	r = runCmd(t, "", append(args, "--charset", "iso-8859-7")...)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"value":"cafι"`) {
+		t.Errorf("--charset iso-8859-7: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+}
