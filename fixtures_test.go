@@ -325,6 +325,91 @@ func jsonEqual(a, b []byte) bool {
 	return cmp.Equal(x, y)
 }
 
+// TestFixtureObservations runs every page's requests through Observe and
+// Project as well: the secret rule covers every output, the inventory and
+// the model projection included, and both must be deterministic and, for the
+// projection, within its default budget. The revision must be the file
+// revision of the page's bytes (SPEC section 4).
+func TestFixtureObservations(t *testing.T) {
+	for _, name := range fixturePages(t) {
+		t.Run(name, func(t *testing.T) {
+			page, err := os.ReadFile(filepath.Join(fixtureDir, name+".html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := snapshot.Load(page, snapshot.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := snapshot.FileRevision(page); in.Revision != want {
+				t.Errorf("revision %q, want the file revision %q", in.Revision, want)
+			}
+			reqs := readRequests(t, name)
+			for i := -1; i < len(reqs); i++ {
+				var req *domsnap.Request
+				what := "no request"
+				if i >= 0 {
+					r, err := domsnap.DecodeRequest(reqs[i])
+					if err != nil {
+						t.Fatalf("request %d: %v", i, err)
+					}
+					req, what = &r, fmt.Sprintf("request %d", i)
+				}
+				first, err := observeBytes(in, req)
+				if err != nil {
+					t.Errorf("%s: %v", what, err)
+					continue
+				}
+				second, _ := observeBytes(in, req)
+				if !bytes.Equal(first.obs, second.obs) || !bytes.Equal(first.proj, second.proj) {
+					t.Errorf("%s: two observations differ", what)
+				}
+				for _, b := range [][]byte{first.obs, first.proj} {
+					if !json.Valid(b) {
+						t.Errorf("%s: not valid JSON", what)
+					}
+					if bytes.Contains(b, []byte(canary)) {
+						t.Errorf("%s: output carries a planted form value", what)
+					}
+				}
+				if len(first.proj) > limits.ModelBytes {
+					t.Errorf("%s: projection is %d bytes, above its budget of %d", what, len(first.proj), limits.ModelBytes)
+				}
+			}
+		})
+	}
+}
+
+type observed struct{ obs, proj []byte }
+
+func observeBytes(in *snapshot.Input, req *domsnap.Request) (observed, error) {
+	o, err := domsnap.Observe(in.Tree, in.Revision, req)
+	if err != nil {
+		return observed{}, err
+	}
+	p, err := domsnap.Project(o, limits.ModelBytes)
+	if err != nil {
+		return observed{}, err
+	}
+	return observed{o.Canonical(), p.Canonical()}, nil
+}
+
+// TestFixtureCanariesArePlanted keeps the secret assertions meaningful: the
+// pages that fill form controls must still carry their canaries in the
+// input, so "no canary in the output" is a finding and not a tautology.
+func TestFixtureCanariesArePlanted(t *testing.T) {
+	pages := []string{"cells-editable", "form-labels-native", "form-labels-fallbacks", "form-labels-labelledby", "form-layout", "live-filled-form", "live-shadow-root", "live-iframe"}
+	for _, name := range pages {
+		data, err := os.ReadFile(filepath.Join(fixtureDir, name+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte(canary)) {
+			t.Errorf("%s.html carries no %s value", name, canary)
+		}
+	}
+}
+
 // TestFixtureRequestsAreValid keeps the request files honest on their own:
 // every request must pass the strict decoder, so a golden never records a
 // typo in a request as if it were a finding about the page.
