@@ -337,6 +337,29 @@ func TestPropertyRealBudgets(t *testing.T) {
 		if !cmp.Equal(inv, Inventory(tr), cmp.Comparer(func(a, b domtree.Node) bool { return a == b })) {
 			t.Fatal("inventory is not deterministic")
 		}
+		// It lists exactly the first MaxInventoryPerKind visible collections
+		// of each kind that a scan of CollectionScanNodes reaches.
+		var want, got []int
+		per := map[aria.Kind]int{}
+		reach := 0
+		for n := range tr.All() {
+			if n.Index() != 0 && n.Parent().Excluded() {
+				continue
+			}
+			if reach++; reach > limits.CollectionScanNodes {
+				break
+			}
+			if k, _, ok := aria.Collection(n); ok && n.Visible() && per[k] < limits.MaxInventoryPerKind {
+				per[k]++
+				want = append(want, n.Index())
+			}
+		}
+		for _, e := range inv {
+			got = append(got, e.Element.Index())
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("inventory elements (-want +got)\n%s", diff)
+		}
 		for _, e := range inv {
 			f := Find(tr, e.Kind, e.Index)
 			if !f.Found || f.Element != e.Element || f.Source != e.Source {
