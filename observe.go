@@ -1,0 +1,182 @@
+package domsnap
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+
+	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/collect"
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// Observation is one observation of a document (SPEC section 11): which
+// collections the page shows, and the extraction a request asked for.
+// Observe fills every field; Canonical writes them in the contract's
+// byte-exact form.
+type Observation struct {
+	SchemaVersion string
+	Trust         string
+	Revision      string
+	// Inventory lists, in tree order, the first MaxInventoryPerKind visible
+	// collections of each kind that the inventory's own collection scan saw.
+	Inventory []InventoryEntry
+	// Extraction is the section 10 result of the request, nil when Observe
+	// was given none.
+	Extraction *Result
+}
+
+// InventoryEntry is one collection of an observation's inventory.
+type InventoryEntry struct {
+	Kind aria.Kind
+	// Index is the collection's visible index among those of its kind: the
+	// value a request names to extract it.
+	Index  int
+	Source aria.Source
+	// Name is the collection's bounded name, written only when not empty.
+	Name string
+	// Rows counts the rows the collection's own row scan saw.
+	Rows int
+	// RowsComplete is false when that row scan stopped with nodes left.
+	RowsComplete bool
+}
+
+// Observe observes tree, whose current revision is revision (SPEC section
+// 11). It always lists the inventory; when req is not nil it also runs the
+// extraction exactly as Extract does.
+//
+// Checks come in Extract's order: an invalid request (invalid_request) is
+// refused before anything is read, then a malformed current revision or a
+// missing tree (malformed_snapshot), then a rejected expected revision
+// (foreign_revision, navigated_revision, stale_revision). No inventory is
+// computed for a request that is refused.
+func Observe(t *domtree.Tree, revision string, req *Request) (*Observation, error) {
+	if req != nil {
+		if err := req.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := ParseRevision(revision); err != nil {
+		return nil, errcode.New(errcode.MalformedSnapshot, pkgName, "", "the snapshot's revision is malformed: "+errcode.Quote(revision))
+	}
+	if req != nil && req.ExpectedRevision != "" {
+		if err := CheckRevision(req.ExpectedRevision, revision); err != nil {
+			return nil, err
+		}
+	}
+	if !t.Root().Valid() {
+		return nil, errcode.New(errcode.MalformedSnapshot, pkgName, "", "no tree to analyze")
+	}
+	o := &Observation{
+		SchemaVersion: SchemaVersion,
+		Trust:         Trust,
+		Revision:      revision,
+		Inventory:     inventory(t),
+	}
+	if req != nil {
+		res, err := Extract(t, revision, *req)
+		if err != nil {
+			return nil, err
+		}
+		o.Extraction = res
+	}
+	return o, nil
+}
+
+// inventory names every collection collect.Inventory lists.
+func inventory(t *domtree.Tree) []InventoryEntry {
+	entries := collect.Inventory(t)
+	out := make([]InventoryEntry, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, InventoryEntry{
+			Kind:         e.Kind,
+			Index:        e.Index,
+			Source:       e.Source,
+			Name:         collectionName(e.Element),
+			Rows:         e.Rows,
+			RowsComplete: e.RowsComplete,
+		})
+	}
+	return out
+}
+
+// Canonical returns the observation's canonical JSON, without a trailing
+// newline: keys in the order of SPEC section 11, the extraction exactly as
+// its own Canonical writes it, strings escaped as in a result.
+func (o *Observation) Canonical() []byte {
+	return o.appendJSON(nil, true)
+}
+
+// MarshalJSON returns Canonical, so an Observation embeds byte-exactly in
+// other JSON.
+func (o *Observation) MarshalJSON() ([]byte, error) { return o.Canonical(), nil }
+
+// Artifact is the reference by which the complete observation is retrieved:
+// DigestPrefix and the lower-case hex SHA-256 of Canonical. It changes with
+// every observation, since the revision and the evidence references are
+// fresh each time.
+func (o *Observation) Artifact() string { return sha256Ref(o.Canonical()) }
+
+// Digest is the observation's replay digest: DigestPrefix and the SHA-256
+// of the canonical observation with the revision and every evidence reference
+// removed, and the extraction written as its own digest's input. Two
+// observations of an unchanged page share it, as their extractions share
+// theirs; any change to an inventory entry or a printed cell changes it.
+func (o *Observation) Digest() string { return sha256Ref(o.appendJSON(nil, false)) }
+
+// sha256Ref is DigestPrefix and the lower-case hex SHA-256 of b.
+func sha256Ref(b []byte) string {
+	sum := sha256.Sum256(b)
+	return DigestPrefix + hex.EncodeToString(sum[:])
+}
+
+// appendJSON writes the observation; with refs false it leaves out the
+// revision and the extraction's revision, evidence and digest.
+func (o *Observation) appendJSON(b []byte, refs bool) []byte {
+	b = append(b, `{"schema_version":`...)
+	b = appendString(b, o.SchemaVersion)
+	b = append(b, `,"trust":`...)
+	b = appendString(b, o.Trust)
+	if refs {
+		b = append(b, `,"revision":`...)
+		b = appendString(b, o.Revision)
+	}
+	b = appendInventory(append(b, `,"inventory":`...), o.Inventory)
+	if o.Extraction != nil {
+		b = append(b, `,"extraction":`...)
+		b = o.Extraction.appendJSON(b, len(o.Extraction.Rows), o.Extraction.Digest, refs)
+	}
+	return append(b, '}')
+}
+
+// appendInventory writes entries as a JSON array.
+func appendInventory(b []byte, entries []InventoryEntry) []byte {
+	b = append(b, '[')
+	for i := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = entries[i].appendJSON(b)
+	}
+	return append(b, ']')
+}
+
+// appendJSON writes one entry with keys in the order of SPEC section 11.
+func (e *InventoryEntry) appendJSON(b []byte) []byte {
+	b = append(b, `{"kind":`...)
+	b = appendString(b, e.Kind.String())
+	b = append(b, `,"index":`...)
+	b = strconv.AppendInt(b, int64(e.Index), 10)
+	b = append(b, `,"source":`...)
+	b = appendString(b, e.Source.String())
+	if e.Name != "" {
+		b = append(b, `,"name":`...)
+		b = appendString(b, e.Name)
+	}
+	b = append(b, `,"rows":`...)
+	b = strconv.AppendInt(b, int64(e.Rows), 10)
+	b = append(b, `,"rows_complete":`...)
+	b = strconv.AppendBool(b, e.RowsComplete)
+	return append(b, '}')
+}
