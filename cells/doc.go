@@ -5,6 +5,8 @@
 // with a space for every element that is not inline-level and for every
 // visible <br>, whitespace collapsed and trimmed. FormCell computes the five
 // fixed form columns: label, role, disabled, checked and required.
+// LabelledBy reads one element's aria-labelledby with the label rules, for
+// callers that name things other than form controls.
 //
 // # Limits
 //
@@ -29,9 +31,10 @@
 // made of a long run of spaces costs its length; nothing else grows with the
 // page.
 //
-// The disabled column and the search for a control's nearest ancestor label
-// walk the control's ancestors without a budget: the spec does not charge
-// them, and they are linear in depth with no recursion.
+// The disabled column, the search for a control's nearest ancestor label and
+// the editable-ancestor check of a summary's start walk ancestors without a
+// budget: the spec does not charge them, and they are linear in depth with no
+// recursion.
 //
 // # Decisions where the spec is silent
 //
@@ -41,6 +44,11 @@
 //     descendants. The start element is always entered when it is a
 //     collection; an excluded start element adds nothing, and an editable
 //     start element is not entered (the secret rule wins).
+//   - A cell, item or label source that lies inside an editable control is
+//     missing (a table inside a contenteditable region, say): its text is
+//     what a person typed. The check walks the start's ancestors once,
+//     outside the node budget, so every other cell costs what the spec says.
+//     A button inside an editable region gives no content label either.
 //   - A native label contributes like a referenced one: its non-empty
 //     aria-label, else its visible text.
 //   - A label element inside an editable control contributes nothing, native

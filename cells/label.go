@@ -232,3 +232,22 @@ func (l *labeler) nativeLabel(lab domtree.Node) bool {
 	}
 	return !fresh || l.contribute(lab)
 }
+
+// LabelledBy is the text of the elements el's aria-labelledby names, read
+// with the rules of label source 1 (SPEC section 8) on one fresh CellNodes
+// budget: the first MaxIDChars units, unknown IDs skipped, each element once,
+// at most MaxLabels elements, ancestor checks paid, hidden and editable
+// references contributing nothing. ok is false when el has no
+// aria-labelledby or the text is empty and nothing cut it, so a caller falls
+// through to its next source. An inventory name (SPEC section 11) can use it
+// to read aria-labelledby exactly as a label cell does.
+func LabelledBy(el domtree.Node) (s Summary, ok bool) {
+	if !el.HasAttr("aria-labelledby") {
+		return Summary{}, false
+	}
+	w := newWalker()
+	l := labeler{w: w, control: el}
+	l.labelledBy()
+	s = w.summary()
+	return s, !s.Missing()
+}

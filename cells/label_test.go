@@ -340,3 +340,28 @@ func TestAttributeSourceBound(t *testing.T) {
 		t.Errorf("value (-want +got)\n%s", diff)
 	}
 }
+
+func TestLabelledBy(t *testing.T) {
+	tr := build(t, E("body",
+		E("span", A{"id", "a"}, " A "), E("span", A{"id", "h"}, DisplayNone, "H"),
+		E("table", A{"id", "t1"}, A{"aria-labelledby", "nosuch a h a"}),
+		E("table", A{"id", "t2"}, A{"aria-labelledby", "h"}),
+		E("table", A{"id", "t3"}),
+		E("table", A{"id", "t4"}, A{"aria-labelledby", strings.Repeat(" ", limits.MaxIDChars) + "a"}),
+	))
+	for _, c := range []struct {
+		id   string
+		want Summary
+		ok   bool
+	}{
+		{"t1", ok("A"), true},
+		{"t2", Summary{}, false},
+		{"t3", Summary{}, false},
+		{"t4", Summary{Truncated: true, Why: TruncLabels}, true},
+	} {
+		got, gotOK := LabelledBy(byID(t, tr, c.id))
+		if diff := cmp.Diff(c.want, got); diff != "" || gotOK != c.ok {
+			t.Errorf("%s: ok %v (-want +got)\n%s", c.id, gotOK, diff)
+		}
+	}
+}
