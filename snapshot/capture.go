@@ -342,7 +342,7 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		var err error
 		switch d.nodeType[i] {
 		case nodeElement:
-			name := st.get(d.nodeName[i])
+			name := rc.lowerName(d.nodeName[i])
 			info := domtree.ElementInfo{Flags: flags[i], Checked: checked[i], BackendNodeID: backend}
 			if domtree.EqualFold(name, "template") {
 				// Chromium's snapshot leaves template contents out
@@ -413,7 +413,7 @@ func elementAttrs(rc *rawCapture, i int32, name string, dst []domtree.Attr) []do
 		}
 	}
 	for k := 0; k+1 < len(a); k += 2 {
-		an := rc.strs.get(a[k])
+		an := rc.lowerName(a[k])
 		if secretValue && domtree.EqualFold(an, "value") {
 			continue
 		}
@@ -438,18 +438,59 @@ func elementStyle(rc *rawCapture, sc styleCols, i, layout int32, rendered bool, 
 	styles := d.styles[d.styleStart[layout]:d.styleStart[layout+1]]
 	display := domtree.DisplayBlock
 	if sc.display < len(styles) {
-		display = displayClass(rc.strs.get(styles[sc.display]))
+		display = rc.styleValue(styles[sc.display]).display
 	}
 	vis := parentVis
 	if sc.visibility < len(styles) {
-		switch v := rc.strs.get(styles[sc.visibility]); {
-		case domtree.EqualFold(v, "hidden"), domtree.EqualFold(v, "collapse"):
-			vis = domtree.Hidden
-		case v != "":
-			vis = domtree.Visible
+		if v := rc.styleValue(styles[sc.visibility]); v.hasVis {
+			vis = v.vis
 		}
 	}
 	return display, vis
+}
+
+// lowerName returns string i lower-cased, once per string: Chromium writes
+// HTML element names in upper case, and the tree stores them lower-cased.
+func (rc *rawCapture) lowerName(i int32) string {
+	if rc.nameCache == nil {
+		rc.nameCache = make([]string, rc.strs.len())
+		rc.nameDone = make([]bool, rc.strs.len())
+	}
+	if !rc.nameDone[i] {
+		rc.nameCache[i], rc.nameDone[i] = domtree.ToLowerASCII(rc.strs.get(i)), true
+	}
+	return rc.nameCache[i]
+}
+
+// styleClass is what one computed style string means, read as a display
+// and as a visibility value. A page has a handful of distinct values, so
+// each string is classified once.
+type styleClass struct {
+	done    bool
+	display domtree.Display
+	vis     domtree.Visibility
+	hasVis  bool
+}
+
+func (rc *rawCapture) styleValue(i int32) styleClass {
+	if i < 0 {
+		return styleClass{done: true, display: domtree.DisplayBlock}
+	}
+	if rc.styleCache == nil {
+		rc.styleCache = make([]styleClass, rc.strs.len())
+	}
+	c := &rc.styleCache[i]
+	if !c.done {
+		v := rc.strs.get(i)
+		c.done, c.display = true, displayClass(v)
+		switch {
+		case domtree.EqualFold(v, "hidden"), domtree.EqualFold(v, "collapse"):
+			c.vis, c.hasVis = domtree.Hidden, true
+		case v != "":
+			c.vis, c.hasVis = domtree.Visible, true
+		}
+	}
+	return *c
 }
 
 // displayClass classifies a computed display value. Its outer display type

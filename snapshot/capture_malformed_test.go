@@ -420,7 +420,20 @@ func flatCapture(n int) []byte {
 			b.WriteString(",[10,11],[10,11]")
 		}
 	}
-	b.WriteString(`],"bounds":[],"text":[]},"textBoxes":{"layoutIndex":[],"bounds":[],"start":[],"length":[]}}],`)
+	// Geometry as Chromium sends it: a rectangle and a text index per
+	// layout object. The tree needs none of it, but a decoder must read
+	// past it.
+	b.WriteString(`],"bounds":[[0,0,800,600],[8,8,784,584],[8,8,784,584]`)
+	for i := 0; i < total-3; i++ {
+		b.WriteString(`,[8,`)
+		b.WriteString(strconv.Itoa(8 + 18*i))
+		b.WriteString(`.5,120.25,18]`)
+	}
+	b.WriteString(`],"text":[-1,-1,-1`)
+	for i := 0; i < n; i++ {
+		b.WriteString(",-1,6")
+	}
+	b.WriteString(`]},"textBoxes":{"layoutIndex":[],"bounds":[],"start":[],"length":[]}}],`)
 	b.WriteString(`"strings":["#document","HTML","BODY","DIV","SPAN","#text","some text","class","row","block","inline","visible"]}`)
 	return b.Bytes()
 }

@@ -9,6 +9,11 @@ type rawCapture struct {
 	docCount int
 	strs     strtab
 	doc      rawDoc
+	// styleCache classifies each computed style string once, by index.
+	styleCache []styleClass
+	// nameCache holds lower-cased element and attribute names, by index.
+	nameCache []string
+	nameDone  []bool
 }
 
 // rawDoc holds documents[0]. Each optional table records whether it was
