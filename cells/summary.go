@@ -98,9 +98,6 @@ func (w *walker) stop(why Truncation) {
 	}
 }
 
-// stopped reports whether a bound has cut the walk.
-func (w *walker) stopped() bool { return w.why != None }
-
 func (w *walker) summary() Summary {
 	return Summary{Text: string(w.text.b), Truncated: w.why != None, Why: w.why}
 }
