@@ -3,8 +3,6 @@ package live
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -31,11 +29,14 @@ type ParityReport struct {
 	Revision string
 	// Results are the requests' outcomes, in request order.
 	Results []ParityResult
+	// Inventory compares the observations without a request: the
+	// inventory of every kind.
+	Inventory ParityResult
 }
 
 // ParityResult is one request's outcome on both sides.
 type ParityResult struct {
-	// Request is the request's position in the list.
+	// Request is the request's position in the list, -1 for the inventory.
 	Request int
 	// Offline and Live are the canonical results, or "error: <code>" when
 	// the extraction failed.
@@ -54,6 +55,9 @@ type Difference struct {
 
 // Differs reports whether any request gave different results.
 func (r *ParityReport) Differs() bool {
+	if len(r.Inventory.Differences) > 0 {
+		return true
+	}
 	for _, res := range r.Results {
 		if len(res.Differences) > 0 {
 			return true
@@ -83,20 +87,25 @@ func Parity(ctx context.Context, b *Browser, data []byte, reqs []domsnap.Request
 	if err != nil {
 		return nil, err
 	}
-	rep := &ParityReport{Charset: info.Charset, Revision: fileRevision(data)}
+	rep := &ParityReport{Charset: info.Charset, Revision: snapshot.FileRevision(data)}
 	for i, req := range reqs {
 		req.ExpectedRevision = ""
 		off := extractBytes(offTree, rep.Revision, req)
 		liv := extractBytes(liveTree, rep.Revision, req)
 		rep.Results = append(rep.Results, ParityResult{Request: i, Offline: off, Live: liv, Differences: DiffJSON(off, liv)})
 	}
+	offObs := observeBytes(offTree, rep.Revision)
+	liveObs := observeBytes(liveTree, rep.Revision)
+	rep.Inventory = ParityResult{Request: -1, Offline: offObs, Live: liveObs, Differences: DiffJSON(offObs, liveObs)}
 	return rep, nil
 }
 
-// fileRevision is the revision of an HTML file (SPEC section 4).
-func fileRevision(data []byte) string {
-	sum := sha256.Sum256(data)
-	return domsnap.Revision{File: hex.EncodeToString(sum[:])[:16]}.String()
+func observeBytes(t *domtree.Tree, rev string) []byte {
+	o, err := domsnap.Observe(t, rev, nil)
+	if err != nil {
+		return []byte("error: " + string(errcode.CodeOf(err)))
+	}
+	return o.Canonical()
 }
 
 func treeFromCapture(raw json.RawMessage) (*domtree.Tree, error) {

@@ -32,18 +32,20 @@ func loadRequests(t testing.TB, path string) []domsnap.Request {
 		t.Fatalf("%s: %v", path, err)
 	}
 	var reqs []domsnap.Request
-	for i, raw := range raws {
+	for _, raw := range raws {
 		req, err := domsnap.DecodeRequest(raw)
 		if err != nil {
 			// A fixture may hold a deliberately invalid request; parity has
 			// nothing to compare for it.
 			continue
 		}
-		_ = i
 		reqs = append(reqs, req)
 	}
 	return reqs
 }
+
+// inventoryRow stands for the request-less observation in the table.
+const inventoryRow = -2
 
 // divergence is one row of the divergence table.
 type divergence struct {
@@ -52,7 +54,8 @@ type divergence struct {
 }
 
 // readDivergences parses the table in docs/divergences.md: rows of the form
-// | `fixture` | request | cause |, where request is a number or "all".
+// | `fixture` | request | cause |, where request is a number, "inventory"
+// (the observation without a request) or "all".
 func readDivergences(t testing.TB) map[divergence]string {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "docs", "divergences.md"))
@@ -74,7 +77,11 @@ func readDivergences(t testing.TB) map[divergence]string {
 		fixture := strings.Trim(strings.TrimSpace(cols[0]), "`")
 		reqCol := strings.TrimSpace(cols[1])
 		d := divergence{fixture: fixture, request: -1}
-		if reqCol != "all" {
+		switch reqCol {
+		case "all":
+		case "inventory":
+			d.request = inventoryRow
+		default:
 			n, err := strconv.Atoi(reqCol)
 			if err != nil {
 				t.Fatalf("divergence row %q: request %q", line, reqCol)
@@ -116,9 +123,13 @@ func TestParityFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, r := range rep.Results {
+			for _, r := range append(rep.Results, rep.Inventory) {
 				listed := ""
-				for _, d := range []divergence{{name, r.Request}, {name, -1}} {
+				row := r.Request
+				if row < 0 {
+					row = inventoryRow
+				}
+				for _, d := range []divergence{{name, row}, {name, -1}} {
 					if cause, ok := table[d]; ok {
 						listed = cause
 						if len(r.Differences) > 0 {
@@ -129,7 +140,7 @@ func TestParityFixtures(t *testing.T) {
 				if len(r.Differences) == 0 || listed != "" {
 					continue
 				}
-				t.Errorf("request %d differs offline/live:", r.Request)
+				t.Errorf("request %d (-1: the inventory) differs offline/live:", r.Request)
 				for _, d := range r.Differences {
 					t.Errorf("  %s: offline %s, live %s", d.Path, d.Offline, d.Live)
 				}

@@ -127,6 +127,19 @@ type Snapshot struct {
 	Browser string
 }
 
+// Envelope is the saved-snapshot envelope of s (SPEC section 13), for
+// snapshot.WriteSnapshot.
+func (s *Snapshot) Envelope() snapshot.Envelope {
+	return snapshot.Envelope{
+		Format:         snapshot.FormatName,
+		Revision:       s.Revision,
+		CapturedAt:     s.CapturedAt.Format(time.RFC3339),
+		Browser:        s.Browser,
+		ComputedStyles: append([]string(nil), s.ComputedStyles...),
+		Capture:        s.Capture,
+	}
+}
+
 // Capture takes and publishes an observation without an extraction, for
 // saving a snapshot. It takes no expected revision.
 func (s *Session) Capture(ctx context.Context) (*Snapshot, error) {
@@ -160,6 +173,34 @@ func (s *Session) ExtractSnapshot(ctx context.Context, req domsnap.Request) (*do
 		return nil, nil, err
 	}
 	return res, snap, nil
+}
+
+// Observe takes a fresh observation (SPEC section 11): the inventory and,
+// when req is not nil, its extraction. A request's expected revision is
+// checked before the snapshot is taken, as for Extract.
+func (s *Session) Observe(ctx context.Context, req *domsnap.Request) (*domsnap.Observation, error) {
+	o, _, err := s.ObserveSnapshot(ctx, req)
+	return o, err
+}
+
+// ObserveSnapshot is Observe that also returns the published snapshot.
+func (s *Session) ObserveSnapshot(ctx context.Context, req *domsnap.Request) (*domsnap.Observation, *Snapshot, error) {
+	var obs *domsnap.Observation
+	var r *domsnap.Request
+	if req != nil {
+		c := *req
+		c.ExpectedRevision = ""
+		r = &c
+	}
+	snap, _, err := s.observe(ctx, req, func(t *domtree.Tree, rev string) error {
+		var err error
+		obs, err = domsnap.Observe(t, rev, r)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return obs, snap, nil
 }
 
 // observe is the one atomic observation. Under the session lock it checks
