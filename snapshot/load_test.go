@@ -286,3 +286,24 @@ func TestLoadCanary(t *testing.T) {
 		}
 	}
 }
+
+func TestRevisionBound(t *testing.T) {
+	for _, c := range []struct {
+		rev string
+		ok  bool
+	}{
+		{"r1." + strings.Repeat("a", maxRevisionBytes-4), true},
+		{"r1." + strings.Repeat("a", maxRevisionBytes-3), true},
+		{"r1." + strings.Repeat("a", maxRevisionBytes-2), false},
+		{"r1.", false},
+		{"r1.a", true},
+		{"r1.file.0c1d2e3f4a5b6c7d", true},
+		{"r1.a b", false},
+		{"r1.a/b", false},
+		{"R1.a", false},
+	} {
+		if got := validRevision(c.rev); got != c.ok {
+			t.Errorf("validRevision(%q) [%d bytes] = %t, want %t", c.rev, len(c.rev), got, c.ok)
+		}
+	}
+}
