@@ -1,7 +1,8 @@
 package main
 
-// This file is a placeholder: the commands that need a browser or an
-// observation are built in their own files, which replace it.
+// This file is a placeholder for the offline observation commands, which
+// are built in their own file and replace it. The browser commands are in
+// live.go.
 
 import (
 	"github.com/domsnap/domsnap"
@@ -18,27 +19,8 @@ func runInventory(c *cli, args []string) int {
 	return notAvailable(c, errcode.UnsupportedInput, "inventory")
 }
 
-// runCapture is "domsnap capture URL -o FILE".
-func runCapture(c *cli, args []string) int {
-	return notAvailable(c, errcode.UnsupportedAdapter, "capture")
-}
-
-// runParity is "domsnap parity FILE...".
-func runParity(c *cli, args []string) int {
-	return notAvailable(c, errcode.UnsupportedAdapter, "parity")
-}
-
-// runExtractLive is "domsnap extract --live URL": req is nil when only an
-// observation was asked for.
-func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
-	return notAvailable(c, errcode.UnsupportedAdapter, "live extraction")
-}
-
 // runExtractObservation is "domsnap extract --observation" or
 // "--model-bytes N" over a loaded input: req is nil when no request was given.
 func runExtractObservation(c *cli, f *extractFlags, req *domsnap.Request, in *snapshot.Input) int {
 	return notAvailable(c, errcode.UnsupportedInput, "the observation output")
 }
-
-// browserVersion reports the browser's version for "domsnap version".
-func browserVersion(c *cli) (string, bool) { return "", false }

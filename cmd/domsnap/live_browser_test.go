@@ -1,0 +1,121 @@
+//go:build browser
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/snapshot"
+)
+
+func servePage(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := live.Serve(data, info.Charset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv.URL()
+}
+
+// TestCaptureThenExtract captures a live page into a snapshot file and
+// extracts from it offline: the file keeps the live revision, and the result
+// finds the table.
+func TestCaptureThenExtract(t *testing.T) {
+	url := servePage(t, example)
+	for _, name := range []string{"snap.json", "snap.json.gz"} {
+		out := filepath.Join(t.TempDir(), name)
+		r := runCmd(t, "", "capture", url, "-o", out)
+		if r.code != exitOK {
+			t.Fatalf("capture: exit %d, stderr %q", r.code, r.stderr)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := snapshot.Load(data, snapshot.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Format != snapshot.FormatEnvelope || in.Gzip != strings.HasSuffix(name, ".gz") || !strings.HasPrefix(in.Revision, "r1.") || strings.HasPrefix(in.Revision, "r1.file.") {
+			t.Fatalf("loaded %s: format %v gzip %v revision %q", name, in.Format, in.Gzip, in.Revision)
+		}
+		if !strings.HasPrefix(in.Envelope.Browser, "Chrome/") {
+			t.Fatalf("browser %q", in.Envelope.Browser)
+		}
+		r = runCmd(t, "", append(append([]string{"extract"}, exampleArgs...), out)...)
+		if r.code != exitOK {
+			t.Fatalf("extract: exit %d, stderr %q", r.code, r.stderr)
+		}
+		var got struct {
+			Revision   string
+			Collection struct{ Found bool }
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || !got.Collection.Found || got.Revision != in.Revision {
+			t.Fatalf("extract of the capture: %v %+v", err, got)
+		}
+	}
+}
+
+// TestExtractLiveMatchesOffline runs the example request live and offline:
+// everything but the revision and evidence references agrees, so the digests
+// are equal.
+func TestExtractLiveMatchesOffline(t *testing.T) {
+	url := servePage(t, example)
+	liveRun := runCmd(t, "", append(append([]string{"extract"}, exampleArgs...), "--live", url)...)
+	if liveRun.code != exitOK {
+		t.Fatalf("live: exit %d, stderr %q", liveRun.code, liveRun.stderr)
+	}
+	offRun := runCmd(t, "", append(append([]string{"extract"}, exampleArgs...), example)...)
+	var l, o struct{ Revision, Digest string }
+	json.Unmarshal([]byte(liveRun.stdout), &l)
+	json.Unmarshal([]byte(offRun.stdout), &o)
+	if !strings.HasSuffix(l.Revision, ".n1.o2") || l.Digest == "" || l.Digest != o.Digest {
+		t.Fatalf("live %+v, offline %+v", l, o)
+	}
+	// A request naming another session's revision is refused with exit 3.
+	req := writeTemp(t, "req.json", `{"expected_revision":"r1.0123456789abcdef.n1.o1","kind":"table","index":0,"fields":[{"name":"a","column":0,"type":"string"}]}`)
+	r := runCmd(t, "", "extract", "--request", req, "--live", url)
+	if r.code != exitRevision || !strings.HasPrefix(r.stderr, "foreign_revision: ") {
+		t.Fatalf("foreign revision: exit %d, stderr %q", r.code, r.stderr)
+	}
+	obs := runCmd(t, "", "extract", "--observation", "--live", url)
+	if obs.code != exitOK || !strings.Contains(obs.stdout, `"inventory":[`) {
+		t.Fatalf("observation: exit %d, stdout %q, stderr %q", obs.code, obs.stdout, obs.stderr)
+	}
+}
+
+func TestParityCommand(t *testing.T) {
+	agree := filepath.Join("..", "..", "testdata", "html", "table-basic.html")
+	r := runCmd(t, "", "parity", agree)
+	if r.code != exitOK || !strings.Contains(r.stdout, "agree") {
+		t.Fatalf("agreeing page: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// The shadow-root fixture is a listed divergence: the command reports
+	// every difference and fails.
+	differ := filepath.Join("..", "..", "testdata", "html", "live-shadow-root.html")
+	r = runCmd(t, "", "parity", agree, differ)
+	if r.code != exitFailure || !strings.Contains(r.stdout, "live-shadow-root.html: request 0: /coverage/collection_scan/visited:") {
+		t.Fatalf("differing page: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestVersionShowsBrowser(t *testing.T) {
+	r := runCmd(t, "", "version")
+	if r.code != exitOK || !strings.Contains(r.stdout, "browser Chrome/") {
+		t.Fatalf("exit %d, stdout %q", r.code, r.stdout)
+	}
+}
