@@ -33,14 +33,29 @@
 // descendant has one (display: contents); then it is DisplayBlock with its
 // parent's visibility.
 //
+// A shadow root with no nodes at all leaves no trace in a capture, so its
+// host is not marked ShadowHost live; nothing would be inside it to enter
+// anyway.
+//
 // # Saved snapshots
 //
 // Load sniffs its input: gzip by magic bytes (decompressed output capped at
-// MaxDecompressedBytes), then a JSON object that is either an envelope
-// ({"format":"domsnap-snapshot/1",...}) or a bare capture, then HTML. The
-// revision of an envelope is the one it recorded; HTML and bare captures get
-// FileRevision of the input bytes exactly as given. WriteSnapshot writes an
-// envelope as deterministic bytes.
+// MaxDecompressedBytes; more is unsupported_input, a corrupt stream
+// malformed_snapshot, gzip inside gzip unsupported_input); then, when the
+// first non-space byte is '{', a JSON object whose first recognised member
+// is "format" (an envelope) or "documents" or "strings" (a bare capture);
+// other JSON objects are unsupported_input and broken ones
+// malformed_snapshot. Anything else is HTML, unless its first 1,024 bytes
+// hold binary bytes as the MIME Sniffing Standard defines them, which is
+// unsupported_input. An envelope must name FormatName (another format is
+// unsupported_input), a revision of the form "r1." plus letters, digits,
+// '.', '-' and '_' (at most 128 bytes), an RFC 3339 captured_at when one is
+// given, computed styles naming display and visibility, and a capture
+// object; unknown members are skipped. Errors inside the capture carry
+// paths under /capture. The revision of an envelope is the one it
+// recorded; HTML and bare captures get FileRevision of the input bytes
+// exactly as given (compressed bytes when compressed). WriteSnapshot writes
+// an envelope as deterministic bytes.
 //
 // # Security
 //
