@@ -259,6 +259,9 @@ func checkDecode(t interface{ Fatalf(string, ...any) }, data []byte) {
 		}
 		return
 	}
+	if !json.Valid(data) {
+		t.Fatalf("accepted %q, which encoding/json calls invalid", data)
+	}
 	if err := r.Validate(); err != nil {
 		t.Fatalf("%q decoded but does not validate: %v", data, err)
 	}

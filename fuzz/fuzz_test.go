@@ -47,6 +47,9 @@ func FuzzDecodeRequest(f *testing.F) {
 			}
 			return
 		}
+		if !json.Valid(data) {
+			t.Fatalf("accepted a document encoding/json calls invalid: %q", data)
+		}
 		if err := r.Validate(); err != nil {
 			t.Fatalf("decoded request does not validate: %v", err)
 		}
