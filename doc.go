@@ -6,7 +6,13 @@
 // Request is built in Go and checked with Validate), CheckRevision compares a
 // caller's expected revision with the current one, and Extract turns a
 // domtree.Tree and a Request into a Result whose Canonical form is
-// byte-for-byte the same for the same tree and request.
+// byte-for-byte the same for the same tree and request. Observe wraps an
+// extraction with the page's inventory of collections, and Project fits such
+// an observation into a model's byte budget (SPEC section 11).
+//
+// Revisions name observations: ParseRevision, LiveRevision and
+// Revision.String handle both forms, and EvidenceRef numbers a result's
+// evidence references under the revision's sequence.
 //
 // # Limits
 //
