@@ -80,6 +80,8 @@
 //
 // # Concurrency
 //
-// Every function is a pure function of its arguments; the trees returned
-// are immutable and may be shared.
+// Every function is a pure function of its arguments (WriteSnapshot also
+// writes to the writer it is given); the trees returned are immutable and
+// may be shared. ParseHTML's own documentation covers the offline parse and
+// its cascade.
 package snapshot

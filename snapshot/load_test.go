@@ -307,3 +307,27 @@ func TestRevisionBound(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLoad: any input loads or fails with one of the codes Load documents,
+// and never panics.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(`{"format":"domsnap-snapshot/1","revision":"r1.a.n1.o1","capture":{"documents":[],"strings":[]}}`))
+	f.Add([]byte(`{"documents":[{"nodes":{"parentIndex":[-1],"nodeType":[9],"nodeName":[0]},"layout":{"nodeIndex":[],"styles":[]}}],"strings":["#document"]}`))
+	f.Add([]byte("<!DOCTYPE html><p>x</p>"))
+	f.Add([]byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in, err := Load(data, LoadOptions{})
+		if err != nil {
+			switch errcode.CodeOf(err) {
+			case errcode.MalformedSnapshot, errcode.UnsupportedInput:
+			default:
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		if in.Tree == nil || in.Revision == "" || in.Format == 0 {
+			t.Fatalf("incomplete input %+v", in)
+		}
+		checkTree(t, in.Tree)
+	})
+}
