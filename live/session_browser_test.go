@@ -268,6 +268,19 @@ func TestSavedSnapshotEquality(t *testing.T) {
 					t.Fatalf("request %d: %v", i, err)
 				}
 				rev = res.Revision
+				// The protocol types' decoder (FromReply) must build the same
+				// tree as the wire decoder the session uses.
+				typed, err := treeFromCapture(snap.Capture)
+				if err != nil {
+					t.Fatal(err)
+				}
+				viaReply, err := domsnap.Extract(typed, res.Revision, func() domsnap.Request { r := req; r.ExpectedRevision = ""; return r }())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(viaReply.Canonical(), res.Canonical()) {
+					t.Fatalf("request %d: FromReply and DecodeCapture disagree:\n%v", i, DiffJSON(res.Canonical(), viaReply.Canonical()))
+				}
 				for _, gz := range []bool{false, true} {
 					var buf bytes.Buffer
 					if err := snapshot.WriteSnapshot(&buf, snap.Envelope(), gz); err != nil {
