@@ -493,27 +493,41 @@ func (rc *rawCapture) styleValue(i int32) styleClass {
 	return *c
 }
 
-// displayClass classifies a computed display value. Its outer display type
-// is inline for the single keywords inline, ruby and math and the legacy
-// inline-* keywords, and for a multi-keyword value naming inline (such as
-// "inline flow-root"); everything else rendered is block-level here.
+// displayClass classifies a computed display value as Chromium serialises
+// it. Its outer display type is inline for the single keywords inline, ruby
+// and math, the legacy inline-* keywords and Chromium's -webkit-inline-box
+// and -webkit-inline-flex; for a multi-keyword value it is the outer
+// keyword given (so "inline flow-root" is inline and "block math" is not),
+// else inline for ruby and math alone. Everything else rendered, internal
+// table and ruby parts included, is block-level here.
 func displayClass(v string) domtree.Display {
 	f := domtree.Fields(domtree.ToLowerASCII(v))
 	if len(f) == 1 {
-		switch k := f[0]; {
-		case k == "none":
+		switch k := f[0]; k {
+		case "none":
 			return domtree.DisplayNone
-		case k == "inline", k == "ruby", k == "math":
+		case "inline", "ruby", "math", "-webkit-inline-box", "-webkit-inline-flex":
 			return domtree.DisplayInline
-		case len(k) > len("inline-") && k[:len("inline-")] == "inline-":
-			return domtree.DisplayInline
+		default:
+			if len(k) > len("inline-") && k[:len("inline-")] == "inline-" {
+				return domtree.DisplayInline
+			}
 		}
 		return domtree.DisplayBlock
 	}
+	innerInline := false
 	for _, k := range f {
-		if k == "inline" {
+		switch k {
+		case "inline":
 			return domtree.DisplayInline
+		case "block":
+			return domtree.DisplayBlock
+		case "ruby", "math":
+			innerInline = true
 		}
+	}
+	if innerInline {
+		return domtree.DisplayInline
 	}
 	return domtree.DisplayBlock
 }

@@ -269,3 +269,64 @@ func errorsAs(err error, e **errcode.Error) bool {
 	}
 	return ok
 }
+
+func TestDisplayClass(t *testing.T) {
+	for v, want := range map[string]domtree.Display{
+		"inline": domtree.DisplayInline, "inline-block": domtree.DisplayInline, "inline-table": domtree.DisplayInline,
+		"inline-flex": domtree.DisplayInline, "inline-grid": domtree.DisplayInline, "INLINE": domtree.DisplayInline,
+		"inline flow-root": domtree.DisplayInline, "flow-root inline": domtree.DisplayInline, "ruby": domtree.DisplayInline,
+		"math": domtree.DisplayInline, "-webkit-inline-box": domtree.DisplayInline, "-webkit-inline-flex": domtree.DisplayInline,
+		"inline list-item": domtree.DisplayInline, "ruby base": domtree.DisplayInline,
+		"block": domtree.DisplayBlock, "block math": domtree.DisplayBlock, "list-item": domtree.DisplayBlock,
+		"table-cell": domtree.DisplayBlock, "table-row": domtree.DisplayBlock, "ruby-text": domtree.DisplayBlock,
+		"flex": domtree.DisplayBlock, "grid": domtree.DisplayBlock, "contents": domtree.DisplayBlock,
+		"-webkit-box": domtree.DisplayBlock, "flow-root": domtree.DisplayBlock, "inline-": domtree.DisplayBlock,
+		"": domtree.DisplayBlock, "none": domtree.DisplayNone, " none ": domtree.DisplayNone,
+	} {
+		if got := displayClass(v); got != want {
+			t.Errorf("displayClass(%q) = %s, want %s", v, got, want)
+		}
+	}
+}
+
+// TestChromiumControls covers a Chromium 156 capture with ::first-letter,
+// a base-select <select> (::picker-icon, <selectedcontent>), replaced and
+// form elements, an open details, ::after and ::marker on one item, MathML,
+// ruby, an open dialog and an about:blank iframe.
+func TestChromiumControls(t *testing.T) {
+	tr, err := DecodeCapture(readChromium(t, "controls"), CaptureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range tr.All() {
+		if strings.HasPrefix(n.Name(), "::") || n.Flags()&domtree.ShadowHost != 0 {
+			t.Errorf("unexpected node: %s", dumpNode(n))
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		display domtree.Display
+		kids    int
+	}{
+		{"p", domtree.DisplayBlock, 1}, {"select", domtree.DisplayInline, 3}, {"selectedcontent", domtree.DisplayBlock, 1},
+		{"button", domtree.DisplayBlock, 1}, {"video", domtree.DisplayInline, 0}, {"math", domtree.DisplayInline, 1},
+		{"mi", domtree.DisplayBlock, 1}, {"ruby", domtree.DisplayInline, 2}, {"rt", domtree.DisplayBlock, 1},
+		{"li", domtree.DisplayBlock, 1}, {"dialog", domtree.DisplayBlock, 1}, {"iframe", domtree.DisplayInline, 0},
+		{"br", domtree.DisplayInline, 0}, {"details", domtree.DisplayBlock, 2},
+	} {
+		n := findElement(t, tr, c.name, "", "")
+		kids := 0
+		for range n.Children() {
+			kids++
+		}
+		if n.Display() != c.display || kids != c.kids {
+			t.Errorf("<%s>: display %s with %d children, want %s with %d", c.name, n.Display(), kids, c.display, c.kids)
+		}
+	}
+	if f := findElement(t, tr, "iframe", "", ""); f.Flags() != domtree.FrameOwner {
+		t.Errorf("iframe: %s", dumpNode(f))
+	}
+	if d := findElement(t, tr, "details", "", ""); d.LastChild().Data() != "open body" || d.LastChild().Excluded() {
+		t.Errorf("open details body: %s", dumpNode(d.LastChild()))
+	}
+}
