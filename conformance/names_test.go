@@ -3,6 +3,7 @@
 package conformance
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/domsnap/domsnap/cells"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/snapshot"
+	"golang.org/x/net/html"
 )
 
 // labelCase is one line of wpt-accname/name-cases.jsonl.
@@ -171,6 +173,9 @@ func TestLabelNames(t *testing.T) {
 		if strings.Contains(sum.Text, "CANARY-SECRET") {
 			t.Errorf("%s %q: the label carries a planted value", c.Page, c.Testname)
 		}
+		if slices.Contains(c.Features, "embedded-control") {
+			checkNoEmbeddedValue(t, filepath.Join(dir, c.Page), c, got)
+		}
 		div, listed := labelDivergences[key]
 		if listed {
 			seen[key] = true
@@ -212,6 +217,103 @@ func TestLabelNames(t *testing.T) {
 	fmt.Fprintf(&b, "\nChromium 156's name equals the label column in %d of %d, and equals expected_name in %d of %d",
 		chromiumAgree, measured, chromiumExpected, measured)
 	t.Log(b.String())
+}
+
+// checkNoEmbeddedValue asserts the secret rule on the suite's own
+// embedded-control pages: the label of a control never holds the value of a
+// native editable control (input value, textarea text, option text of a
+// select) that sits in the same <label>. The check reads the page with the
+// HTML parser alone, since the tree never holds those values at all. Text of
+// ARIA widgets (a span with role combobox or slider) is page text, not a
+// value: SPEC section 7 names the editable controls, and they are native
+// controls and contenteditable regions only.
+func checkNoEmbeddedValue(t *testing.T, path string, c labelCase, label string) {
+	t.Helper()
+	values := embeddedValues(t, path, c)
+	words := " " + label + " "
+	for _, v := range values {
+		if v = wptNormalise(v); v != "" && strings.Contains(words, " "+v+" ") {
+			t.Errorf("%s[%d] %q: label %q holds the embedded value %q", c.Page, c.TargetIndex, c.Testname, label, v)
+		}
+	}
+}
+
+// embeddedValues returns the values of the native editable controls other
+// than the target inside the target's nearest <label> ancestor.
+func embeddedValues(t *testing.T, path string, c labelCase) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	class := strings.TrimPrefix(c.Target, ".")
+	var target *html.Node
+	i := 0
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && slices.Contains(domtree.Fields(attrOf(n, "class")), class) {
+			if i == c.TargetIndex {
+				target = n
+				break
+			}
+			i++
+		}
+	}
+	if target == nil {
+		t.Fatalf("%s: target %s[%d] not found", c.Page, c.Target, c.TargetIndex)
+	}
+	var label *html.Node
+	for p := target.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && p.Data == "label" {
+			label = p
+			break
+		}
+	}
+	if label == nil {
+		return nil
+	}
+	var out []string
+	for n := range label.Descendants() {
+		if n == target || n.Type != html.ElementNode {
+			continue
+		}
+		switch n.Data {
+		case "input":
+			if v, ok := attrOK(n, "value"); ok {
+				out = append(out, v)
+			}
+		case "textarea", "option":
+			out = append(out, textOf(n))
+		}
+	}
+	return out
+}
+
+func attrOK(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func attrOf(n *html.Node, key string) string {
+	v, _ := attrOK(n, key)
+	return v
+}
+
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode {
+			b.WriteString(d.Data)
+		}
+	}
+	return b.String()
 }
 
 // labelTarget finds a case's target, the TargetIndex-th element with the
