@@ -281,8 +281,15 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		if skip[p] {
 			skip[i] = true
 		}
-		if d.nodeType[i] == nodeDocFragement && !inShadow[i] && !skip[p] {
-			flags[p] |= domtree.TemplateContents
+		// Chromium lists no fragment nodes today; should one appear, it is
+		// a template's contents under a template and a shadow root
+		// elsewhere.
+		if d.nodeType[i] == nodeDocFragement && !inShadow[i] && d.nodeType[p] == nodeElement {
+			if domtree.EqualFold(st.get(d.nodeName[p]), "template") {
+				flags[p] |= domtree.TemplateContents
+			} else {
+				flags[p] |= domtree.ShadowHost
+			}
 		}
 	}
 	for _, i := range d.contentDoc.index {

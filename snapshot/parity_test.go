@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mafredri/cdp/protocol/domsnapshot"
 
 	"github.com/domsnap/domsnap/domtree"
 )
@@ -201,6 +203,37 @@ func TestCaptureParity(t *testing.T) {
 	for i, d := range divergences {
 		if !used[i] {
 			t.Errorf("divergence %q on %s never occurs: remove it", d.what+" "+d.match, d.page)
+		}
+	}
+}
+
+// TestCapturesDecodeAlike: every fixture capture gives the same tree through
+// DecodeCapture and through encoding/json plus FromReply, so a saved
+// snapshot analysed offline sees what the live session saw (SPEC section 13).
+func TestCapturesDecodeAlike(t *testing.T) {
+	captures, err := filepath.Glob(filepath.Join("..", "testdata", "captures", "*.json"))
+	if err != nil || len(captures) == 0 {
+		t.Fatalf("no captures: %v", err)
+	}
+	for _, capPath := range captures {
+		data, err := os.ReadFile(capPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := DecodeCapture(data, CaptureOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", capPath, err)
+		}
+		var r domsnapshot.CaptureSnapshotReply
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		b, err := FromReply(&r, CaptureOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", capPath, err)
+		}
+		if diff := cmp.Diff(dumpTree(a), dumpTree(b)); diff != "" {
+			t.Errorf("%s: (-DecodeCapture +FromReply):\n%s", capPath, diff)
 		}
 	}
 }
