@@ -102,9 +102,12 @@ func Project(o *Observation, budget int) (*Projection, error) {
 			kRows = 0
 			k, ok := limits.FitRecords(nInv, budget, func(k int) int { return f.size(k, 0, mode) })
 			if !ok {
+				what := "the revision, the artifact reference and an omitted extraction"
+				if mode == absent {
+					what = "the revision and the artifact reference"
+				}
 				return nil, errcode.New(errcode.InvalidRequest, pkgName, "", "a model byte budget of "+strconv.Itoa(budget)+
-					" bytes cannot hold even the revision, the artifact reference and an omitted extraction ("+
-					strconv.Itoa(f.size(0, 0, mode))+" bytes)")
+					" bytes cannot hold even "+what+" ("+strconv.Itoa(f.size(0, 0, mode))+" bytes)")
 			}
 			kInv = k
 		}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/snapshot"
+)
+
+// runInventory is "domsnap inventory [--format table|json] [--charset C]
+// INPUT": the observation without a request, which lists the collections a
+// request may name. The table format is for people; the JSON format is the
+// canonical observation, one line.
+func runInventory(c *cli, args []string) int {
+	fs := flag.NewFlagSet("inventory", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	format := fs.String("format", "table", "output format: table or json")
+	charset := fs.String("charset", "", "decode HTML input with this charset instead of sniffing it")
+	fs.Usage = func() {
+		fmt.Fprintln(c.stderr, "usage: domsnap inventory [flags] INPUT")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err == flag.ErrHelp {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage // flag has printed the problem and the usage
+	}
+	if *format != "table" && *format != "json" {
+		return c.usage("--format must be table or json, got " + errcode.Quote(*format))
+	}
+	if len(pos) != 1 {
+		return c.usage("inventory needs exactly one INPUT (a file, or - for standard input)")
+	}
+	data, err := c.readInput(pos[0])
+	if err != nil {
+		return c.fail(err)
+	}
+	in, err := snapshot.Load(data, snapshot.LoadOptions{Charset: *charset})
+	if err != nil {
+		return c.fail(err)
+	}
+	o, err := domsnap.Observe(in.Tree, in.Revision, nil)
+	if err != nil {
+		return c.fail(err)
+	}
+	if *format == "json" {
+		return c.writeJSON(o.Canonical())
+	}
+	writeInventory(c.stdout, o)
+	return exitOK
+}
+
+// runExtractObservation is "domsnap extract --observation" or
+// "--model-bytes N" over a loaded input: req is nil when no request was
+// given. --model-bytes prints the projection, which is JSON only; otherwise
+// the observation is printed as canonical JSON, or with --format table as
+// the inventory table followed by the extraction's table.
+func runExtractObservation(c *cli, f *extractFlags, req *domsnap.Request, in *snapshot.Input) int {
+	if f.set["model-bytes"] && f.Format == "table" {
+		return c.usage("--model-bytes prints the JSON projection; it cannot be combined with --format table")
+	}
+	o, err := domsnap.Observe(in.Tree, in.Revision, req)
+	if err != nil {
+		return c.fail(err)
+	}
+	if f.set["model-bytes"] {
+		p, err := domsnap.Project(o, f.ModelBytes)
+		if err != nil {
+			return c.fail(err)
+		}
+		return c.writeJSON(p.Canonical())
+	}
+	if f.Format == "table" {
+		writeInventory(c.stdout, o)
+		if o.Extraction != nil {
+			fmt.Fprintln(c.stdout)
+			writeTable(c.stdout, o.Extraction, *req)
+		}
+		return exitOK
+	}
+	return c.writeJSON(o.Canonical())
+}
+
+// writeInventory renders an observation's inventory as an aligned table, one
+// collection a line in tree order. Names are quoted and shortened like cells
+// in the extraction table, so page text cannot drive the terminal.
+func writeInventory(w io.Writer, o *domsnap.Observation) {
+	fmt.Fprintf(w, "revision %s; content is %s\n", o.Revision, o.Trust)
+	if len(o.Inventory) == 0 {
+		fmt.Fprintln(w, "no visible table, list or form in the part of the page the scan read")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "kind\tindex\tsource\trows\tname")
+	for _, e := range o.Inventory {
+		rows := strconv.Itoa(e.Rows)
+		if !e.RowsComplete {
+			rows += " or more"
+		}
+		name := "-"
+		if e.Name != "" {
+			name = quoteShort(e.Name)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", e.Kind, e.Index, e.Source, rows, name)
+	}
+	tw.Flush()
+}
