@@ -1,6 +1,8 @@
 package cells
 
 import (
+	"fmt"
+
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/limits"
 )
@@ -29,6 +31,25 @@ func (t Truncation) String() string {
 		return truncationNames[t]
 	}
 	return "invalid"
+}
+
+// MarshalText writes the truncation's name, "" for None.
+func (t Truncation) MarshalText() ([]byte, error) {
+	if int(t) >= len(truncationNames) {
+		return nil, fmt.Errorf("cells: truncation %d has no name", uint8(t))
+	}
+	return []byte(truncationNames[t]), nil
+}
+
+// UnmarshalText reads a name MarshalText writes.
+func (t *Truncation) UnmarshalText(b []byte) error {
+	for i, name := range truncationNames {
+		if string(b) == name {
+			*t = Truncation(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("cells: unknown truncation %q", b)
 }
 
 // Summary is one cell's bounded text. A summary with empty Text that is not

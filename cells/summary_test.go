@@ -219,3 +219,23 @@ func TestTruncationString(t *testing.T) {
 		t.Error("Missing wrong")
 	}
 }
+
+func TestTruncationText(t *testing.T) {
+	for _, tr := range []Truncation{None, TruncText, TruncNodes, TruncLabels} {
+		b, err := tr.MarshalText()
+		if err != nil || string(b) != tr.String() {
+			t.Fatalf("%d: %q %v", tr, b, err)
+		}
+		var back Truncation = 99
+		if err := back.UnmarshalText(b); err != nil || back != tr {
+			t.Fatalf("%q read back as %d, %v", b, back, err)
+		}
+	}
+	if _, err := Truncation(4).MarshalText(); err == nil {
+		t.Error("an unnamed truncation marshalled")
+	}
+	var tr Truncation
+	if err := tr.UnmarshalText([]byte("Text")); err == nil {
+		t.Error("names are exact")
+	}
+}
