@@ -3,10 +3,12 @@ package live
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // CaptureHTML serves data on a loopback port with the given charset (the one
-// offline analysis used; empty means sniff it the same way), loads it in a
+// offline analysis used; empty means ask snapshot.ParseHTML), loads it in a
 // fresh tab of b, and returns the DOMSnapshot.captureSnapshot reply exactly
 // as the protocol sent it. The tab and the server are closed before it
 // returns.
@@ -16,7 +18,11 @@ func CaptureHTML(ctx context.Context, b *Browser, data []byte, charset string) (
 
 func captureHTMLAt(ctx context.Context, b *Browser, addr string, data []byte, charset string) (json.RawMessage, error) {
 	if charset == "" {
-		charset = sniffCharset(data)
+		_, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
+		if err != nil {
+			return nil, err
+		}
+		charset = info.Charset
 	}
 	srv, err := ServeOn(addr, data, charset)
 	if err != nil {
