@@ -77,9 +77,16 @@ func genObservation(t *rapid.T) *Observation {
 	return o
 }
 
+// fataler is what checkProjection needs of a test: *testing.T and
+// *rapid.T both are one.
+type fataler interface {
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // checkProjection asserts every promise of SPEC section 11 about p, a
 // projection of o at budget.
-func checkProjection(t *rapid.T, o *Observation, p *Projection, budget int) {
+func checkProjection(t fataler, o *Observation, p *Projection, budget int) {
 	data := p.Canonical()
 	if len(data) > budget {
 		t.Fatalf("%d bytes over a budget of %d", len(data), budget)
@@ -206,5 +213,42 @@ func TestProjectProperty(t *testing.T) {
 		if err != nil || !bytes.Equal(again.Canonical(), p.Canonical()) {
 			t.Fatal("projecting twice gave different bytes")
 		}
+	})
+}
+
+// FuzzProject backs the property with arbitrary pages: any page the HTML
+// parser accepts, observed with a table request, projected at any budget
+// from one under the smallest projection up, keeps every promise.
+func FuzzProject(f *testing.F) {
+	f.Add([]byte(obsPage), 0)
+	f.Add([]byte(bigPage(limits.MaxRowLimit+3)), 1500)
+	f.Add([]byte(`<table aria-label="\u2028&quot;"><tr><td>1</td></tr></table>`), 80)
+	f.Fuzz(func(t *testing.T, page []byte, extra int) {
+		tree, _, err := snapshot.ParseHTML(page, snapshot.HTMLOptions{})
+		if err != nil {
+			return // refused input is the parser's business
+		}
+		req := &Request{Kind: aria.Table, RowLimit: limits.MaxRowLimit, Fields: []Field{
+			{Name: "a", Column: 0, Type: typed.String}, {Name: "b", Column: 1, Type: typed.Number}}}
+		o, err := Observe(tree, fileRev, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo := smallestProjection(o)
+		if lo > limits.MinModelBytes {
+			t.Fatalf("the smallest projection is %d bytes", lo)
+		}
+		budget := lo - 1 + int(uint(extra)%uint(len(o.Canonical())+200))
+		p, err := Project(o, budget)
+		if budget < lo {
+			if errcode.CodeOf(err) != errcode.InvalidRequest {
+				t.Fatalf("budget %d under the smallest %d: %v", budget, lo, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProjection(t, o, p, budget)
 	})
 }
