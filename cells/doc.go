@@ -51,9 +51,10 @@
 //     A button inside an editable region gives no content label either.
 //   - A native label contributes like a referenced one: its non-empty
 //     aria-label, else its visible text.
-//   - A label element inside an editable control contributes nothing, native
-//     or referenced; a referenced option, optgroup or datalist, or an element
-//     inside one, contributes nothing either.
+//   - A label element, native or referenced, contributes nothing when it is
+//     or lies inside an editable control, an option, an optgroup or a
+//     datalist: option text is never read through a label, even outside a
+//     select.
 //   - An aria-labelledby value is clipped when non-whitespace text follows
 //     its first MaxIDChars units; trailing whitespace past the bound is not a
 //     clip. When several bounds apply, Why names the one met first while
