@@ -285,53 +285,108 @@ func isPCENChar(r rune) bool {
 	return false
 }
 
-// computeStyles computes every element's style in tree order (the order
-// build visits elements in). Elements under a display: none ancestor are not
-// rendered and are not cascaded. A display: contents element with no
-// rendered content is not rendered either, as in a live capture, where it has
-// no layout object and nothing under it has one.
+// htmlComputeStyles computes every element's style in tree order (the order
+// build visits elements in), then marks what a browser would not render even
+// though its display is not none, so that the tree agrees with a live
+// capture, where such elements have no layout object:
+//   - everything under a display: none element;
+//   - the children of a closed details other than its first summary;
+//   - the options and everything else inside a drop-down select;
+//   - an embed without a src attribute;
+//   - a display: contents element with no rendered content. Whitespace-only
+//     text counts as rendered only after inline content in the same line box
+//     context, which is when Chromium gives it a layout object.
 func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 	var out []style.Computed
 	var parent []int32 // parent element's position in out, -1 for the root
-	var text []bool    // has a child text node with more than whitespace
+	var text []bool    // has a rendered child text node
 	type open struct {
 		n *html.Node
 		i int32
+		// line points at the flag of the block container this element's
+		// children flow into: whether the last rendered thing in it was
+		// inline content.
+		line *bool
+		// own is that flag when the element starts a container of its own.
+		own bool
 	}
-	var stack []open
+	var stack []*open
+	rootLine := false
+	closeTop := func() {
+		o := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		d := out[o.i].Display
+		if d.IsNone() || d.IsContents() {
+			return
+		}
+		outer := &rootLine
+		if len(stack) > 0 {
+			outer = stack[len(stack)-1].line
+		}
+		*outer = d.Class() == domtree.DisplayInline
+	}
 	for n := doc; n != nil; n = nextHTML(n, doc, true) {
-		if n.Type != html.ElementNode {
+		if n.Type != html.ElementNode && n.Type != html.TextNode {
 			continue
 		}
 		for len(stack) > 0 && stack[len(stack)-1].n != n.Parent {
-			stack = stack[:len(stack)-1]
+			closeTop()
+		}
+		var top *open
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if n.Type == html.TextNode {
+			if top == nil || out[top.i].Display.IsNone() || htmlHidesChild(top.n, n) {
+				continue
+			}
+			if strings.Trim(n.Data, " \t\n\f\r") != "" || *top.line {
+				text[top.i] = true
+				*top.line = true
+			}
+			continue
 		}
 		pi := int32(-1)
 		var c style.Computed
-		if len(stack) > 0 {
-			pi = stack[len(stack)-1].i
-			if out[pi].Display.IsNone() {
-				c = style.Computed{Display: style.DisplayNone}
-			} else {
-				c = eng.Compute(n, &out[pi])
-			}
-		} else {
+		switch {
+		case top == nil:
 			c = eng.Compute(n, nil)
+		case out[top.i].Display.IsNone() || htmlHidesChild(top.n, n):
+			pi = top.i
+			c = style.Computed{Display: style.DisplayNone}
+		default:
+			pi = top.i
+			c = eng.Compute(n, &out[pi])
+		}
+		if n.Namespace == "" && n.Data == "embed" {
+			if !htmlHasAttr(n, "src") {
+				c.Display = style.DisplayNone // nothing to embed: no box
+			}
 		}
 		i := int32(len(out))
 		out = append(out, c)
 		parent = append(parent, pi)
-		t := false
-		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-			if ch.Type == html.TextNode && strings.TrimLeft(ch.Data, " \t\n\f\r") != "" {
-				t = true
-				break
-			}
+		text = append(text, false)
+		if n.FirstChild == nil {
+			// A leaf still ends the line state of its container.
+			stack = append(stack, &open{n: n, i: i, line: new(bool)})
+			closeTop()
+			continue
 		}
-		text = append(text, t)
-		if n.FirstChild != nil {
-			stack = append(stack, open{n, i})
+		o := &open{n: n, i: i}
+		o.line = &o.own
+		if top != nil && (c.Display.IsContents() || c.Display.IsPlainInline()) {
+			o.line = top.line // the children flow into the same container
+		} else if top == nil && c.Display.IsContents() {
+			o.line = &rootLine
 		}
+		if c.Display.IsPlainInline() {
+			*o.line = true
+		}
+		stack = append(stack, o)
+	}
+	for len(stack) > 0 {
+		closeTop()
 	}
 	// Children come after parents, so one backward pass finds which
 	// display: contents elements have rendered content.
@@ -347,6 +402,52 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 		}
 	}
 	return out
+}
+
+// htmlHidesChild reports whether the element p never renders its child c:
+// a closed details renders only its first summary, and a drop-down select
+// (no multiple, size at most 1) draws its options itself, without boxes.
+func htmlHidesChild(p, c *html.Node) bool {
+	if p.Namespace != "" {
+		return false
+	}
+	switch p.Data {
+	case "details":
+		if htmlHasAttr(p, "open") {
+			return false
+		}
+		if c.Type == html.ElementNode && c.Namespace == "" && c.Data == "summary" {
+			for s := p.FirstChild; s != nil; s = s.NextSibling {
+				if s.Type == html.ElementNode && s.Namespace == "" && s.Data == "summary" {
+					return s != c
+				}
+			}
+		}
+		return true
+	case "select":
+		if htmlHasAttr(p, "multiple") {
+			return false
+		}
+		size, _ := htmlAttr(p, "size")
+		return htmlParseNonNegative(size) <= 1
+	}
+	return false
+}
+
+// htmlParseNonNegative reads an attribute with the HTML rules for parsing
+// non-negative integers: leading ASCII whitespace, an optional "+", then
+// digits; anything unparsable is 0 here.
+func htmlParseNonNegative(s string) int {
+	s = strings.TrimLeft(s, " \t\n\f\r")
+	s = strings.TrimPrefix(s, "+")
+	v := 0
+	for i := 0; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+		if v > 1<<20 {
+			break
+		}
+		v = v*10 + int(s[i]-'0')
+	}
+	return v
 }
 
 // build feeds the builder in tree order.
@@ -401,6 +502,10 @@ func (p *htmlPrepared) build(doc *html.Node, styles []style.Computed) (*domtree.
 					info.Flags |= domtree.TemplateContents
 				case "iframe", "frame":
 					info.Flags |= domtree.FrameOwner
+				case "embed":
+					if htmlEmbedsDocument(n) {
+						info.Flags |= domtree.FrameOwner
+					}
 				}
 			}
 			idx, err = b.AddElement(parent, n.Data, attrs, info)
@@ -448,4 +553,32 @@ func htmlHasAttr(n *html.Node, key string) bool {
 
 func htmlSetState(n *html.Node, state string) {
 	n.Attr = append(n.Attr, html.Attribute{Key: style.StateAttr(state)})
+}
+
+// htmlEmbedsDocument reports whether Chromium would give an embed element a
+// content document: its type names a document format, or, without a type,
+// its src looks like one by extension. Objects show their fallback content
+// offline and in a parity run (their data never loads), so they have none.
+func htmlEmbedsDocument(n *html.Node) bool {
+	src, ok := htmlAttr(n, "src")
+	if !ok {
+		return false
+	}
+	if t, ok := htmlAttr(n, "type"); ok {
+		switch domtree.ToLowerASCII(t) {
+		case "text/html", "image/svg+xml", "application/xhtml+xml":
+			return true
+		}
+		return false
+	}
+	if i := strings.IndexAny(src, "?#"); i >= 0 {
+		src = src[:i]
+	}
+	src = domtree.ToLowerASCII(strings.TrimSpace(src))
+	for _, ext := range []string{".html", ".htm", ".xhtml", ".svg"} {
+		if strings.HasSuffix(src, ext) {
+			return true
+		}
+	}
+	return false
 }

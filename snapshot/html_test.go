@@ -88,6 +88,8 @@ func TestParseHTMLTemplatesShadowsFrames(t *testing.T) {
 <my-el id=h4><template shadowrootmode=OPEN>d</template></my-el>
 <p id=h5><template shadowrootmode=bogus id=bogus>e</template></p>
 <iframe id=f1 srcdoc="<p>x</p>"></iframe>
+<embed src="x.html" id=e1><embed src="x.html" type=" TEXT/HTML " id=e2><embed src="x.svg" type="image/svg+xml" id=e3>
+<embed src="x.swf" id=e4><embed src="y.HTM?q=1" id=e5><object data="x.html" type="text/html" id=o1></object>
 </body>`
 	tr, _ := htmlParse(t, page)
 	type got struct {
@@ -105,6 +107,14 @@ func TestParseHTMLTemplatesShadowsFrames(t *testing.T) {
 		"h5":      {0, 1},
 		"bogus":   {domtree.TemplateContents, 0},
 		"f1":      {domtree.FrameOwner, 0},
+		// Embeds and objects as a live capture of the parity server shows
+		// them (every request but the page fails).
+		"e1": {domtree.FrameOwner, 0},
+		"e2": {0, 0},
+		"e3": {domtree.FrameOwner, 0},
+		"e4": {0, 0},
+		"e5": {domtree.FrameOwner, 0},
+		"o1": {0, 0},
 	}
 	for id, want := range check {
 		n := htmlByID(t, tr, id)

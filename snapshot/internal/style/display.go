@@ -70,6 +70,12 @@ func (d Display) Class() domtree.Display {
 // IsNone reports whether d is display: none.
 func (d Display) IsNone() bool { return d.outer == outerNone }
 
+// IsPlainInline reports whether d is display: inline: an inline box whose
+// content lies in its parent's line boxes, not a container of its own.
+func (d Display) IsPlainInline() bool {
+	return d.outer == outerInline && d.inner == innerFlow && !d.listItem
+}
+
 // IsContents reports whether d is display: contents.
 func (d Display) IsContents() bool { return d.outer == outerContents }
 

@@ -49,10 +49,17 @@ func uaDisplay(n *html.Node) (d Display, important, ok bool) {
 		switch lower(n.Data) {
 		case "text", "foreignobject":
 			return DisplayBlock, false, true
+		case "desc", "title", "metadata":
+			return DisplayNone, false, true // never rendered (Chromium gives them no box)
 		}
 		return Display{}, false, false
 	case "math":
-		if lower(n.Data) == "math" && attrEqualFold(n, "display", "block") {
+		switch name := lower(n.Data); {
+		case name == "annotation" || name == "annotation-xml":
+			return DisplayNone, false, true
+		case n.Parent != nil && n.Parent.Namespace == "math" && lower(n.Parent.Data) == "semantics" && prevElementSibling(n) != nil:
+			return DisplayNone, false, true // semantics renders its first child only
+		case name == "math" && attrEqualFold(n, "display", "block"):
 			return displayBlockMath, false, true
 		}
 		return displayMath, false, true
@@ -167,4 +174,13 @@ func lower(s string) string {
 		}
 	}
 	return s
+}
+
+func prevElementSibling(n *html.Node) *html.Node {
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode {
+			return s
+		}
+	}
+	return nil
 }
