@@ -82,7 +82,7 @@ func Project(o *Observation, budget int) (*Projection, error) {
 	if o.Extraction != nil {
 		nRows = len(o.Extraction.Rows)
 	}
-	f := fitter{p: p, o: o}
+	f := &fitter{p: p, o: o}
 
 	// Everything; else fewer inventory entries with every row; else no
 	// inventory and fewer rows; else no extraction and what inventory fits.
@@ -127,13 +127,15 @@ const (
 )
 
 // fitter builds candidate projections of one observation to measure them.
+// buf is reused from one measurement to the next.
 type fitter struct {
-	p *Projection
-	o *Observation
+	p   *Projection
+	o   *Observation
+	buf []byte
 }
 
 // set makes f.p the projection with the first kInv entries and kRows rows.
-func (f fitter) set(kInv, kRows int, mode extractionMode) {
+func (f *fitter) set(kInv, kRows int, mode extractionMode) {
 	p, o := f.p, f.o
 	p.Inventory = o.Inventory[:kInv:kInv]
 	p.Extraction = nil
@@ -151,9 +153,10 @@ func (f fitter) set(kInv, kRows int, mode extractionMode) {
 
 // size is the length of the canonical projection with the first kInv
 // entries and kRows rows.
-func (f fitter) size(kInv, kRows int, mode extractionMode) int {
+func (f *fitter) size(kInv, kRows int, mode extractionMode) int {
 	f.set(kInv, kRows, mode)
-	return len(f.p.appendJSON(nil))
+	f.buf = f.p.appendJSON(f.buf[:0])
+	return len(f.buf)
 }
 
 // Canonical returns the projection's canonical JSON, without a trailing

@@ -149,7 +149,7 @@ func checkProjection(t fataler, o *Observation, p *Projection, budget int) {
 	// Preference and maximality: rows are dropped only once the inventory is
 	// empty, the extraction is omitted only when no row-less extraction fits,
 	// and whatever was dropped next in line would not have fitted.
-	f := fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
+	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
 	switch {
 	case got.Extraction != nil && rows < nRows:
 		if inv != 0 {
@@ -181,7 +181,7 @@ func modeOf(o *Observation) extractionMode {
 
 // smallestProjection is the size of the least projection of o there is.
 func smallestProjection(o *Observation) int {
-	f := fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
+	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
 	mode := omitted
 	if o.Extraction == nil {
 		mode = absent

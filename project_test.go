@@ -85,7 +85,7 @@ func TestProjectMinModelBytesAlwaysEnough(t *testing.T) {
 	if n := len(p.Canonical()); n > limits.MinModelBytes {
 		t.Fatalf("projection of %d bytes over the budget", n)
 	}
-	f := fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
+	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
 	smallest := f.size(0, 0, omitted)
 	if smallest > limits.MinModelBytes {
 		t.Fatalf("the smallest projection is %d bytes, over MinModelBytes", smallest)
@@ -128,7 +128,7 @@ func shownCounts(p *Projection) (inv, rows int) {
 func TestProjectPreferenceOrder(t *testing.T) {
 	o := observeBig(t, liveRev(t, 7))
 	full := len(o.Canonical())
-	f := fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
+	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
 	nInv, nRows := len(o.Inventory), len(o.Extraction.Rows)
 	allOf := f.size(nInv, nRows, shown)
 	noInv := f.size(0, nRows, shown)
