@@ -19,7 +19,10 @@
 // Every bound comes from package limits: the request's ranges, the scan
 // budgets spent by packages collect and cells, and the byte cap of a result,
 // limits.ExtractionBytes. A result over the cap loses whole trailing rows,
-// counted in rows_omitted_by_bytes; a typed record is never clipped.
+// counted in rows_omitted_by_bytes; a typed record is never clipped. An
+// inventory holds at most limits.MaxInventoryPerKind collections of each kind,
+// each name bounded like a label cell. A projection never exceeds its byte
+// budget and never clips a record; limits.MinModelBytes always suffices.
 //
 // # Digest
 //
@@ -30,6 +33,9 @@
 // is byte-identical to Canonical, and the digest is taken after the byte cap,
 // so it covers exactly the rows printed. Re-observing an unchanged page gives
 // the same digest although revision and evidence references are fresh.
+// An observation's Digest is built the same way over the whole observation;
+// its Artifact, the SHA-256 of its complete canonical bytes, is what a
+// projection names and an ArtifactStore is keyed by.
 //
 // # Security
 //
@@ -45,5 +51,6 @@
 //
 // Everything here is a pure function of its arguments: no globals with state,
 // no clocks, no randomness. A Tree is immutable, so any number of goroutines
-// may extract from one tree at once.
+// may extract from one tree at once. The one type with state, ArtifactStore,
+// guards it with a mutex and is safe for concurrent use.
 package domsnap
