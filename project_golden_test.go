@@ -35,8 +35,16 @@ var projectionBudgets = []struct {
 // smallestGoldenBudget is one byte under the smallest projection.
 const smallestGoldenBudget = 253
 
-// updateProjections reports whether -update (declared by the fixture tests
-// of this package) asks for the goldens to be rewritten.
+func init() {
+	// The fixture tests of this package share -update; whichever file comes
+	// first defines it.
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files under testdata from the current results")
+	}
+}
+
+// updateProjections reports whether -update asks for the goldens to be
+// rewritten.
 func updateProjections() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
