@@ -522,3 +522,88 @@ func TestGeneratedOutputsValidate(t *testing.T) {
 		}
 	})
 }
+
+// pointer resolves a JSON pointer (RFC 6901, without escapes) in doc.
+func pointer(t *testing.T, doc any, ptr string) any {
+	t.Helper()
+	v := doc
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i >= len(x) {
+				t.Fatalf("%s: bad index %q", ptr, tok)
+			}
+			v = x[i]
+		default:
+			t.Fatalf("%s: cannot descend into %T", ptr, v)
+		}
+	}
+	return v
+}
+
+// TestSchemaNumbersMatchLimits ties every number the schemas spell to its
+// name in package limits, so a changed limit cannot leave a schema behind.
+func TestSchemaNumbersMatchLimits(t *testing.T) {
+	docs := map[string]any{}
+	for _, name := range schema.Names() {
+		data, _ := schema.Files.ReadFile(name)
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		docs[name] = doc
+	}
+	for _, c := range []struct {
+		file, ptr string
+		want      any
+	}{
+		{schema.Request, "/properties/index/maximum", limits.MaxCollectionIndex},
+		{schema.Request, "/properties/fields/minItems", limits.MinFields},
+		{schema.Request, "/properties/fields/maxItems", limits.MaxFields},
+		{schema.Request, "/properties/row_limit/minimum", limits.MinRowLimit},
+		{schema.Request, "/properties/row_limit/maximum", limits.MaxRowLimit},
+		{schema.Request, "/properties/row_limit/default", limits.DefaultRowLimit},
+		{schema.Request, "/$defs/field/properties/column/maximum", limits.MaxColumn},
+		{schema.Request, "/allOf/0/then/properties/fields/items/properties/column/maximum", limits.MaxListColumn},
+		{schema.Request, "/allOf/1/then/properties/fields/items/properties/column/maximum", limits.MaxFormColumn},
+		{schema.Request, "/$defs/field/properties/name/pattern", "^[a-z][a-z0-9_]{0," + strconv.Itoa(limits.MaxNameLength-1) + "}$"},
+		{schema.Result, "/properties/schema_version/const", domsnap.SchemaVersion},
+		{schema.Result, "/properties/trust/const", domsnap.Trust},
+		{schema.Result, "/properties/rows/maxItems", limits.MaxRowLimit},
+		{schema.Result, "/$defs/index/maximum", limits.MaxCollectionIndex},
+		{schema.Result, "/$defs/row/properties/position/maximum", limits.MaxRowLimit - 1},
+		{schema.Result, "/$defs/row/properties/cells/maxItems", limits.MaxFields},
+		{schema.Result, "/$defs/text/maxLength", limits.CellUnits},
+		{schema.Result, "/$defs/cell/properties/value/anyOf/1/maxLength", limits.CellUnits},
+		{schema.Result, "/$defs/coverage/properties/collection_scan/properties/limit/const", limits.CollectionScanNodes},
+		{schema.Result, "/$defs/coverage/properties/collection_scan/properties/visited/maximum", limits.CollectionScanNodes},
+		{schema.Result, "/$defs/coverage/properties/row_scan/properties/limit/const", limits.RowScanNodes},
+		{schema.Result, "/$defs/coverage/properties/row_scan/properties/visited/maximum", limits.RowScanNodes},
+		{schema.Result, "/$defs/coverage/properties/row_limit/maximum", limits.MaxRowLimit},
+		{schema.Result, "/$defs/coverage/properties/rows_returned/maximum", limits.MaxRowLimit},
+		{schema.Result, "/$defs/coverage/properties/rows_omitted_by_limit/maximum", limits.RowScanNodes},
+		{schema.Result, "/$defs/coverage/properties/rows_omitted_by_bytes/maximum", limits.MaxRowLimit},
+		{schema.Result, "/$defs/coverage/properties/truncated_cells/maximum", limits.MaxRowLimit * limits.MaxFields},
+		{schema.Observation, "/properties/schema_version/const", domsnap.SchemaVersion},
+		{schema.Observation, "/$defs/inventory/maxItems", 3 * limits.MaxInventoryPerKind},
+		{schema.Observation, "/$defs/entry/properties/name/maxLength", limits.CellUnits},
+		{schema.Observation, "/$defs/entry/properties/rows/maximum", limits.RowScanNodes},
+		{schema.Projection, "/properties/schema_version/const", domsnap.SchemaVersion},
+		{schema.Projection, "/properties/omitted/properties/inventory/maximum", 3 * limits.MaxInventoryPerKind},
+		{schema.Projection, "/properties/omitted/properties/rows/maximum", limits.MaxRowLimit},
+	} {
+		got := pointer(t, docs[c.file], c.ptr)
+		if n, ok := c.want.(int); ok {
+			if f, isNum := got.(float64); !isNum || f != float64(n) {
+				t.Errorf("%s %s is %v, want %d", c.file, c.ptr, got, n)
+			}
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%s %s is %v, want %v", c.file, c.ptr, got, c.want)
+		}
+	}
+}
