@@ -333,3 +333,22 @@ func TestReplayDigests(t *testing.T) {
 		t.Error("a changed inventory name must change the observation digest only")
 	}
 }
+
+func TestCollectionNameCaptionBound(t *testing.T) {
+	// The caption is looked for among the table's first CellNodes children:
+	// as the last of them it names the table, one further it does not.
+	for _, before := range []int{limits.CellNodes - 2, limits.CellNodes - 1, limits.CellNodes} {
+		page := "<body><table>" + strings.Repeat("<!--c-->", before) + "<caption>Cap</caption><tr><td>x</td></tr></table>"
+		o, err := Observe(obsParse(t, page), fileRev, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "Cap"
+		if before >= limits.CellNodes {
+			want = ""
+		}
+		if got := o.Inventory[0].Name; got != want {
+			t.Errorf("caption after %d children: name %q, want %q", before, got, want)
+		}
+	}
+}
