@@ -415,3 +415,28 @@ func TestDeterminism(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractConcurrent extracts from one tree on several goroutines; run
+// with -race it shows that Extract only reads the tree.
+func TestExtractConcurrent(t *testing.T) {
+	tree := build(t, productTable()...)
+	want, err := Extract(tree, fileRev, productRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			res, err := Extract(tree, fileRev, productRequest())
+			if err == nil && !bytes.Equal(res.Canonical(), want.Canonical()) {
+				err = errors.New("concurrent result differs")
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
