@@ -300,3 +300,13 @@ func TestExtractCharset(t *testing.T) {
 		t.Errorf("--charset iso-8859-7: exit %d %s %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestExampleRequestFile: the bundled request file asks exactly what the
+// flags of the documented command ask.
+func TestExampleRequestFile(t *testing.T) {
+	flags := runCmd(t, "", append(append([]string{"extract"}, exampleArgs...), example)...)
+	file := runCmd(t, "", "extract", "--request", "../../examples/products.request.json", example)
+	if flags.code != exitOK || file.code != exitOK || flags.stdout != file.stdout {
+		t.Fatalf("exit %d and %d, outputs differ:\n%s\n%s%s", flags.code, file.code, flags.stdout, file.stdout, file.stderr)
+	}
+}
