@@ -5,7 +5,9 @@
 // browser. Run it with `make captures` after changing a fixture page.
 //
 // The page server binds a fixed loopback port so that the document URL each
-// capture records is the same from run to run.
+// capture records is the same from run to run, and each page gets a fresh
+// browser so that backend node ids are too; only the frame id, a random
+// token, changes on every capture.
 package main
 
 import (
@@ -47,17 +49,22 @@ func run(ctx context.Context, htmlDir, outDir, chrome, addr string) error {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
-	b, err := live.Launch(ctx, live.Options{Path: chrome})
-	if err != nil {
-		return err
-	}
-	defer b.Close()
+	version := ""
 	for _, page := range pages {
 		data, err := os.ReadFile(page)
 		if err != nil {
 			return err
 		}
+		// A fresh browser for each page numbers the backend node ids the
+		// same way on every run, so a re-capture changes only what the page
+		// changed (and the random frame id).
+		b, err := live.Launch(ctx, live.Options{Path: chrome})
+		if err != nil {
+			return err
+		}
+		version = b.Version()
 		raw, err := live.CaptureHTMLOn(ctx, b, addr, data, "")
+		b.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", page, err)
 		}
@@ -67,6 +74,6 @@ func run(ctx context.Context, htmlDir, outDir, chrome, addr string) error {
 			return err
 		}
 	}
-	fmt.Printf("captured %d pages with %s into %s\n", len(pages), b.Version(), outDir)
+	fmt.Printf("captured %d pages with %s into %s\n", len(pages), version, outDir)
 	return nil
 }
