@@ -699,3 +699,15 @@ func (r Request) MarshalJSON() ([]byte, error) {
 	b = strconv.AppendInt(b, int64(r.rowLimit()), 10)
 	return append(b, '}'), nil
 }
+
+// UnmarshalJSON decodes a request with DecodeRequest's strict rules, so a
+// request embedded in a larger JSON document is held to the same contract.
+// Error paths are relative to the request itself.
+func (r *Request) UnmarshalJSON(data []byte) error {
+	v, err := DecodeRequest(data)
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
+}

@@ -1,6 +1,7 @@
 package domsnap
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -323,4 +324,20 @@ func TestErrorSentinels(t *testing.T) {
 			t.Errorf("CodeOf = %q", CodeOf(err))
 		}
 	}
+}
+
+func TestRequestUnmarshalJSON(t *testing.T) {
+	var wrapper struct {
+		Extract Request `json:"extract"`
+	}
+	err := json.Unmarshal([]byte(`{"extract":{"kind":"list","index":2,"fields":[{"name":"a","column":0,"type":"string"}]}}`), &wrapper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Request{Kind: aria.List, Index: 2, Fields: []Field{{Name: "a"}}, RowLimit: limits.DefaultRowLimit}
+	if diff := cmp.Diff(want, wrapper.Extract); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	err = json.Unmarshal([]byte(`{"extract":{"kind":"list","index":2,"fields":[{"name":"a","column":0,"type":"string","css":"x"}]}}`), &wrapper)
+	checkInvalid(t, err, "/fields/0/css", "unknown key")
 }
