@@ -172,9 +172,10 @@ func TestInvalidRequestsPointIntoInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		fields := doc["fields"].([]any)
-		target := doc
+		target, base := doc, ""
 		if rapid.Bool().Draw(t, "in_field") {
-			target = fields[rapid.IntRange(0, len(fields)-1).Draw(t, "field")].(map[string]any)
+			i := rapid.IntRange(0, len(fields)-1).Draw(t, "field")
+			target, base = fields[i].(map[string]any), "/fields/"+strconv.Itoa(i)
 		}
 		var keys []string
 		for k := range target {
@@ -183,6 +184,10 @@ func TestInvalidRequestsPointIntoInput(t *testing.T) {
 		// Sorted so the draw is deterministic; the order of keys in a map is not.
 		sortStrings(keys)
 		key := rapid.SampledFrom(keys).Draw(t, "key")
+		// The one broken value is the first offending one, so the path is
+		// exactly its own: the value's, the unknown key's, or for a missing
+		// key the object's.
+		wantPath := base + "/" + key
 		switch rapid.IntRange(0, 5).Draw(t, "mutation") {
 		case 0:
 			target[key] = nil
@@ -190,8 +195,10 @@ func TestInvalidRequestsPointIntoInput(t *testing.T) {
 			target[key] = []any{}
 		case 2:
 			delete(target, key)
+			wantPath = base
 			if key == "row_limit" || key == "required" || key == "expected_revision" {
 				target["unknown_"+key] = true // optional keys: add an unknown one instead
+				wantPath = base + "/unknown_" + key
 			}
 		case 3:
 			target[key] = 1.5
@@ -221,6 +228,9 @@ func TestInvalidRequestsPointIntoInput(t *testing.T) {
 		}
 		if !resolve(back, e.Path) {
 			t.Fatalf("%s: path %q names no value (%v)", broken, e.Path, err)
+		}
+		if e.Path != wantPath {
+			t.Fatalf("%s: path %q, want %q (%v)", broken, e.Path, wantPath, err)
 		}
 	})
 }
