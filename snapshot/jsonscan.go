@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -48,7 +49,13 @@ func (s *scanner) errAt(path, want string) *errcode.Error {
 	if s.pos >= len(s.data) {
 		return malformed(path, "unexpected end of input, want "+want)
 	}
-	return malformed(path, "unexpected "+strconv.QuoteRune(rune(s.data[s.pos]))+" at byte "+strconv.Itoa(s.pos)+", want "+want)
+	// Only JSON punctuation is named: any other byte could be part of a
+	// value, and messages never quote values.
+	what := "byte"
+	if c := s.data[s.pos]; c < utf8.RuneSelf && strings.IndexByte("{}[],:\"", c) >= 0 {
+		what = strconv.QuoteRune(rune(c))
+	}
+	return malformed(path, "unexpected "+what+" at byte "+strconv.Itoa(s.pos)+", want "+want)
 }
 
 // expect consumes the byte c after optional space.

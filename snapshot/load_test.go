@@ -331,3 +331,31 @@ func FuzzLoad(f *testing.F) {
 		checkTree(t, in.Tree)
 	})
 }
+
+// TestSniffBinaryBound: binary bytes count within the first sniffBytes
+// bytes only.
+func TestSniffBinaryBound(t *testing.T) {
+	for _, c := range []struct {
+		at   int
+		want Format
+	}{{sniffBytes - 2, 0}, {sniffBytes - 1, 0}, {sniffBytes, FormatHTML}} {
+		b := bytes.Repeat([]byte("a"), sniffBytes+10)
+		b[c.at] = 0x01
+		if got := sniff(b); got != c.want {
+			t.Errorf("binary byte at %d: sniffed %s, want %s", c.at, got, c.want)
+		}
+	}
+}
+
+// TestErrorsQuoteNoValue: a syntax error next to a form value names the
+// position, not the byte.
+func TestErrorsQuoteNoValue(t *testing.T) {
+	_, err := DecodeCapture([]byte(`{"strings":["a" Secret]}`), CaptureOptions{})
+	if err == nil || strings.Contains(err.Error(), "S") {
+		t.Errorf("got %v", err)
+	}
+	_, err = DecodeCapture([]byte(`{"strings":["a"}`), CaptureOptions{})
+	if err == nil || !strings.Contains(err.Error(), `'}'`) {
+		t.Errorf("punctuation not named: %v", err)
+	}
+}

@@ -36,9 +36,6 @@ var divergences = []divergence{
 	{"*", "light-children", "", "Chromium's snapshot walks the flat tree: a shadow host's light children " +
 		"appear only under the slot they are assigned to, inside the shadow tree the tree leaves out, so the " +
 		"live host has no children; offline the parser keeps them."},
-	{"*", "select-content", "", "Chromium gives the options of a drop-down <select> no layout object, so " +
-		"live they are not rendered (excluded); offline the user-agent stylesheet makes them block. Nothing " +
-		"reads inside a <select>: cell summaries and form row scans never enter it (SPEC sections 6 and 7)."},
 	{"hidden-collections", "state", `<div hidden="until-found">`, "hidden=until-found is display: none " +
 		"offline (SPEC section 2.1); Chromium renders it as display: block with content-visibility: hidden, " +
 		"so live the element itself is rendered while its content has no layout objects and stays excluded."},
@@ -84,11 +81,7 @@ func compareTrees(offline, live *domtree.Tree) []string {
 			return diffs
 		}
 		if os, ls := parityState(o), parityState(l); os != ls {
-			what := "state"
-			if inSelect(o) {
-				what = "select-content"
-			}
-			diffs = append(diffs, fmt.Sprintf("%s: %s: offline %s, live %s", what, on, os, ls))
+			diffs = append(diffs, fmt.Sprintf("state: %s: offline %s, live %s", on, os, ls))
 		}
 		enterO := true
 		if l.Flags()&domtree.ShadowHost != 0 && !l.FirstChild().Valid() && o.FirstChild().Valid() {
@@ -123,16 +116,6 @@ func pageContent(t *domtree.Tree) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// inSelect reports whether n lies inside a <select> element.
-func inSelect(n domtree.Node) bool {
-	for a := range n.Ancestors() {
-		if a.Is("select") {
-			return true
-		}
-	}
-	return false
 }
 
 // allowed returns the index of the divergence that explains diff.
