@@ -310,3 +310,14 @@ func TestExampleRequestFile(t *testing.T) {
 		t.Fatalf("exit %d and %d, outputs differ:\n%s\n%s%s", flags.code, file.code, flags.stdout, file.stdout, file.stderr)
 	}
 }
+
+func TestExtractTableNotFoundAndDashDash(t *testing.T) {
+	r := runCmd(t, "", "extract", "--format", "table", "--kind", "form", "--index", "4", "--field", "l:0:string", "--", example)
+	if r.code != exitOK || !strings.HasPrefix(r.stdout, "form 4 not found: absent\n") || !strings.Contains(r.stdout, "rows complete: yes") {
+		t.Fatalf("exit %d: %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCmd(t, "", "extract", "-h")
+	if r.code != exitOK || !strings.Contains(r.stderr, "-field") {
+		t.Errorf("-h: exit %d %q", r.code, r.stderr)
+	}
+}
