@@ -3,12 +3,15 @@ package snapshot
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/domsnap/domsnap/errcode"
 )
@@ -358,4 +361,43 @@ func TestErrorsQuoteNoValue(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `'}'`) {
 		t.Errorf("punctuation not named: %v", err)
 	}
+}
+
+// TestPropertyWriteLoad: any generated capture written as an envelope, plain
+// or compressed, loads back with its revision, metadata and tree.
+func TestPropertyWriteLoad(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		capture, err := json.Marshal(encodeCapture(genCapture(t)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := Envelope{
+			Revision: "r1." + rapid.StringMatching(`[a-zA-Z0-9._-]{1,40}`).Draw(t, "revision"),
+			Browser:  rapid.String().Draw(t, "browser"),
+			Capture:  capture,
+		}
+		compress := rapid.Bool().Draw(t, "gzip")
+		var b bytes.Buffer
+		if err := WriteSnapshot(&b, e, compress); err != nil {
+			t.Fatal(err)
+		}
+		in, err := Load(b.Bytes(), LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := DecodeCapture(capture, CaptureOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Revision != e.Revision || in.Gzip != compress || in.Format != FormatEnvelope {
+			t.Fatalf("revision %q gzip %t format %s", in.Revision, in.Gzip, in.Format)
+		}
+		// Invalid UTF-8 is written as U+FFFD, as encoding/json does.
+		if utf8.ValidString(e.Browser) && in.Envelope.Browser != e.Browser {
+			t.Fatalf("browser %q, want %q", in.Envelope.Browser, e.Browser)
+		}
+		if diff := cmp.Diff(dumpTree(want), dumpTree(in.Tree)); diff != "" {
+			t.Fatalf("tree (-want +got):\n%s", diff)
+		}
+	})
 }
