@@ -78,6 +78,9 @@ type Options struct {
 	// StartTimeout bounds how long the browser may take to open its DevTools
 	// endpoint. Zero means 30 seconds.
 	StartTimeout time.Duration
+	// TempDir is the folder the throw-away profile is created in; empty
+	// means os.TempDir().
+	TempDir string
 	// ExtraArgs are appended to the command line (tests use them to provoke
 	// failures). The fixed flags cannot be removed.
 	ExtraArgs []string
@@ -138,7 +141,7 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	profile, err := os.MkdirTemp("", "domsnap-chrome-")
+	profile, err := os.MkdirTemp(opts.TempDir, "domsnap-chrome-")
 	if err != nil {
 		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "creating the browser profile", err)
 	}
@@ -146,6 +149,12 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	args = append(args, "about:blank")
 	cmd := exec.Command(path, args...)
 	setProcessGroup(cmd)
+	// Chromium keeps its crash database and caches under the XDG folders,
+	// not the --user-data-dir; pointing them into the profile keeps every
+	// file the browser writes inside what Close removes.
+	cmd.Env = append(os.Environ(),
+		"XDG_CONFIG_HOME="+filepath.Join(profile, "xdg-config"),
+		"XDG_CACHE_HOME="+filepath.Join(profile, "xdg-cache"))
 	var stderr tailBuffer
 	cmd.Stdout = nil
 	cmd.Stderr = &stderr
@@ -172,7 +181,12 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	defer cancel()
 	port, wsPath, err := b.waitForPort(startCtx, &stderr)
 	if err != nil {
-		return nil, err
+		if errcode.CodeOf(err) != "" {
+			return nil, err
+		}
+		// The caller's context ending is a cancellation; StartTimeout
+		// running out is a browser that failed to start.
+		return nil, startError(ctx, "waiting "+timeout.String()+" for the DevTools endpoint", err)
 	}
 	b.port = port
 	conn, err := rpcc.DialContext(startCtx, "ws://"+net.JoinHostPort("127.0.0.1", strconv.Itoa(port))+wsPath)
@@ -222,7 +236,7 @@ func (b *Browser) waitForPort(ctx context.Context, stderr *tailBuffer) (int, str
 		case <-b.exited:
 			return 0, "", errcode.Wrap(errcode.CaptureFailed, pkg, "", "Chromium exited before opening its DevTools endpoint"+stderr.describe(), ErrNoBrowser)
 		case <-ctx.Done():
-			return 0, "", startError(ctx, "waiting for the DevTools endpoint", ctx.Err())
+			return 0, "", ctx.Err()
 		case <-tick.C:
 		}
 	}

@@ -22,21 +22,26 @@
 // current revision before any snapshot is taken.
 //
 // An observation is published only after the snapshot was taken, the tree
-// built and validated and the result computed, and only when no main-frame
+// built and validated (the capture's wire bytes go through
+// snapshot.DecodeCapture, the decoder that reads saved snapshots) and the
+// result computed, and only when no main-frame
 // navigation committed meanwhile and the context is still live. Any failure
 // publishes nothing and invalidates the previous observation: its revision
 // answers stale_revision from then on.
 //
 // # Security
 //
-// The browser runs headless with a fresh profile in a temporary directory,
-// with background networking, sync and component updates off, and its
-// DevTools endpoint on loopback only. Pages served by Serve carry
+// The browser runs headless with a fresh profile in a temporary directory
+// (its XDG config and cache folders, where Chromium keeps its crash
+// database, point inside it too), with background networking, sync and
+// component updates off, and its DevTools endpoint on loopback only. Pages served by Serve carry
 // `Content-Security-Policy: script-src 'none'`, and every request other than
 // the page itself fails. Captures request only the display and visibility
 // computed styles; the analysis never reads input values, textarea values or
 // option-selected states from a snapshot (package snapshot drops them), and no
-// input action is ever sent to a page. Error messages quote at most
+// input action is ever sent to a page. A capture's bytes, kept in a Snapshot
+// for saving, are what the protocol sent: they do hold the page's pre-filled
+// control values, as the page's own HTML does. Error messages quote at most
 // limits.QuoteBytes of anything and never page content.
 //
 // # Limits
