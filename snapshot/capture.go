@@ -13,7 +13,7 @@ import (
 
 const pkgName = "snapshot"
 
-// DefaultComputedStyles are the computed styles a capture is assumed to have
+// defaultComputedStyles are the computed styles a capture is assumed to have
 // requested when nobody says otherwise, in this order. SPEC section 2.1
 // requires a capture to request both.
 var defaultComputedStyles = [...]string{"display", "visibility"}
@@ -35,14 +35,14 @@ type CaptureOptions struct {
 
 // DOM node types of the protocol (the DOM's Node.nodeType).
 const (
-	nodeElement      = 1
-	nodeText         = 3
-	nodeCDATA        = 4
-	nodeProcInstr    = 7
-	nodeComment      = 8
-	nodeDocument     = 9
-	nodeDoctype      = 10
-	nodeDocFragement = 11
+	nodeElement     = 1
+	nodeText        = 3
+	nodeCDATA       = 4
+	nodeProcInstr   = 7
+	nodeComment     = 8
+	nodeDocument    = 9
+	nodeDoctype     = 10
+	nodeDocFragment = 11
 )
 
 // DecodeCapture builds the tree of the main document of a
@@ -269,7 +269,7 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 	for i := 1; i < n; i++ {
 		p := d.parent[i]
 		switch d.nodeType[i] {
-		case nodeDocFragement, nodeProcInstr:
+		case nodeDocFragment, nodeProcInstr:
 			skip[i] = true
 		}
 		if inShadow[i] {
@@ -284,7 +284,7 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		// Chromium lists no fragment nodes today; should one appear, it is
 		// a template's contents under a template and a shadow root
 		// elsewhere.
-		if d.nodeType[i] == nodeDocFragement && !inShadow[i] && d.nodeType[p] == nodeElement {
+		if d.nodeType[i] == nodeDocFragment && !inShadow[i] && d.nodeType[p] == nodeElement {
 			if domtree.EqualFold(st.get(d.nodeName[p]), "template") {
 				flags[p] |= domtree.TemplateContents
 			} else {

@@ -82,7 +82,7 @@ func validate(rc *rawCapture) error {
 		case i == 0:
 		case t == nodeDocument:
 			return malformed(nodesPath+"nodeType/"+strconv.Itoa(i), "a document node below the root")
-		case t == nodeElement, t == nodeText, t == nodeCDATA, t == nodeProcInstr, t == nodeComment, t == nodeDoctype, t == nodeDocFragement:
+		case t == nodeElement, t == nodeText, t == nodeCDATA, t == nodeProcInstr, t == nodeComment, t == nodeDoctype, t == nodeDocFragment:
 		default:
 			return malformed(nodesPath+"nodeType/"+strconv.Itoa(i), "unsupported node type "+strconv.Itoa(int(t)))
 		}
