@@ -292,7 +292,7 @@ func isPCENChar(r rune) bool {
 //   - everything under a display: none element;
 //   - the children of a closed details other than its first summary;
 //   - the options and everything else inside a drop-down select;
-//   - an embed without a src attribute;
+//   - an embed with neither a src nor a type attribute;
 //   - a display: contents element with no rendered content. Whitespace-only
 //     text counts as rendered only after inline content in the same line box
 //     context, which is when Chromium gives it a layout object.
@@ -337,7 +337,7 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 			top = stack[len(stack)-1]
 		}
 		if n.Type == html.TextNode {
-			if top == nil || out[top.i].Display.IsNone() || htmlHidesChild(top.n, n) {
+			if top == nil || out[top.i].Display.IsNone() || htmlHides(top.n, n, out[top.i]) {
 				continue
 			}
 			if strings.Trim(n.Data, " \t\n\f\r") != "" || *top.line {
@@ -351,7 +351,7 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 		switch {
 		case top == nil:
 			c = eng.Compute(n, nil)
-		case out[top.i].Display.IsNone() || htmlHidesChild(top.n, n):
+		case out[top.i].Display.IsNone() || htmlHides(top.n, n, out[top.i]):
 			pi = top.i
 			c = style.Computed{Display: style.DisplayNone}
 		default:
@@ -359,7 +359,7 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 			c = eng.Compute(n, &out[pi])
 		}
 		if n.Namespace == "" && n.Data == "embed" {
-			if !htmlHasAttr(n, "src") {
+			if !htmlHasAttr(n, "src") && !htmlHasAttr(n, "type") {
 				c.Display = style.DisplayNone // nothing to embed: no box
 			}
 		}
@@ -401,17 +401,51 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 			hasRendered[parent[i]] = true
 		}
 	}
+	// A display: contents element has no box whose visibility a live
+	// capture could read; the capture decoder gives it its parent's, and so
+	// does the tree here. (Its children inherit its own computed value as
+	// usual, and have been computed already.) Parents come first, so a
+	// forward pass sees the values reported for them.
+	for i := range out {
+		if out[i].Display.IsContents() && parent[i] >= 0 {
+			out[i].Hidden = out[parent[i]].Hidden
+		}
+	}
 	return out
 }
 
+// htmlHides is htmlHidesChild where p's computed style is known: content
+// visibility hides nothing in a box that size containment does not apply to
+// (an inline box, a table or table part, ...).
+func htmlHides(p, c *html.Node, ps style.Computed) bool {
+	if !htmlHidesChild(p, c) {
+		return false
+	}
+	if v, ok := htmlAttr(p, "hidden"); ok && domtree.EqualFold(v, "until-found") && !ps.Display.Containable() {
+		return false
+	}
+	return true
+}
+
 // htmlHidesChild reports whether the element p never renders its child c:
-// a closed details renders only its first summary, and a drop-down select
-// (no multiple, size at most 1) draws its options itself, without boxes.
+// a closed details renders only its first summary, a drop-down select (no
+// multiple, size at most 1) draws its options itself, without boxes, an
+// option renders only its text, and a hidden=until-found element skips its
+// content.
 func htmlHidesChild(p, c *html.Node) bool {
 	if p.Namespace != "" {
 		return false
 	}
+	if v, ok := htmlAttr(p, "hidden"); ok && domtree.EqualFold(v, "until-found") && p.Data != "embed" {
+		// Its box, when author CSS shows one, has content-visibility:
+		// hidden: the content gets no boxes. (Not every box can skip its
+		// content; htmlHides checks that.)
+		return true
+	}
 	switch p.Data {
+	case "option":
+		// An option renders its text only.
+		return c.Type == html.ElementNode
 	case "details":
 		if htmlHasAttr(p, "open") {
 			return false

@@ -91,6 +91,15 @@ func TestOfflineCascade(t *testing.T) {
 <span class=t3 id=t3>t</span><span class=st id=st>t</span><span class=f><b style="display:none" id=n>n</b></span>`,
 			map[string]string{"a": "block", "b": "block", "g": "inline", "gi": "block", "s": "block",
 				"t": "block", "t2": "block", "t3": "block", "st": "inline", "n": "none"}},
+		{"legends are block-level, ruby children inline-level", `.c{display:contents}`,
+			`<p><legend style="display:inline" id=lg>l</legend></p><legend class=c id=lc>l</legend>
+<ruby><h1 id=h>x</h1><div style="float:left" id=f>y</div><span style="position:absolute" id=ab>z</span><div class=c><p id=pc>p</p></div></ruby>`,
+			map[string]string{"lg": "block", "lc": "block", "h": "inline", "f": "inline", "ab": "block", "pc": "inline"}},
+		{"a contents element reports its parent's visibility", `.c{display:contents}`,
+			`<div style="visibility:hidden"><span class=c style="visibility:visible" id=a><b id=a1>x</b></span></div>
+<div><span class=c style="visibility:hidden" id=b><b id=b1>x</b></span></div>`,
+			// Live, a contents element has no box to read visibility from.
+			map[string]string{"a": "block hidden", "a1": "inline", "b": "block", "b1": "inline hidden"}},
 		{"root is blockified", `html{display:inline}`, `<p id=p>x</p>`,
 			map[string]string{"p": "block"}},
 		{"display contents", `.c{display:contents}`,
@@ -228,7 +237,12 @@ func TestParseHTMLNotRendered(t *testing.T) {
 <ul id=ul1 style="display:contents">
 </ul><div id=ws1><span style="display:contents" id=dc5>  </span><div>block</div></div>
 <p><b>x</b><span style="display:contents" id=dc6> </span></p><p><b></b><i style="display:contents" id=dc7> </i></p>
-<svg id=sv><desc id=desc>d</desc><metadata id=md></metadata><g id=g2><rect id=r1></rect></g></svg>
+<svg id=sv><desc id=desc>d</desc><metadata id=md></metadata><g id=g2><rect id=r1></rect></g><legend id=sl><g id=slg></g></legend>
+<tspan id=ts1>t</tspan><text id=tx><tspan id=ts2>t</tspan></text><feBlend id=fb></feBlend><animate id=an></animate><filter><feBlend id=fb1></feBlend><feComponentTransfer><feFuncR id=ffr></feFuncR></feComponentTransfer></filter></svg>
+<option id=op>text<b id=ob>bold</b></option><embed type="image/png" id=et>
+<style>div[hidden]{display:block} span[hidden]{display:inline} td[hidden]{display:table-cell}</style><div hidden=until-found id=u1><p id=u1p>x</p></div><span hidden=until-found id=u2><b id=u2b>x</b></span>
+<table><tr><td hidden=until-found id=u3><b id=u3b>x</b></td></tr></table>
+<dd hidden=until-found style="display:table-cell" id=u4><pre id=u4p>x</pre></dd><table hidden=until-found style="display:table" id=u5><tr><td id=u5d>x</td></tr></table>
 <math id=m1><semantics id=sem><mi id=mi1>x</mi><annotation id=ann>a</annotation><mo id=mo2>+</mo></semantics></math>
 </body></html>`
 	tr, _ := htmlParse(t, page)
@@ -241,6 +255,9 @@ func TestParseHTMLNotRendered(t *testing.T) {
 		"dc6": "block", "dc7": "block",
 		"sv": "inline", "desc": "none", "md": "none", "g2": "inline", "r1": "inline",
 		"m1": "inline", "sem": "block", "mi1": "block", "ann": "none", "mo2": "none",
+		"sl": "none", "slg": "none", "ts1": "none", "tx": "block", "ts2": "inline", "fb": "none", "fb1": "inline", "ffr": "none", "an": "none",
+		"op": "block", "ob": "none", "et": "inline",
+		"u1": "block", "u1p": "none", "u2": "inline", "u2b": "inline", "u3": "block", "u3b": "none", "u4": "block", "u4p": "none", "u5": "block", "u5d": "block",
 	}
 	got := map[string]string{}
 	for id := range want {

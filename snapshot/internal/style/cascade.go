@@ -236,6 +236,7 @@ type Computed struct {
 	float        bool
 	pos          position
 	blockifyKids bool
+	inlinifyKids bool
 }
 
 // New collects the style sheets of the document rooted at doc: every <style>
@@ -517,9 +518,18 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 		} else {
 			c.Display = c.Display.blockify()
 		}
+	case par.inlinifyKids && c.pos != posOut:
+		// Chromium inlinifies a ruby container's children even when they
+		// float (the float is ignored).
+		c.float = false
+		c.Display = c.Display.inlinify()
 	case c.float || c.pos == posOut || par.blockifyKids:
 		c.Display = c.Display.blockify()
 	}
+	if n.Namespace == "" && n.Data == "legend" && !c.Display.IsNone() && !c.Display.IsContents() {
+		c.Display = c.Display.blockify() // Chromium keeps every legend block-level
+	}
 	c.blockifyKids = c.Display.blockifiesChildren() || (c.Display.IsContents() && par.blockifyKids)
+	c.inlinifyKids = c.Display.inlinifiesChildren() || (c.Display.IsContents() && par.inlinifyKids)
 	return c
 }

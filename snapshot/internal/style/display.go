@@ -30,6 +30,9 @@ const (
 	innerWebkitBox
 	// innerPart is the content of an internal table or ruby box.
 	innerPart
+	// innerCell is the content of a table cell, the one internal table box
+	// that size containment applies to.
+	innerCell
 )
 
 // Display is a computed display value, reduced to what the cascade needs:
@@ -76,6 +79,20 @@ func (d Display) IsPlainInline() bool {
 	return d.outer == outerInline && d.inner == innerFlow && !d.listItem
 }
 
+// Containable reports whether size containment, and so content-visibility,
+// can apply to a box of display d: not to display none or contents, tables,
+// internal table boxes other than cells, internal ruby boxes, or plain
+// inline boxes.
+func (d Display) Containable() bool {
+	switch d.outer {
+	case outerNone, outerContents:
+		return false
+	case outerInternal:
+		return d.inner == innerCell
+	}
+	return d.inner != innerTable && !d.IsPlainInline()
+}
+
 // IsContents reports whether d is display: contents.
 func (d Display) IsContents() bool { return d.outer == outerContents }
 
@@ -92,7 +109,7 @@ func (d Display) String() string {
 	}
 	in := map[inner]string{innerFlow: "flow", innerFlowRoot: "flow-root", innerTable: "table",
 		innerFlex: "flex", innerGrid: "grid", innerRuby: "ruby", innerMath: "math",
-		innerWebkitBox: "-webkit-box", innerPart: "internal"}[d.inner]
+		innerWebkitBox: "-webkit-box", innerPart: "internal", innerCell: "internal"}[d.inner]
 	out := "block"
 	if d.outer == outerInline {
 		out = "inline"
@@ -130,6 +147,21 @@ func (d Display) blockifiesChildren() bool {
 	return false
 }
 
+// inlinify is CSS Ruby's inlinification of the in-flow children of a ruby
+// container: a block-level display becomes its inline-level equivalent.
+func (d Display) inlinify() Display {
+	if d.outer == outerBlock {
+		d.outer = outerInline
+	}
+	return d
+}
+
+// inlinifiesChildren reports whether d is a ruby container, whose in-flow
+// children are inlinified.
+func (d Display) inlinifiesChildren() bool {
+	return d.inner == innerRuby && (d.outer == outerInline || d.outer == outerBlock)
+}
+
 // singleDisplays are the one-keyword display values Chromium accepts.
 var singleDisplays = map[string]Display{
 	"inline":              DisplayInline,
@@ -145,7 +177,7 @@ var singleDisplays = map[string]Display{
 	"table-row":           displayInternal,
 	"table-column-group":  displayInternal,
 	"table-column":        displayInternal,
-	"table-cell":          displayInternal,
+	"table-cell":          {outer: outerInternal, inner: innerCell},
 	"table-caption":       displayInternal,
 	"flex":                {outer: outerBlock, inner: innerFlex},
 	"inline-flex":         {outer: outerInline, inner: innerFlex},

@@ -1,6 +1,8 @@
 package style
 
 import (
+	"strings"
+
 	"golang.org/x/net/html"
 )
 
@@ -24,6 +26,12 @@ var uaInlineBlock = setOf("button", "input", "marquee", "meter", "progress", "se
 
 var uaInternal = setOf("caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "td", "th")
 
+// svgRendered are the SVG elements Chromium gives a layout object (besides
+// the filter primitives, fe*, in a filter).
+var svgRendered = setOf("a", "circle", "clippath", "defs", "ellipse", "filter", "foreignobject", "g",
+	"image", "line", "lineargradient", "marker", "mask", "path", "pattern", "polygon", "polyline",
+	"radialgradient", "rect", "stop", "svg", "switch", "symbol", "text", "textpath", "tspan", "use")
+
 // unusualContents are the elements for which display: contents behaves as
 // display: none (CSS Display 3, section 2.8, and Chromium).
 var unusualContents = setOf("br", "wbr", "meter", "progress", "canvas", "embed", "object", "audio",
@@ -46,11 +54,26 @@ func setOf(names ...string) map[string]bool {
 func uaDisplay(n *html.Node) (d Display, important, ok bool) {
 	switch n.Namespace {
 	case "svg":
-		switch lower(n.Data) {
-		case "text", "foreignobject":
+		switch name := lower(n.Data); {
+		case name == "text" || name == "foreignobject":
 			return DisplayBlock, false, true
-		case "desc", "title", "metadata":
-			return DisplayNone, false, true // never rendered (Chromium gives them no box)
+		case name == "tspan" || name == "textpath":
+			for a := n.Parent; a != nil && a.Type == html.ElementNode && a.Namespace == "svg"; a = a.Parent {
+				if lower(a.Data) == "text" {
+					return Display{}, false, false
+				}
+			}
+			return DisplayNone, false, true // text content outside <text> has no box
+		case strings.HasPrefix(name, "fe"):
+			// Filter primitives render as children of a filter only.
+			if p := n.Parent; p != nil && p.Type == html.ElementNode && p.Namespace == "svg" && lower(p.Data) == "filter" {
+				return Display{}, false, false
+			}
+			return DisplayNone, false, true
+		case !svgRendered[name]:
+			// Unknown SVG elements, and the known ones that never render
+			// (desc, title, metadata, animations...), get no box.
+			return DisplayNone, false, true
 		}
 		return Display{}, false, false
 	case "math":
@@ -97,6 +120,8 @@ func uaDisplay(n *html.Node) (d Display, important, ok bool) {
 		return DisplayBlock, false, true
 	case name == "table":
 		return displayTable, false, true
+	case name == "td" || name == "th":
+		return Display{outer: outerInternal, inner: innerCell}, false, true
 	case uaInternal[name]:
 		return displayInternal, false, true
 	case uaInlineBlock[name]:
