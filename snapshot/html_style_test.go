@@ -95,6 +95,11 @@ func TestOfflineCascade(t *testing.T) {
 			`<p><legend style="display:inline" id=lg>l</legend></p><legend class=c id=lc>l</legend>
 <ruby><h1 id=h>x</h1><div style="float:left" id=f>y</div><span style="position:absolute" id=ab>z</span><div class=c><p id=pc>p</p></div></ruby>`,
 			map[string]string{"lg": "block", "lc": "block", "h": "inline", "f": "inline", "ab": "block", "pc": "inline"}},
+		{"form controls with a table display are inline-block", `.c{display:table-cell} .r{display:table-row} .t{display:ruby-text}`,
+			`<input class=c id=a><button class=r id=b>b</button><select class=c id=c></select><textarea class=r id=d></textarea>
+<meter class=c id=e></meter><progress class=r id=f></progress><img class=c id=g><span class=c id=h>s</span><input class=t id=i>`,
+			map[string]string{"a": "inline", "b": "inline", "c": "inline", "d": "inline", "e": "inline", "f": "inline",
+				"g": "block", "h": "block", "i": "block"}},
 		{"a contents element reports its parent's visibility", `.c{display:contents}`,
 			`<div style="visibility:hidden"><span class=c style="visibility:visible" id=a><b id=a1>x</b></span></div>
 <div><span class=c style="visibility:hidden" id=b><b id=b1>x</b></span></div>`,

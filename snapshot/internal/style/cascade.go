@@ -507,6 +507,9 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 	if c.Display.IsContents() && contentsIsNone(n) {
 		c.Display = DisplayNone
 	}
+	if n.Namespace == "" && formControls[n.Data] && c.Display.isTablePart() {
+		c.Display = displayInlineBlock
+	}
 	if c.pos == posOut {
 		c.float = false
 	}

@@ -33,6 +33,8 @@ const (
 	// innerCell is the content of a table cell, the one internal table box
 	// that size containment applies to.
 	innerCell
+	// innerRubyPart is the content of an internal ruby box.
+	innerRubyPart
 )
 
 // Display is a computed display value, reduced to what the cascade needs:
@@ -109,7 +111,7 @@ func (d Display) String() string {
 	}
 	in := map[inner]string{innerFlow: "flow", innerFlowRoot: "flow-root", innerTable: "table",
 		innerFlex: "flex", innerGrid: "grid", innerRuby: "ruby", innerMath: "math",
-		innerWebkitBox: "-webkit-box", innerPart: "internal", innerCell: "internal"}[d.inner]
+		innerWebkitBox: "-webkit-box", innerPart: "internal", innerCell: "internal", innerRubyPart: "internal"}[d.inner]
 	out := "block"
 	if d.outer == outerInline {
 		out = "inline"
@@ -119,6 +121,11 @@ func (d Display) String() string {
 		s += " list-item"
 	}
 	return s
+}
+
+// isTablePart reports whether d is an internal table display.
+func (d Display) isTablePart() bool {
+	return d.outer == outerInternal && d.inner != innerRubyPart
 }
 
 // blockify is CSS Display 3's blockification: an inline-level display becomes
@@ -184,7 +191,7 @@ var singleDisplays = map[string]Display{
 	"grid":                {outer: outerBlock, inner: innerGrid},
 	"inline-grid":         {outer: outerInline, inner: innerGrid},
 	"ruby":                displayRuby,
-	"ruby-text":           displayInternal,
+	"ruby-text":           {outer: outerInternal, inner: innerRubyPart},
 	"math":                displayMath,
 	"contents":            DisplayContents,
 	"none":                DisplayNone,

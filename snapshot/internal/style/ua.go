@@ -37,6 +37,10 @@ var svgRendered = setOf("a", "circle", "clippath", "defs", "ellipse", "filter", 
 var unusualContents = setOf("br", "wbr", "meter", "progress", "canvas", "embed", "object", "audio",
 	"iframe", "img", "video", "frame", "frameset", "input", "textarea", "select")
 
+// formControls are the elements Chromium draws itself; a table-internal
+// display on one of them gives an inline-block box.
+var formControls = setOf("input", "button", "select", "textarea", "meter", "progress")
+
 // svgContentsOK are the SVG elements for which display: contents is honoured.
 var svgContentsOK = setOf("g", "use", "tspan", "textpath", "a")
 
@@ -129,7 +133,7 @@ func uaDisplay(n *html.Node) (d Display, important, ok bool) {
 	case name == "ruby":
 		return displayRuby, false, true
 	case name == "rt" && n.Parent != nil && n.Parent.Type == html.ElementNode && n.Parent.Data == "ruby" && n.Parent.Namespace == "":
-		return displayInternal, false, true
+		return Display{outer: outerInternal, inner: innerRubyPart}, false, true
 	case name == "slot":
 		return DisplayContents, false, true
 	}
