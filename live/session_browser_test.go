@@ -121,7 +121,9 @@ func TestNavigationRace(t *testing.T) {
 			http.NotFound(w, r)
 			return
 		}
-		time.Sleep(300 * time.Millisecond)
+		// Long enough for several captures of page A before B commits, even
+		// under the race detector.
+		time.Sleep(1500 * time.Millisecond)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "script-src 'none'")
 		w.Write(pageB)
@@ -168,6 +170,7 @@ func TestNavigationRace(t *testing.T) {
 			rev = res.Revision
 		case errcode.NavigatedDuringCapture, errcode.NavigatedRevision, errcode.StaleRevision, errcode.CaptureFailed:
 			failures++
+			t.Logf("refused or failed: %s", errcode.CodeOf(err))
 			snap, err := s.Capture(ctx)
 			if err != nil {
 				failures++
@@ -179,8 +182,12 @@ func TestNavigationRace(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	if sawA == 0 || sawB == 0 {
-		t.Fatalf("the race never showed both documents: A %d, B %d, failures %d", sawA, sawB, failures)
+	// Chromium may hold a capture sent while the navigation is pending until
+	// the new document commits; the session then refuses it as
+	// navigated_during_capture. Either way the test must have seen the
+	// document change: a result from A or a refusal, then one from B.
+	if sawB == 0 || sawA+failures == 0 {
+		t.Fatalf("the race never showed the change of document: A %d, B %d, failures %d", sawA, sawB, failures)
 	}
 	t.Logf("results from A %d, from B %d, refused or failed %d", sawA, sawB, failures)
 }
