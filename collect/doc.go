@@ -25,7 +25,12 @@
 //     descendants do not become cells or rows of this collection); invisible
 //     sections, rowgroups and role-less wrappers are entered, as walks enter
 //     invisible elements.
-//   - A nested collection is not entered whether it is visible or not.
+//   - A nested collection is not entered. An invisible element is not a
+//     collection (SPEC section 2.1), so an invisible nested form is entered
+//     like any other invisible wrapper and its visible controls are rows, as
+//     cell summaries enter invisible nested tables and lists. In tables and
+//     lists the question never arises: a collection element is never
+//     role-less, so those scans do not enter it whatever its visibility.
 //
 // # Limits
 //

@@ -182,8 +182,10 @@ func roleLess(role string) bool {
 	return false
 }
 
-// isCollection reports whether n is a collection element of any kind,
-// visible or not: row scans never enter one.
+// isCollection reports whether n is a collection element of any kind. The
+// table and list scans enter only role-less elements and rowgroups, which are
+// never collections, so this guard costs nothing in output; it documents that
+// a nested collection's content is never this collection's rows.
 func isCollection(n domtree.Node) bool {
 	_, _, ok := aria.Collection(n)
 	return ok
@@ -298,7 +300,9 @@ func IsControl(n domtree.Node) bool {
 }
 
 // form scans a form: it enters everything except excluded elements, controls
-// and nested forms, so layout tables and lists inside a form are searched.
+// and visible nested forms, so layout tables and lists inside a form are
+// searched. An invisible nested form is not a collection (SPEC section 2.1):
+// it is entered like any invisible wrapper.
 // The visible controls are the rows.
 func (s *rowScanner) form() {
 	form := s.el
@@ -314,7 +318,7 @@ func (s *rowScanner) form() {
 				if n.Visible() {
 					s.body = append(s.body, Row{Element: n})
 				}
-			case isForm(n):
+			case isForm(n) && n.Visible():
 			default:
 				enter = true
 			}

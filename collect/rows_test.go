@@ -524,9 +524,12 @@ form
     input @nf
   div !hidden
     input !visible @rv
+  form !hidden
+    input @hiddenform
+    input !visible @inv
 `, want: []rowD{
 			{El: "i1"}, {El: "s"}, {El: "ta"}, {El: "btn"}, {El: "cb"}, {El: "sw"}, {El: "lb"},
-			{El: "nf"}, {El: "rv"},
+			{El: "nf"}, {El: "rv"}, {El: "inv"},
 		}},
 	})
 }
