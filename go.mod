@@ -10,10 +10,8 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tdewolff/parse/v2 v2.8.20
 	golang.org/x/net v0.62.0
+	golang.org/x/text v0.43.0
 	pgregory.net/rapid v1.3.0
 )
 
-require (
-	github.com/gorilla/websocket v1.5.3 // indirect
-	golang.org/x/text v0.43.0 // indirect
-)
+require github.com/gorilla/websocket v1.5.3 // indirect
