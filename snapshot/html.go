@@ -141,6 +141,12 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 		}
 		n = nextHTML(n, doc, true)
 	}
+	// Emptiness is known only once declarative shadow roots are detached.
+	for n := doc; n != nil; n = nextHTML(n, doc, true) {
+		if n.Type == html.ElementNode && htmlIsEmpty(n) {
+			htmlSetState(n, "empty")
+		}
+	}
 	htmlMarkRadios(radios, ids)
 	for _, c := range controls {
 		if htmlIsRequired(c) {
@@ -615,4 +621,15 @@ func htmlEmbedsDocument(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// htmlIsEmpty reports whether n matches :empty: no child but comments. A
+// text node counts even when it is all whitespace, as in browsers.
+func htmlIsEmpty(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode || c.Type == html.TextNode {
+			return false
+		}
+	}
+	return true
 }

@@ -129,9 +129,9 @@ func TestOfflineCascade(t *testing.T) {
 				"f": "inline", "g": "inline", "h": "inline", "i": "inline", "j": "inline", "k": "block",
 				"l": "block", "m": "inline", "n": "block", "o": "inline", "p": "inline"}},
 		{"mathml and svg", "",
-			`<math id=m><mi id=mi>x</mi></math><math display=block id=mb></math>
+			`<math id=m><mi id=mi>x</mi></math><math display=block id=mb></math><math style="display:inline" id=mi2><mi id=mi3>y</mi><label id=ml>l</label></math>
 <svg id=s><g id=g><text id=tx>t</text></g><foreignObject id=fo><div id=fd>d</div></foreignObject></svg>`,
-			map[string]string{"m": "inline", "mi": "block", "mb": "block", "s": "inline", "g": "inline",
+			map[string]string{"m": "inline", "mi": "block", "mb": "block", "mi2": "inline", "mi3": "block", "ml": "block", "s": "inline", "g": "inline",
 				"tx": "block", "fo": "block", "fd": "block"}},
 		{"user-action pseudo-classes never match", `.h:hover,.h2{display:none} .i:not(:hover){display:none}
 .j:focus-within{display:none} a:visited{display:none} :target{display:none} .k:focus-visible{display:none}`,
@@ -160,6 +160,14 @@ func TestOfflineCascade(t *testing.T) {
 			`<section><i>1</i><i class=y id=y>2</i></section><div><b class=ae id=ae>x</b></div><i class=ai data-x=1 id=ai>x</i>
 <i class=aj id=aj></i><div class=bb id=bb>x</div><i class=bc id=bc>x</i>`,
 			map[string]string{"y": "none", "ae": "none", "ai": "none", "aj": "none", "bb": "none", "bc": "inline"}},
+		{":where weighs nothing, :empty counts whitespace", `:where(.z):empty{display:contents!important} input:is(.x,.y){display:inline-block!important}
+.w:where(#q){display:none} .w{display:inline} .e:empty{display:none}`,
+			`<input class="z x" id=a><div class="w" id=q>w</div><i class=e id=e1> </i><i class=e id=e2><!--c--></i>
+<div id=h class=e><template shadowrootmode=open>s</template></div>`,
+			map[string]string{"a": "inline", "q": "inline", "e1": "inline", "e2": "none", "h": "none"}},
+		{"dialogs and popovers are positioned", `dialog,[popover]{display:inline} .s{position:static}`,
+			`<dialog id=a>d</dialog><dialog open id=b>d</dialog><span popover id=c>p</span><dialog class=s id=d>d</dialog>`,
+			map[string]string{"a": "block", "b": "block", "c": "block", "d": "inline"}},
 		{"element states", `input:checked+.am{display:none} :not(:defined){display:none} details:open>.an{display:none}
 input:required+.ao{display:none} input:optional+.ap{display:none} :checked+.aq{display:none}`,
 			`<input type=checkbox checked><i class=am id=am>x</i><x-foo id=xf>x</x-foo><details open><summary>s</summary><i class=an id=an>x</i></details>

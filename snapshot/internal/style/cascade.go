@@ -21,7 +21,9 @@ const MatchSteps = 1 << 25
 const statePrefix = "domsnap "
 
 // StateAttr is the name of the private attribute that marks an element as
-// being in a state: "checked", "defined", "open", "required" or "optional".
+// being in a state: "checked", "defined", "open", "required", "optional" or
+// "empty" (no child but comments; unlike the selector library's :empty, a
+// whitespace text node is a child).
 // The selector library cannot evaluate these pseudo-classes itself, so the
 // caller computes each state and adds the attribute (value empty) before
 // styles are computed; :checked and the others are rewritten to match it.
@@ -428,6 +430,10 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 		}
 		w[propDisplay].offer(prio{rank: r, order: -1}, value{display: ua})
 	}
+	uaPos := uaPosition(n)
+	if uaPos != posStatic {
+		w[propPosition].offer(prio{rank: rankUANormal, order: -1}, value{pos: uaPos})
+	}
 	offer := func(ds []decl, p prio) {
 		for i, d := range ds {
 			p.index = i
@@ -497,6 +503,10 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 			c.pos = x.val.pos
 		case valInherit:
 			c.pos = par.pos
+		case valRevert:
+			if x.from == rankAuthorNormal || x.from == rankAuthorImportant {
+				c.pos = uaPos
+			}
 		}
 	}
 

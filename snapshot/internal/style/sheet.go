@@ -322,7 +322,7 @@ var neverPseudo = map[string]bool{
 // statePseudo are pseudo-classes answered from StateAttr attributes.
 var statePseudo = map[string]string{
 	"checked": "checked", "defined": "defined", "open": "open",
-	"required": "required", "optional": "optional",
+	"required": "required", "optional": "optional", "empty": "empty",
 }
 
 // legacyPseudoElements may be written with one colon.
@@ -368,15 +368,20 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 		comb    byte
 		key     keyKind
 		keyText string
-		n       int // tokens at depth 0
+		n       int                  // tokens at depth 0
+		zero    cascadia.Specificity // weight of top-level :where() arguments, taken off
 	}
 	var parts []*part
 	cur := &part{}
 	var pending byte
 	var b blocks
-	// extra counts, per open block, the closing parentheses the :is()
-	// rewrite owes.
-	var extra []bool
+	// extra records, per open block, what the :is() rewrite owes when the
+	// block closes.
+	type debt struct {
+		paren bool // one more ")"
+		where int  // for a top-level :where(), where its argument starts in the text; else -1
+	}
+	var extra []debt
 	nested := 0
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -454,10 +459,16 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 					i++
 					continue
 				case nt.tt == css.FunctionToken && (name == "is(" || name == "where(" || name == "-webkit-any("):
-					// :is(X) matches like :not(:not(X)) and weighs like X.
+					// :is(X) matches like :not(:not(X)) and weighs like X;
+					// :where(X) weighs nothing, so a top-level one has X's
+					// weight taken off again when its block closes.
+					where := -1
+					if name == "where(" && b.depth() == 0 {
+						where = cur.text.Len() + len(":not(:not(")
+					}
 					cur.text.WriteString(":not(:not(")
 					b.step(nt)
-					extra = append(extra, true)
+					extra = append(extra, debt{paren: true, where: where})
 					i++
 					continue
 				case nt.tt == css.FunctionToken && name == "has(":
@@ -470,7 +481,7 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 					if j < len(toks) && toks[j].tt == css.DelimToken && toks[j].data == ">" {
 						cur.text.WriteString(":haschild(")
 						b.step(nt)
-						extra = append(extra, false)
+						extra = append(extra, debt{where: -1})
 						i = j
 						continue
 					}
@@ -482,10 +493,22 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 		b.step(t)
 		switch {
 		case b.depth() > before:
-			extra = append(extra, false)
+			extra = append(extra, debt{where: -1})
 		case b.depth() < before:
 			if len(extra) > 0 {
-				if extra[len(extra)-1] {
+				d := extra[len(extra)-1]
+				if d.where >= 0 {
+					if g, err := cascadia.ParseGroup(cur.text.String()[d.where:]); err == nil {
+						var most cascadia.Specificity
+						for _, sel := range g {
+							if sp := sel.Specificity(); most.Less(sp) {
+								most = sp
+							}
+						}
+						cur.zero = cur.zero.Add(most)
+					}
+				}
+				if d.paren {
 					cur.text.WriteString(")")
 				}
 				extra = extra[:len(extra)-1]
@@ -516,7 +539,11 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 			return cs, false, false
 		}
 		cs.parts = append(cs.parts, compound{sel: sel, comb: p.comb})
-		cs.spec = cs.spec.Add(sel.Specificity())
+		sp := sel.Specificity()
+		for k := range sp {
+			sp[k] -= p.zero[k]
+		}
+		cs.spec = cs.spec.Add(sp)
 	}
 	last := parts[len(parts)-1]
 	cs.key, cs.keyText = last.key, last.keyText

@@ -81,6 +81,8 @@ func uaDisplay(n *html.Node) (d Display, important, ok bool) {
 		}
 		return Display{}, false, false
 	case "math":
+		// Chromium: math is display: math; every other MathML element is
+		// block math.
 		switch name := lower(n.Data); {
 		case name == "annotation" || name == "annotation-xml":
 			return DisplayNone, false, true
@@ -88,8 +90,10 @@ func uaDisplay(n *html.Node) (d Display, important, ok bool) {
 			return DisplayNone, false, true // semantics renders its first child only
 		case name == "math" && attrEqualFold(n, "display", "block"):
 			return displayBlockMath, false, true
+		case name == "math":
+			return displayMath, false, true
 		}
-		return displayMath, false, true
+		return displayBlockMath, false, true
 	case "":
 	default:
 		return Display{}, false, false
@@ -212,4 +216,17 @@ func prevElementSibling(n *html.Node) *html.Node {
 		}
 	}
 	return nil
+}
+
+// uaPosition is the user-agent position of n: a dialog is absolutely
+// positioned and a popover fixed, which blockifies them whatever display
+// author CSS gives them.
+func uaPosition(n *html.Node) position {
+	if n.Namespace != "" {
+		return posStatic
+	}
+	if n.Data == "dialog" || hasAttr(n, "popover") {
+		return posOut
+	}
+	return posStatic
 }
