@@ -4,7 +4,7 @@ FUZZTIME ?= 30s
 BENCHTIME ?= 1x
 SHARED ?= ../shared
 
-.PHONY: all build test vet fmt-check test-browser install-browser conformance check fuzz bench captures example
+.PHONY: all build test vet fmt-check test-browser install-browser conformance check fuzz bench bench-browser captures example
 
 all: build test
 
@@ -55,6 +55,9 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+bench-browser:
+	$(GO) test -tags browser -run '^$$' -bench BenchmarkLiveCaptureVsScript -benchtime 5x ./live
 
 # Re-captures testdata/html pages in Chromium into testdata/captures.
 captures:
