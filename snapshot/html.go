@@ -59,7 +59,12 @@ func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 			"the HTML parser refused the document (more than "+strconv.Itoa(limits.MaxHTMLDepth)+" nested elements?)", err)
 	}
 	p := htmlPrepare(doc)
-	eng := style.New(doc)
+	quirks := htmlQuirks(doc)
+	var restore []htmlSaved
+	if quirks {
+		restore = htmlLowerNames(doc)
+	}
+	eng := style.New(doc, style.Options{Quirks: quirks})
 	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
 	styles := htmlComputeStyles(doc, eng)
 	if eng.OverBudget() {
@@ -68,6 +73,9 @@ func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 		styles = htmlComputeStyles(doc, eng)
 	}
 	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
+	for _, r := range restore {
+		r.attr.Val = r.val
+	}
 	t, err := p.build(doc, styles)
 	if err != nil {
 		return nil, info, err
@@ -632,4 +640,72 @@ func htmlIsEmpty(n *html.Node) bool {
 		}
 	}
 	return true
+}
+
+// htmlQuirks reports whether the document is in quirks mode, by the HTML
+// Standard's DOCTYPE rules: no DOCTYPE, a name other than html, or a public
+// identifier of a legacy DTD. The legacy identifiers are matched by their
+// families' prefixes, which covers the Standard's list.
+func htmlQuirks(doc *html.Node) bool {
+	var dt *html.Node
+	for c := doc.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.DoctypeNode {
+			dt = c
+			break
+		}
+	}
+	if dt == nil || domtree.ToLowerASCII(dt.Data) != "html" {
+		return true
+	}
+	public, hasPublic := htmlAttr(dt, "public")
+	_, hasSystem := htmlAttr(dt, "system")
+	if !hasPublic {
+		return false
+	}
+	pub := domtree.ToLowerASCII(public)
+	switch pub {
+	case "-//w3o//dtd w3 html strict 3.0//en//", "-/w3c/dtd html 4.0 transitional/en", "html":
+		return true
+	}
+	for _, p := range []string{"+//silmaril//", "-//as//", "-//advasoft ltd//", "-//ietf//dtd html",
+		"-//metrius//", "-//microsoft//", "-//netscape comm. corp.//", "-//o'reilly and associates//",
+		"-//sq//", "-//softquad", "-//spyglass//", "-//sun microsystems corp.//", "-//w3c//dtd html 3",
+		"-//w3c//dtd html 4.0 frameset//", "-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html experimental",
+		"-//w3c//dtd w3 html//", "-//w3o//dtd w3 html 3.0//", "-//webtechs//"} {
+		if strings.HasPrefix(pub, p) {
+			return true
+		}
+	}
+	if !hasSystem && (strings.HasPrefix(pub, "-//w3c//dtd html 4.01 frameset//") ||
+		strings.HasPrefix(pub, "-//w3c//dtd html 4.01 transitional//")) {
+		return true
+	}
+	return false
+}
+
+// htmlSaved is an attribute value to put back after styling.
+type htmlSaved struct {
+	attr *html.Attribute
+	val  string
+}
+
+// htmlLowerNames lower-cases every class and id attribute for quirks-mode
+// selector matching and returns the original values, which the tree keeps.
+func htmlLowerNames(doc *html.Node) []htmlSaved {
+	var saved []htmlSaved
+	for n := doc; n != nil; n = nextHTML(n, doc, true) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		for i := range n.Attr {
+			a := &n.Attr[i]
+			if a.Namespace == "" && (a.Key == "class" || a.Key == "id") {
+				if l := domtree.ToLowerASCII(a.Val); l != a.Val {
+					saved = append(saved, htmlSaved{a, a.Val})
+					a.Val = l
+				}
+			}
+		}
+	}
+	return saved
 }

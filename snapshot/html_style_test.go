@@ -285,3 +285,47 @@ func TestParseHTMLNotRendered(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestOfflineCascadeDocumentModes covers what depends on the document rather
+// than on one rule: quirks mode, alternate style sheets and attribute values
+// that HTML compares case-insensitively. Checked against Chromium 156.
+func TestOfflineCascadeDocumentModes(t *testing.T) {
+	body := `<style>.Foo{display:none} #Bar{display:none} input[type=CHECKBOX]{display:none} div[data-x=ABC]{display:none}</style>
+<i class=foo id=q1>x</i><i id=bar>x</i><input type=checkbox id=q3><div data-x=abc id=q4>x</div>
+<style title=one>.a{display:none}</style><style title=two>.b{display:none}</style><style title=one>.c{display:none}</style>
+<i class=a id=a>a</i><i class=b id=b>b</i><i class=c id=c>c</i>`
+	cases := []struct {
+		name, doctype string
+		want          map[string]string
+	}{
+		{"quirks: no doctype", "", map[string]string{"q1": "none", "bar": "none", "q3": "none", "q4": "block", "a": "none", "b": "inline", "c": "none"}},
+		{"quirks: legacy public id", `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN">`,
+			map[string]string{"q1": "none", "bar": "none", "q3": "none", "q4": "block", "a": "none", "b": "inline", "c": "none"}},
+		{"limited quirks is not quirks", `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd">`,
+			map[string]string{"q1": "inline", "bar": "inline", "q3": "none", "q4": "block", "a": "none", "b": "inline", "c": "none"}},
+		{"no quirks", "<!doctype html>", map[string]string{"q1": "inline", "bar": "inline", "q3": "none", "q4": "block", "a": "none", "b": "inline", "c": "none"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr, info := htmlParse(t, c.doctype+"<html><head></head><body>"+body+"</body></html>")
+			got := map[string]string{}
+			for id := range c.want {
+				got[id] = htmlStyleOf(htmlByID(t, tr, id))
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if info.StyleSheets != 3 {
+				t.Errorf("StyleSheets = %d, want 3 (the alternate set is not applied)", info.StyleSheets)
+			}
+			// Quirks-mode matching never changes what the tree holds.
+			if v := htmlByID(t, tr, "bar").AttrValue("id"); v != "bar" {
+				t.Errorf("id attribute %q", v)
+			}
+		})
+	}
+	tr, _ := htmlParse(t, `<i class="MiXed" id="UP">x</i>`)
+	if n := htmlByID(t, tr, "UP"); n.AttrValue("class") != "MiXed" {
+		t.Errorf("quirks mode changed the class attribute to %q", n.AttrValue("class"))
+	}
+}

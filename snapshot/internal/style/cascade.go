@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/andybalholm/cascadia"
+	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
 )
 
@@ -213,6 +214,21 @@ type rule struct {
 	order int
 }
 
+// Options say how the document was parsed.
+type Options struct {
+	// Quirks is true for a document in quirks mode.
+	Quirks bool
+}
+
+// lowerNames lower-cases the id and class names of selectors, for quirks mode.
+func lowerNames(toks []token) {
+	for i, t := range toks {
+		if t.tt == css.HashToken || (t.tt == css.IdentToken && i > 0 && toks[i-1].tt == css.DelimToken && toks[i-1].data == ".") {
+			toks[i].data = lower(t.data)
+		}
+	}
+}
+
 // Engine computes styles for one document.
 type Engine struct {
 	rules     []rule
@@ -245,12 +261,18 @@ type Computed struct {
 // element (HTML or SVG) reachable from doc whose type is CSS and whose media
 // is absent, empty, "all" or "screen". Template contents and declarative
 // shadow roots must already be cut off the tree by the caller.
-func New(doc *html.Node) *Engine {
+//
+// In quirks mode (Options.Quirks), class and id selectors match ASCII
+// case-insensitively, as browsers do: the caller lower-cases the class and
+// id attributes it lets the selectors see, and New lower-cases the class and
+// id names in the selectors.
+func New(doc *html.Node, opts Options) *Engine {
 	e := &Engine{
 		byID: map[string][]int32{}, byClass: map[string][]int32{}, byTag: map[string][]int32{},
 	}
 	order := 0
 	elements := 0
+	preferred := ""
 	for n := doc; n != nil; n = nextNode(n, doc, true) {
 		if n.Type != html.ElementNode {
 			continue
@@ -259,6 +281,16 @@ func New(doc *html.Node) *Engine {
 		if !isStyleElement(n) {
 			continue
 		}
+		// A titled sheet belongs to a named set: the first title names the
+		// preferred set, and sheets of any other set are alternates, which
+		// a browser does not apply.
+		if title, _ := attrValue(n, "title"); title != "" {
+			if preferred == "" {
+				preferred = title
+			} else if title != preferred {
+				continue
+			}
+		}
 		e.Sheets++
 		var sb strings.Builder
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -266,7 +298,11 @@ func New(doc *html.Node) *Engine {
 				sb.WriteString(c.Data)
 			}
 		}
-		for _, r := range readRules(tokenize(sb.String())) {
+		toks := tokenize(sb.String())
+		if opts.Quirks {
+			lowerNames(toks)
+		}
+		for _, r := range readRules(toks) {
 			sels, ok := parseSelectors(r.prelude)
 			if !ok || len(sels) == 0 {
 				continue

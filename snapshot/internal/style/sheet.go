@@ -488,6 +488,11 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 				}
 			}
 		}
+		// HTML compares the values of some attributes case-insensitively
+		// in attribute selectors: add the i flag where none is given.
+		if t.tt == css.RightBracketToken && b.depth() > 0 && caseInsensitiveValue(toks, i) {
+			cur.text.WriteString(" i")
+		}
 		// Track blocks, paying the :is() rewrite's debt when its block closes.
 		before := b.depth()
 		b.step(t)
@@ -548,4 +553,45 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 	last := parts[len(parts)-1]
 	cs.key, cs.keyText = last.key, last.keyText
 	return cs, false, true
+}
+
+// caseInsensitiveAttrs are the attributes whose values attribute selectors
+// match ASCII case-insensitively on HTML elements (HTML Standard, section
+// "Case-sensitivity of selectors").
+var caseInsensitiveAttrs = map[string]bool{
+	"accept": true, "accept-charset": true, "align": true, "alink": true, "axis": true, "bgcolor": true,
+	"charset": true, "checked": true, "clear": true, "codetype": true, "color": true, "compact": true,
+	"declare": true, "defer": true, "dir": true, "direction": true, "disabled": true, "enctype": true,
+	"face": true, "frame": true, "hreflang": true, "http-equiv": true, "lang": true, "language": true,
+	"link": true, "media": true, "method": true, "multiple": true, "nohref": true, "noresize": true,
+	"noshade": true, "nowrap": true, "readonly": true, "rel": true, "rev": true, "rules": true,
+	"scope": true, "scrolling": true, "selected": true, "shape": true, "target": true, "text": true,
+	"type": true, "valign": true, "valuetype": true, "vlink": true,
+}
+
+// caseInsensitiveValue reports whether the attribute selector that the "]"
+// at toks[end] closes compares a value of a case-insensitive attribute and
+// carries no i or s flag of its own.
+func caseInsensitiveValue(toks []token, end int) bool {
+	start := end - 1
+	for start >= 0 && toks[start].tt != css.LeftBracketToken {
+		if toks[start].tt == css.RightBracketToken {
+			return false
+		}
+		start--
+	}
+	if start < 0 {
+		return false
+	}
+	var inner []token
+	for _, t := range toks[start+1 : end] {
+		if t.tt != css.WhitespaceToken {
+			inner = append(inner, t)
+		}
+	}
+	if len(inner) < 3 || inner[0].tt != css.IdentToken || !caseInsensitiveAttrs[strings.ToLower(inner[0].data)] {
+		return false
+	}
+	// name op value, with no flag after the value.
+	return len(inner) == 3 || (len(inner) == 4 && inner[1].tt == css.DelimToken && inner[1].data == "=")
 }

@@ -259,7 +259,7 @@ func TestMatchBudgetBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := New(doc)
+		e := New(doc, Options{})
 		if e.SheetsDropped != c.dropped {
 			t.Errorf("%d divs: dropped %t, want %t", c.divs, e.SheetsDropped, c.dropped)
 		}
@@ -283,7 +283,7 @@ func TestMatchBudgetBound(t *testing.T) {
 // source does: when matching runs out of MatchSteps, the sheets are dropped
 // and everything is computed again.
 func computeAll(doc *html.Node) (*Engine, map[*html.Node]Computed) {
-	e := New(doc)
+	e := New(doc, Options{})
 	for {
 		out := map[*html.Node]Computed{}
 		for n := doc; n != nil; n = nextNode(n, doc, true) {
