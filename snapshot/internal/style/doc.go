@@ -13,12 +13,49 @@
 // items and the root, and display: contents on elements that cannot be
 // contents.
 //
-// What is deliberately not applied, because offline analysis cannot know it,
-// is listed as divergences in the repository documentation: rules inside
-// @media, @supports, @layer and other at-rule blocks, nested style rules,
-// external style sheets and @import, media queries on <style media>,
-// declarations that use var(), and pseudo-classes that depend on state a page
-// at rest does not have (:hover, :focus and the like never match).
+// Selectors are matched with github.com/andybalholm/cascadia, one compound
+// selector at a time; this package chains the compounds itself. Selector
+// features the library lacks are rewritten before it sees them: :is() and
+// :where() as :not(:not()) (a top-level :where() then has its weight taken
+// off), :has(> x) as :haschild(x), :any-link as :link, :scope as :root, the
+// pseudo-classes of user action and script-only state as a pseudo-class that
+// never matches, and :checked, :defined, :open, :required, :optional and
+// :empty as private attributes the caller computes (StateAttr). Attribute
+// values HTML compares case-insensitively (type, rel, ...) get the i flag.
+//
+// # Divergences
+//
+// These differ from a live Chromium capture of the same bytes on purpose or
+// by necessity; each comes with the smallest page that shows it.
+//
+//   - hidden=until-found is display: none (SPEC section 2.1); Chromium
+//     renders the element and hides its content with content-visibility.
+//     <div hidden=until-found>x</div>
+//   - Rules inside at-rule blocks are not applied (SPEC section 2.1):
+//     @media, @supports, @layer, @scope, @container, @starting-style.
+//     <style>@media all{p{display:none}}</style><p>x</p>
+//   - Nested style rules are not applied.
+//     <style>div{p{display:none}}</style><div><p>x</p></div>
+//   - var() is not resolved: a declaration using it is dropped, where a
+//     browser substitutes the custom property or, failing that, unsets.
+//     <p style="--d:none;display:var(--d)">x</p>
+//   - External style sheets and @import load nothing; a <style media> with a
+//     query other than all or screen is not applied.
+//     <style media="(min-width:1px)">p{display:none}</style><p>x</p>
+//   - Chromium does not match :last-child, :only-child, :last-of-type and
+//     :nth-last-*() on children of an element the parser created by
+//     reconstructing misnested formatting elements; they match here.
+//     <style>*:last-child{display:block}</style><a><i>x</a><b>y</b>
+//   - Namespaced selectors (svg|rect), the column combinator, the nesting
+//     selector outside nesting, :host, and pseudo-classes the selector
+//     library cannot parse (:read-only, :placeholder-shown, :dir(), ...)
+//     drop their rule, as an invalid selector would; Chromium applies it.
+//   - In quirks mode, attribute selectors on class and id ([class=Foo])
+//     become case-insensitive here.
+//   - Whether a display: contents element with only whitespace inside has a
+//     box is decided by a simple rule (whitespace after inline content in
+//     the same block container counts) that covers the usual cases only.
+//
 //
 // # Limits
 //
