@@ -271,7 +271,10 @@ func TestWriteSnapshotErrors(t *testing.T) {
 // in the tree or in the returned envelope.
 func TestLoadCanary(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteSnapshot(&b, testEnvelope(t), true); err != nil {
+	e := testEnvelope(t)
+	var canaries []string
+	e.Capture, canaries = featuresWithCanaries(t)
+	if err := WriteSnapshot(&b, e, true); err != nil {
 		t.Fatal(err)
 	}
 	in, err := Load(b.Bytes(), LoadOptions{})

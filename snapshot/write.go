@@ -10,16 +10,20 @@ import (
 )
 
 // WriteSnapshot writes a saved snapshot envelope (SPEC section 13), gzip
-// compressed when gz is true. The same envelope always gives the same
-// bytes: members in a fixed order, strings escaped as encoding/json does
-// with HTML escaping off, the capture copied exactly as given, one final
-// newline, and a gzip header with no name and no time.
+// compressed when gz is true. The capture is always passed through
+// ScrubCapture first, so the file holds no form control value whoever
+// calls it; analysing the file gives the tree of the capture as given. The
+// same envelope always gives the same bytes: members in a fixed order,
+// strings escaped as encoding/json does with HTML escaping off, the
+// scrubbed capture, one final newline, and a gzip header with no name and
+// no time.
 //
 // An empty Format is written as FormatName; any other format is
 // unsupported_input. A revision that is not one, a captured_at that is not
-// RFC 3339, or a capture that is not one well-formed JSON object is
-// malformed_snapshot, since Load would refuse the file. A failing writer
-// gives capture_failed.
+// RFC 3339, or a capture that is not one well-formed JSON object or that
+// ScrubCapture cannot read is malformed_snapshot (with paths under
+// /capture), since Load would refuse the file or it could not be shown to
+// be free of values. A failing writer gives capture_failed.
 func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 	if e.Format == "" {
 		e.Format = FormatName
@@ -37,10 +41,10 @@ func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 	if s.peek() != '{' {
 		return s.wrongType("/capture", "an object")
 	}
-	if err := s.skipValue("/capture"); err != nil {
-		return err
-	}
-	if err := s.end(); err != nil {
+	// Always scrubbed, so that no caller can write a value by forgetting
+	// to: the secret rule wins over keeping the capture as sent.
+	capture, err := ScrubCapture(e.Capture)
+	if err != nil {
 		return underCapture(err)
 	}
 	styles := e.ComputedStyles
@@ -49,7 +53,7 @@ func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 	}
 
 	var buf bytes.Buffer
-	buf.Grow(len(e.Capture) + 256)
+	buf.Grow(len(capture) + 256)
 	str := func(v any) {
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
@@ -67,7 +71,7 @@ func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 	buf.WriteString(`,"computed_styles":`)
 	str(styles)
 	buf.WriteString(`,"capture":`)
-	buf.Write(bytes.TrimSpace(e.Capture))
+	buf.Write(capture)
 	buf.WriteString("}\n")
 
 	if !gz {

@@ -1,0 +1,773 @@
+package snapshot
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+
+	"github.com/domsnap/domsnap/domtree"
+)
+
+// ScrubCapture returns a copy of a captureSnapshot result (wire JSON) with
+// every form control value taken out, so that a saved capture can hold no
+// value a person typed or a page pre-filled (SPEC section 8's secret rule,
+// which wins over section 13's "exactly as the protocol returns it"). In
+// every document, frames included:
+//
+//   - the nodes tables inputValue, textValue and optionSelected are removed;
+//   - an input element's value attribute is removed from its attribute list
+//     unless the input's first type attribute is button, submit or reset
+//     (ASCII case-insensitive), the rule domtree.Builder applies;
+//   - a text or CDATA node whose parent is a textarea points at an empty
+//     string; the node stays, so node counts and indexes do not change;
+//   - a layout object of any of those nodes loses its text;
+//   - each string-table entry that only the removed data referred to is
+//     blanked to "", so the value's bytes appear nowhere in the output.
+//
+// Everything else keeps its meaning: the tree DecodeCapture builds from the
+// result equals the tree it builds from the input, node for node. Members
+// the scrub does not read are copied byte for byte; the objects it rebuilds
+// (the top level, each document, its nodes and layout tables, the string
+// table) are written compactly with their members in input order. The
+// output depends on the input bytes alone, and scrubbing a scrubbed capture
+// gives the same bytes.
+//
+// Input that is not one JSON object, or whose tables the scrub needs (node
+// types, names, parents, attributes, node values, the value tables, the
+// string table) have the wrong types, unequal lengths or string indexes out
+// of range, is malformed_snapshot: a capture that cannot be understood
+// cannot be shown to be free of values. A member name repeated in an object
+// the scrub rebuilds is malformed too, since a second copy could hide a
+// table. The work and memory are linear in the input size.
+func ScrubCapture(raw []byte) ([]byte, error) {
+	if len(raw) > math.MaxInt32 {
+		return nil, malformed("", "capture larger than 2 GiB")
+	}
+	sc := &scrubber{s: scanner{data: raw}}
+	top, err := sc.parseTop()
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.s.end(); err != nil {
+		return nil, err
+	}
+	for i := range sc.docs {
+		if err := sc.scrubDoc(&sc.docs[i], "/documents/"+strconv.Itoa(i)); err != nil {
+			return nil, err
+		}
+	}
+	sc.finishStrings()
+	out := make([]byte, 0, len(raw)+8)
+	return writeObject(out, top, nil, sc.writeTopMember), nil
+}
+
+// member is one member of an object the scrub rebuilds: the raw bytes of its
+// name (quotes included) and of its value.
+type member struct {
+	name       string
+	key, value []byte
+}
+
+// rareRefs is a Rare*Data table as the scrub reads it.
+type rareRefs struct {
+	present      bool
+	index, value []int32
+}
+
+// scrubDocTables is what the scrub reads of one document.
+type scrubDocTables struct {
+	members []member
+
+	nodes       []member
+	nodesNull   bool
+	hasNodesObj bool
+	parent      []int32
+	nodeType    []int32
+	nodeName    []int32
+	nodeValue   []int32
+	attrs       []int32
+	attrStart   []int32
+	// removedRare are the value tables that are dropped; keptRare the
+	// string tables that stay.
+	removedRare []rareRefs
+	keptRare    []rareRefs
+
+	layout       []member
+	hasLayoutObj bool
+	layoutNode   []int32
+	layoutText   []int32
+	// keptInts are other string-index arrays that stay (layout styles,
+	// blended background colors, document-level string indexes).
+	keptInts [][]int32
+
+	// What the scrub changed: emptied lists the textarea text nodes whose
+	// value now points at the empty string.
+	attrsChanged, textChanged bool
+	emptied                   []int32
+	// secretNode marks the nodes whose layout text is dropped.
+	secretNode []bool
+}
+
+type scrubber struct {
+	s    scanner
+	docs []scrubDocTables
+	// strs are the spans of the string table's entries, quotes included.
+	strs     [][]byte
+	hasStrs  bool
+	strClass []uint8
+	// removed and kept count, per string, references from dropped data
+	// and from data that stays.
+	removed, kept []bool
+	blank         []bool
+	// emptyIndex is the string index textarea text nodes point at.
+	emptyIndex  int32
+	appendEmpty bool
+}
+
+// String classes, computed once per string: bit 0 set means computed.
+const (
+	clsDone uint8 = 1 << iota
+	clsInput
+	clsTextarea
+	clsType
+	clsValue
+	clsButtonType
+)
+
+func (sc *scrubber) class(i int32, path string) (uint8, error) {
+	if i < 0 || int(i) >= len(sc.strs) {
+		return 0, malformed(path, "string index "+strconv.Itoa(int(i))+" out of range [0, "+strconv.Itoa(len(sc.strs))+")")
+	}
+	if c := sc.strClass[i]; c&clsDone != 0 {
+		return c, nil
+	}
+	raw := sc.strs[i]
+	v := decodeSpan(raw[1:len(raw)-1], bytes.IndexByte(raw, '\\') >= 0)
+	c := clsDone
+	switch {
+	case domtree.EqualFold(v, "input"):
+		c |= clsInput
+	case domtree.EqualFold(v, "textarea"):
+		c |= clsTextarea
+	case domtree.EqualFold(v, "type"):
+		c |= clsType
+	case domtree.EqualFold(v, "value"):
+		c |= clsValue
+	case domtree.EqualFold(v, "button"), domtree.EqualFold(v, "submit"), domtree.EqualFold(v, "reset"):
+		c |= clsButtonType
+	}
+	sc.strClass[i] = c
+	return c, nil
+}
+
+// parseTop reads the top-level object, keeping the members to rebuild.
+func (sc *scrubber) parseTop() ([]member, error) {
+	s := &sc.s
+	var members []member
+	seen := map[string]bool{}
+	more, err := s.objectStart("")
+	if err != nil {
+		return nil, err
+	}
+	for more {
+		m, p, err := sc.memberStart("", seen)
+		if err != nil {
+			return nil, err
+		}
+		start := s.pos
+		switch m.name {
+		case "documents":
+			err = sc.parseDocuments(p)
+		case "strings":
+			err = sc.parseStrings(p)
+		default:
+			err = s.skipValue(p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		m.value = s.data[start:s.pos]
+		members = append(members, m)
+		if more, err = s.objectNext(""); err != nil {
+			return nil, err
+		}
+	}
+	return members, nil
+}
+
+// memberStart reads a member name and refuses a repeated one.
+func (sc *scrubber) memberStart(path string, seen map[string]bool) (member, string, error) {
+	s := &sc.s
+	s.ws()
+	kstart := s.pos
+	k, err := s.key(path)
+	if err != nil {
+		return member{}, "", err
+	}
+	name := string(k)
+	p := path + "/" + escapePointer(name)
+	if seen[name] {
+		return member{}, "", dup(p)
+	}
+	seen[name] = true
+	// The raw key ends at its closing quote; key consumed the ':' too.
+	kend := bytes.LastIndexByte(s.data[kstart:s.pos], '"') + kstart + 1
+	s.ws()
+	return member{name: name, key: s.data[kstart:kend]}, p, nil
+}
+
+func (sc *scrubber) parseStrings(path string) error {
+	s := &sc.s
+	if isNull, err := s.null(path); isNull || err != nil {
+		return err
+	}
+	more, err := s.arrayStart(path)
+	if err != nil {
+		return err
+	}
+	sc.hasStrs = true
+	for more {
+		start, end, _, err := s.stringSpan(path + "/" + strconv.Itoa(len(sc.strs)))
+		if err != nil {
+			return err
+		}
+		sc.strs = append(sc.strs, s.data[start-1:end+1])
+		if more, err = s.arrayNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (sc *scrubber) parseDocuments(path string) error {
+	s := &sc.s
+	if isNull, err := s.null(path); isNull || err != nil {
+		return err
+	}
+	more, err := s.arrayStart(path)
+	if err != nil {
+		return err
+	}
+	for more {
+		p := path + "/" + strconv.Itoa(len(sc.docs))
+		var d scrubDocTables
+		if err := sc.parseDocument(&d, p); err != nil {
+			return err
+		}
+		sc.docs = append(sc.docs, d)
+		if more, err = s.arrayNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// docStringMember reports whether a document member is one of its own
+// string indexes.
+func docStringMember(name string) bool {
+	switch name {
+	case "documentURL", "title", "baseURL", "contentLanguage", "encodingName", "publicId", "systemId", "frameId":
+		return true
+	}
+	return false
+}
+
+func (sc *scrubber) parseDocument(d *scrubDocTables, path string) error {
+	s := &sc.s
+	seen := map[string]bool{}
+	more, err := s.objectStart(path)
+	if err != nil {
+		return err
+	}
+	for more {
+		m, p, err := sc.memberStart(path, seen)
+		if err != nil {
+			return err
+		}
+		start := s.pos
+		switch {
+		case m.name == "nodes" && s.peek() == '{':
+			d.hasNodesObj = true
+			err = sc.parseNodes(d, p)
+		case m.name == "layout" && s.peek() == '{':
+			d.hasLayoutObj = true
+			err = sc.parseLayout(d, p)
+		case docStringMember(m.name):
+			if v, e := s.int32Value(p); e == nil {
+				d.keptInts = append(d.keptInts, []int32{v})
+			} else {
+				s.pos = start
+				err = s.skipValue(p)
+			}
+		default:
+			err = s.skipValue(p)
+		}
+		if err != nil {
+			return err
+		}
+		m.value = s.data[start:s.pos]
+		d.members = append(d.members, m)
+		if more, err = s.objectNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (sc *scrubber) parseNodes(d *scrubDocTables, path string) error {
+	s := &sc.s
+	seen := map[string]bool{}
+	more, err := s.objectStart(path)
+	if err != nil {
+		return err
+	}
+	for more {
+		m, p, err := sc.memberStart(path, seen)
+		if err != nil {
+			return err
+		}
+		start := s.pos
+		switch m.name {
+		case "parentIndex":
+			d.parent, err = s.int32Array(p, nil)
+		case "nodeType":
+			d.nodeType, err = s.int32Array(p, nil)
+		case "nodeName":
+			d.nodeName, err = s.int32Array(p, nil)
+		case "nodeValue":
+			d.nodeValue, err = s.int32Array(p, nil)
+		case "attributes":
+			d.attrs, d.attrStart, err = s.int32Arrays(p)
+		case "inputValue", "textValue":
+			var r rareRefs
+			r, err = sc.rare(p, true)
+			d.removedRare = append(d.removedRare, r)
+		case "shadowRootType", "pseudoType", "pseudoIdentifier", "currentSourceURL", "originURL":
+			// Other string tables: read leniently, since only their
+			// references matter (an unreadable one keeps nothing alive).
+			var r rareRefs
+			if r, err = sc.rare(p, true); err != nil {
+				s.pos = start
+				err = s.skipValue(p)
+			} else {
+				d.keptRare = append(d.keptRare, r)
+			}
+		default:
+			// optionSelected is checked for syntax and dropped; the
+			// rest is copied.
+			err = s.skipValue(p)
+		}
+		if err != nil {
+			return err
+		}
+		m.value = s.data[start:s.pos]
+		d.nodes = append(d.nodes, m)
+		if more, err = s.objectNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rare reads a Rare*Data object (null is an absent one).
+func (sc *scrubber) rare(path string, wantValue bool) (rareRefs, error) {
+	s := &sc.s
+	if isNull, err := s.null(path); isNull || err != nil {
+		return rareRefs{}, err
+	}
+	index, value, err := s.rareFields(path, wantValue)
+	if err != nil {
+		return rareRefs{}, err
+	}
+	return rareRefs{present: true, index: index, value: value}, nil
+}
+
+func (sc *scrubber) parseLayout(d *scrubDocTables, path string) error {
+	s := &sc.s
+	seen := map[string]bool{}
+	more, err := s.objectStart(path)
+	if err != nil {
+		return err
+	}
+	for more {
+		m, p, err := sc.memberStart(path, seen)
+		if err != nil {
+			return err
+		}
+		start := s.pos
+		switch m.name {
+		case "nodeIndex":
+			d.layoutNode, err = s.int32Array(p, nil)
+		case "text":
+			d.layoutText, err = s.int32Array(p, nil)
+		case "styles":
+			var flat []int32
+			if flat, _, err = s.int32Arrays(p); err != nil {
+				s.pos = start
+				err = s.skipValue(p)
+			} else {
+				d.keptInts = append(d.keptInts, flat)
+			}
+		case "blendedBackgroundColors":
+			var v []int32
+			if v, err = s.int32Array(p, nil); err != nil {
+				s.pos = start
+				err = s.skipValue(p)
+			} else {
+				d.keptInts = append(d.keptInts, v)
+			}
+		default:
+			err = s.skipValue(p)
+		}
+		if err != nil {
+			return err
+		}
+		m.value = s.data[start:s.pos]
+		d.layout = append(d.layout, m)
+		if more, err = s.objectNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scrubDoc decides what one document loses and records every string
+// reference, removed or kept.
+func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
+	if sc.strClass == nil {
+		sc.strClass = make([]uint8, len(sc.strs))
+		sc.removed = make([]bool, len(sc.strs))
+		sc.kept = make([]bool, len(sc.strs))
+	}
+	np := path + "/nodes/"
+	n := -1
+	for _, t := range []struct {
+		name string
+		v    []int32
+	}{{"parentIndex", d.parent}, {"nodeType", d.nodeType}, {"nodeName", d.nodeName}, {"nodeValue", d.nodeValue}} {
+		if t.v == nil {
+			continue
+		}
+		if n >= 0 && len(t.v) != n {
+			return malformed(np+t.name, "length "+strconv.Itoa(len(t.v))+", want "+strconv.Itoa(n))
+		}
+		n = len(t.v)
+	}
+	if d.attrStart != nil {
+		got := len(d.attrStart) - 1
+		if n >= 0 && got != n {
+			return malformed(np+"attributes", "length "+strconv.Itoa(got)+", want "+strconv.Itoa(n))
+		}
+		n = got
+	}
+	if n <= 0 {
+		n = 0
+	}
+	hasAttrs := d.attrStart != nil && n > 0
+	hasText := d.nodeValue != nil && n > 0
+	if (hasAttrs || hasText) && (d.nodeType == nil || d.nodeName == nil) {
+		return malformed(np+"nodeName", "node types and names are needed to find form controls")
+	}
+	if hasText && d.parent == nil {
+		return malformed(np+"parentIndex", "parents are needed to find textarea text")
+	}
+
+	// secretNode marks non-button inputs and textareas (and, below, the
+	// text under a textarea).
+	d.secretNode = make([]bool, n)
+	if hasAttrs || hasText {
+		for i := 0; i < n; i++ {
+			if d.nodeType[i] != nodeElement {
+				continue
+			}
+			c, err := sc.class(d.nodeName[i], np+"nodeName/"+strconv.Itoa(i))
+			if err != nil {
+				return err
+			}
+			switch {
+			case c&clsTextarea != 0:
+				d.secretNode[i] = true
+			case c&clsInput != 0:
+				secret, err := sc.secretInput(d, i, np)
+				if err != nil {
+					return err
+				}
+				d.secretNode[i] = secret
+			}
+		}
+	}
+
+	// Value attributes of inputs that are not buttons.
+	if hasAttrs {
+		kept := make([]int32, 0, len(d.attrs))
+		start := make([]int32, 1, n+1)
+		for i := 0; i < n; i++ {
+			a := d.attrs[d.attrStart[i]:d.attrStart[i+1]]
+			input := d.secretNode[i] && sc.strClass[d.nodeName[i]]&clsInput != 0
+			for k := 0; k < len(a); k += 2 {
+				if k+1 >= len(a) {
+					kept = append(kept, a[k])
+					break
+				}
+				if input {
+					c, err := sc.class(a[k], np+"attributes/"+strconv.Itoa(i)+"/"+strconv.Itoa(k))
+					if err != nil {
+						return err
+					}
+					if c&clsValue != 0 {
+						sc.ref(a[k], false)
+						sc.ref(a[k+1], false)
+						d.attrsChanged = true
+						continue
+					}
+				}
+				kept = append(kept, a[k], a[k+1])
+			}
+			start = append(start, int32(len(kept)))
+		}
+		d.attrs, d.attrStart = kept, start
+	}
+
+	// Text under textareas: emptied, pointed at the empty string later.
+	if hasText {
+		for i := 0; i < n; i++ {
+			if t := d.nodeType[i]; t != nodeText && t != nodeCDATA {
+				continue
+			}
+			p := d.parent[i]
+			if p < 0 || int(p) >= n || d.nodeType[p] != nodeElement || sc.strClass[d.nodeName[p]]&clsTextarea == 0 {
+				continue
+			}
+			d.secretNode[i] = true
+			if v := d.nodeValue[i]; v != -1 {
+				sc.ref(v, false)
+				d.nodeValue[i] = -1 // a placeholder: refers to nothing
+				d.emptied = append(d.emptied, int32(i))
+			}
+		}
+	}
+	for _, r := range d.removedRare {
+		for _, v := range r.value {
+			sc.ref(v, false)
+		}
+	}
+
+	// What stays.
+	for _, v := range d.nodeName {
+		sc.ref(v, true)
+	}
+	for _, v := range d.nodeValue {
+		sc.ref(v, true)
+	}
+	for _, v := range d.attrs {
+		sc.ref(v, true)
+	}
+	for _, r := range d.keptRare {
+		for _, v := range r.value {
+			sc.ref(v, true)
+		}
+	}
+	for _, a := range d.keptInts {
+		for _, v := range a {
+			sc.ref(v, true)
+		}
+	}
+	if d.layoutText == nil {
+		return nil
+	}
+	if len(d.layoutNode) != len(d.layoutText) {
+		// Without a node index for each text none can be tied to a node:
+		// it all stays.
+		for _, v := range d.layoutText {
+			sc.ref(v, true)
+		}
+		return nil
+	}
+	for li, ni := range d.layoutNode {
+		if ni >= 0 && int(ni) < n && d.secretNode[ni] && d.layoutText[li] != -1 {
+			sc.ref(d.layoutText[li], false)
+			d.layoutText[li] = -1
+			d.textChanged = true
+			continue
+		}
+		sc.ref(d.layoutText[li], true)
+	}
+	return nil
+}
+
+// secretInput applies domtree.Builder's rule to input element i: its value
+// is data unless its first type attribute is button, submit or reset.
+func (sc *scrubber) secretInput(d *scrubDocTables, i int, np string) (bool, error) {
+	if d.attrStart == nil {
+		return true, nil
+	}
+	a := d.attrs[d.attrStart[i]:d.attrStart[i+1]]
+	for k := 0; k+1 < len(a); k += 2 {
+		c, err := sc.class(a[k], np+"attributes/"+strconv.Itoa(i)+"/"+strconv.Itoa(k))
+		if err != nil {
+			return false, err
+		}
+		if c&clsType == 0 {
+			continue
+		}
+		if a[k+1] == -1 {
+			return true, nil // no string: "", not a button type
+		}
+		v, err := sc.class(a[k+1], np+"attributes/"+strconv.Itoa(i)+"/"+strconv.Itoa(k+1))
+		if err != nil {
+			return false, err
+		}
+		return v&clsButtonType == 0, nil
+	}
+	return true, nil
+}
+
+// ref records one reference to string v; indexes outside the table refer
+// to nothing.
+func (sc *scrubber) ref(v int32, kept bool) {
+	if v < 0 || int(v) >= len(sc.strs) {
+		return
+	}
+	if kept {
+		sc.kept[v] = true
+	} else {
+		sc.removed[v] = true
+	}
+}
+
+// finishStrings blanks the strings only removed data referred to and picks
+// the empty string textarea text nodes point at: the first entry that is
+// empty after blanking, else one appended to the table.
+func (sc *scrubber) finishStrings() {
+	sc.blank = make([]bool, len(sc.strs))
+	sc.emptyIndex = -1
+	for i := range sc.strs {
+		if i < len(sc.removed) && sc.removed[i] && !sc.kept[i] {
+			sc.blank[i] = true
+		}
+		if sc.emptyIndex < 0 && (sc.blank[i] || len(sc.strs[i]) == 2) {
+			sc.emptyIndex = int32(i)
+		}
+	}
+	needed := false
+	for _, d := range sc.docs {
+		needed = needed || len(d.emptied) > 0
+	}
+	if needed && sc.emptyIndex < 0 {
+		sc.emptyIndex = int32(len(sc.strs))
+		sc.appendEmpty = true
+	}
+	for di := range sc.docs {
+		d := &sc.docs[di]
+		for _, i := range d.emptied {
+			d.nodeValue[i] = sc.emptyIndex
+		}
+	}
+}
+
+// writeObject writes an object's members in order, leaving out those skip
+// names, with each value written by value.
+func writeObject(out []byte, ms []member, skip func(string) bool, value func([]byte, member) []byte) []byte {
+	out = append(out, '{')
+	first := true
+	for _, m := range ms {
+		if skip != nil && skip(m.name) {
+			continue
+		}
+		if !first {
+			out = append(out, ',')
+		}
+		first = false
+		out = append(out, m.key...)
+		out = append(out, ':')
+		out = value(out, m)
+	}
+	return append(out, '}')
+}
+
+func (sc *scrubber) writeTopMember(out []byte, m member) []byte {
+	switch {
+	case m.name == "documents" && m.value[0] == '[':
+		out = append(out, '[')
+		for i := range sc.docs {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			d := &sc.docs[i]
+			out = writeObject(out, d.members, nil, func(o []byte, dm member) []byte {
+				return sc.writeDocMember(o, d, dm)
+			})
+		}
+		return append(out, ']')
+	case m.name == "strings" && sc.hasStrs:
+		out = append(out, '[')
+		for i, s := range sc.strs {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			if sc.blank[i] {
+				out = append(out, '"', '"')
+			} else {
+				out = append(out, s...)
+			}
+		}
+		if sc.appendEmpty {
+			if len(sc.strs) > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, '"', '"')
+		}
+		return append(out, ']')
+	}
+	return append(out, m.value...)
+}
+
+// droppedTable names the nodes tables that hold control values.
+func droppedTable(name string) bool {
+	return name == "inputValue" || name == "textValue" || name == "optionSelected"
+}
+
+func (sc *scrubber) writeDocMember(out []byte, d *scrubDocTables, m member) []byte {
+	switch {
+	case m.name == "nodes" && d.hasNodesObj:
+		return writeObject(out, d.nodes, droppedTable, func(o []byte, nm member) []byte {
+			switch {
+			case nm.name == "attributes" && d.attrsChanged:
+				return appendInt32Arrays(o, d.attrs, d.attrStart)
+			case nm.name == "nodeValue" && len(d.emptied) > 0:
+				return appendInt32Array(o, d.nodeValue)
+			}
+			return append(o, nm.value...)
+		})
+	case m.name == "layout" && d.hasLayoutObj:
+		return writeObject(out, d.layout, nil, func(o []byte, lm member) []byte {
+			if lm.name == "text" && d.textChanged {
+				return appendInt32Array(o, d.layoutText)
+			}
+			return append(o, lm.value...)
+		})
+	}
+	return append(out, m.value...)
+}
+
+func appendInt32Array(out []byte, v []int32) []byte {
+	out = append(out, '[')
+	for i, x := range v {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendInt(out, int64(x), 10)
+	}
+	return append(out, ']')
+}
+
+func appendInt32Arrays(out []byte, flat, start []int32) []byte {
+	out = append(out, '[')
+	for i := 0; i+1 < len(start); i++ {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendInt32Array(out, flat[start[i]:start[i+1]])
+	}
+	return append(out, ']')
+}
