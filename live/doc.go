@@ -39,10 +39,15 @@
 // the page itself fails. Captures request only the display and visibility
 // computed styles; the analysis never reads input values, textarea values or
 // option-selected states from a snapshot (package snapshot drops them), and no
-// input action is ever sent to a page. A capture's bytes, kept in a Snapshot
-// for saving, are what the protocol sent: they do hold the page's pre-filled
-// control values, as the page's own HTML does. Error messages quote at most
-// limits.QuoteBytes of anything and never page content.
+// input action is ever sent to a page. A capture's bytes, kept in memory in a
+// Snapshot, are what the protocol sent and do hold control values; they never
+// leave it as sent. Snapshot.Envelope and snapshot.WriteSnapshot pass them
+// through snapshot.ScrubCapture, so a saved snapshot (domsnap capture, the
+// fixture captures) holds no value a person typed or a page pre-filled: the
+// secret rule of SPEC section 8 wins over section 13's "exactly as the
+// protocol returns it", and the saved file still analyses to the live result
+// byte for byte. Error messages quote at most limits.QuoteBytes of anything
+// and never page content.
 //
 // # Limits
 //

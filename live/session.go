@@ -115,7 +115,9 @@ type Snapshot struct {
 	Revision string
 	// Tree is the analyzed tree of the main document.
 	Tree *domtree.Tree
-	// Capture is the captureSnapshot reply exactly as the protocol sent it.
+	// Capture is the captureSnapshot reply exactly as the protocol sent it,
+	// form control values included: it stays in memory. Envelope and
+	// snapshot.WriteSnapshot scrub it before it can be saved.
 	Capture json.RawMessage
 	// ComputedStyles are the styles the capture requested, in order.
 	ComputedStyles []string
@@ -126,15 +128,23 @@ type Snapshot struct {
 }
 
 // Envelope is the saved-snapshot envelope of s (SPEC section 13), for
-// snapshot.WriteSnapshot.
+// snapshot.WriteSnapshot. Its capture is already scrubbed
+// (snapshot.ScrubCapture), so an envelope handed on by other means holds no
+// form control value either; a capture the scrub cannot read leaves the
+// envelope without one, and writing it then fails. Its tree is the tree of
+// s.
 func (s *Snapshot) Envelope() snapshot.Envelope {
+	scrubbed, err := snapshot.ScrubCapture(s.Capture)
+	if err != nil {
+		scrubbed = nil
+	}
 	return snapshot.Envelope{
 		Format:         snapshot.FormatName,
 		Revision:       s.Revision,
 		CapturedAt:     s.CapturedAt.Format(time.RFC3339),
 		Browser:        s.Browser,
 		ComputedStyles: append([]string(nil), s.ComputedStyles...),
-		Capture:        s.Capture,
+		Capture:        scrubbed,
 	}
 }
 

@@ -55,7 +55,26 @@
 // paths under /capture. The revision of an envelope is the one it
 // recorded; HTML and bare captures get FileRevision of the input bytes
 // exactly as given (compressed bytes when compressed). WriteSnapshot writes
-// an envelope as deterministic bytes.
+// an envelope as deterministic bytes, its capture always scrubbed first.
+//
+// # Scrubbing
+//
+// SPEC section 13 keeps a capture "exactly as the protocol returns it", but
+// section 8's secret rule forbids any control value in any output, and a
+// saved file is an output: the secret rule wins. ScrubCapture removes the
+// inputValue, textValue and optionSelected tables, the value attribute of
+// every input that is not a button (its first type attribute decides, as in
+// domtree.Builder), the text of text nodes under a textarea (the nodes
+// stay, pointing at an empty string) and the layout text of all of those
+// nodes, in every document of the capture, and blanks each string-table
+// entry that only removed data referred to. The tree built from a scrubbed
+// capture is the tree built from the original, so a saved snapshot
+// analysed offline gives the live result byte for byte. WriteSnapshot
+// scrubs every capture it writes, so no caller can forget to; scrubbing is
+// idempotent. What stays is page content the tree itself keeps: option
+// text and value attributes, the selected attribute, button elements'
+// value attributes, contenteditable text and attributes such as an
+// iframe's srcdoc.
 //
 // # Security
 //
@@ -63,7 +82,9 @@
 // inputValue, textValue and optionSelected tables are scanned for syntax
 // and dropped without being decoded; the value attribute of an input that
 // is not a button, and the text under a textarea, are never decoded from
-// the string table either (domtree's builder drops them as well). Error
+// the string table either (domtree's builder drops them as well). Nor do
+// they reach a saved snapshot: WriteSnapshot scrubs (see Scrubbing), and a
+// capture the scrub cannot read is refused rather than written. Error
 // messages name positions and indexes, never values, and cut member names
 // in paths to limits.QuoteBytes.
 //
@@ -76,7 +97,9 @@
 // input depth (skipping nested JSON keeps an explicit stack), every loop
 // advances through the input, and memory is proportional to the input:
 // each kept integer took at least two input bytes. Inputs over 2 GiB are
-// refused.
+// refused. ScrubCapture makes one pass to read and one to write, with
+// memory linear in the input; its output is at most the input's size plus
+// a few bytes for each node whose text it empties.
 //
 // # Concurrency
 //

@@ -91,8 +91,10 @@ type Envelope struct {
 	// ComputedStyles are the styles the capture requested, in order; nil
 	// is written as DefaultComputedStyles.
 	ComputedStyles []string
-	// Capture is the captureSnapshot result exactly as the protocol
-	// returned it.
+	// Capture is the captureSnapshot result as the protocol returned it.
+	// WriteSnapshot writes it through ScrubCapture, so a saved file holds
+	// it without form control values (SPEC section 8 wins over section
+	// 13's "exactly as returned").
 	Capture json.RawMessage
 }
 

@@ -1,6 +1,7 @@
 // Command capturefixtures loads every testdata/html page in headless
 // Chromium, exactly as `domsnap parity` serves it, and writes each page's
-// DOMSnapshot.captureSnapshot reply to testdata/captures/<name>.json. The
+// DOMSnapshot.captureSnapshot reply, scrubbed of control values by
+// snapshot.ScrubCapture, to testdata/captures/<name>.json. The
 // captures let the snapshot decoder and the parity rules be tested without a
 // browser. Run it with `make captures` after changing a fixture page.
 //
@@ -21,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 func main() {
@@ -68,9 +70,15 @@ func run(ctx context.Context, htmlDir, outDir, chrome, addr string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", page, err)
 		}
+		// Saved captures hold no control value (SPEC section 8): the
+		// scrub keeps the tree and drops the values.
+		scrubbed, err := snapshot.ScrubCapture(raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", page, err)
+		}
 		name := strings.TrimSuffix(filepath.Base(page), ".html")
 		out := filepath.Join(outDir, name+".json")
-		if err := os.WriteFile(out, append(raw, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(out, append(scrubbed, '\n'), 0o644); err != nil {
 			return err
 		}
 	}
