@@ -182,7 +182,17 @@ ns|x,.aw{display:none} .ax{display:none} .ay[{display:none} .az{display:none}`,
 <i class=ax id=ax>x</i><i class=ay id=ay>x</i><i class=az id=az>x</i>`,
 			map[string]string{"ar": "inline", "as": "inline", "at": "none", "au": "inline", "aw": "inline", "ax": "none",
 				"ay": "inline", "az": "inline"}},
-		{"not applied: at-rules, nesting, var, media attribute", `@media all{.bd{display:none}} @supports (display:grid){.be{display:none}}
+		{"nested style rules", `.n1{& .n2{display:none}} .n3{> .n4{display:none}} .n5{&.n6{display:none}} .n7{.n8 &{display:none}}
+.n9{.n10{.n11{display:none}}} .p1, .p2{.q{display:none}} .bad${.r{display:none}} .s{@media all{.t{display:none}} .u{display:none}}
+#w{.x{display:none}} .x{display:inline}`,
+			`<div class=n1><i class=n2 id=a>a</i></div><div class=n3><b><i class=n4 id=b>b</i></b><i class=n4 id=c>c</i></div>
+<i class="n5 n6" id=d>d</i><div class=n8><i class=n7 id=e>e</i></div><div class=n9><div class=n10><i class=n11 id=f>f</i></div></div>
+<div class=p2><i class=q id=g>g</i></div><div class=bad><i class=r id=h>h</i></div><div class=s><i class=t id=i>i</i><i class=u id=j>j</i></div>
+<div id=w><i class=x id=k>k</i></div>`,
+			// The nested rule weighs like :is(#w) .x, more than .x.
+			map[string]string{"a": "none", "b": "inline", "c": "none", "d": "none", "e": "none", "f": "none", "g": "none",
+				"h": "inline", "i": "inline", "j": "none", "k": "none"}},
+		{"not applied: at-rules, var, media attribute", `@media all{.bd{display:none}} @supports (display:grid){.be{display:none}}
 @import url(x.css); .ay{color:red; .az{display:none} display:none} .ba{display:var(--x)} .bf{display:none}`,
 			`<i class=bd id=bd>x</i><i class=be id=be>x</i><i class=ay id=ay>x</i><i class="ay az" id=az>x</i><i class=ba id=ba>x</i><i class=bf id=bf>x</i>`,
 			map[string]string{"bd": "inline", "be": "inline", "ay": "none", "az": "none", "ba": "inline", "bf": "none"}},

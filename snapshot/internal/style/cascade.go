@@ -302,20 +302,49 @@ func New(doc *html.Node, opts Options) *Engine {
 		if opts.Quirks {
 			lowerNames(toks)
 		}
-		for _, r := range readRules(toks) {
-			sels, ok := parseSelectors(r.prelude)
-			if !ok || len(sels) == 0 {
-				continue
+		// Style rules in document order, nested ones after their parent:
+		// a stack holds the rules still to read, the next one on top.
+		type item struct {
+			r       rawRule
+			parents []string // the parent's resolved selectors; nil at top level
+			depth   int
+		}
+		top := readRules(toks)
+		stack := make([]item, 0, len(top))
+		for i := len(top) - 1; i >= 0; i-- {
+			stack = append(stack, item{r: top[i]})
+		}
+		for len(stack) > 0 {
+			it := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			prelude := it.r.prelude
+			var resolved []string
+			if it.parents != nil {
+				var ok bool
+				if resolved, ok = nestSelectors(prelude, it.parents); !ok {
+					continue
+				}
+				prelude = tokenize(strings.Join(resolved, ", "))
+			} else {
+				resolved = splitSelectors(trimSpace(prelude))
 			}
-			decls := parseDecls(readDecls(r.block))
-			if len(decls) == 0 {
-				order++
-				continue
+			sels, ok := parseSelectors(prelude)
+			if !ok {
+				continue // an invalid selector drops the rule and all it holds
 			}
+			raw, nested := readBlock(it.r.block)
+			decls := parseDecls(raw)
 			for _, s := range sels {
-				e.add(rule{sel: s, decls: decls, order: order})
+				if len(decls) > 0 {
+					e.add(rule{sel: s, decls: decls, order: order})
+				}
 			}
 			order++
+			if it.depth+1 < MaxNesting {
+				for i := len(nested) - 1; i >= 0; i-- {
+					stack = append(stack, item{r: nested[i], parents: resolved, depth: it.depth + 1})
+				}
+			}
 		}
 	}
 	e.steps = MatchSteps

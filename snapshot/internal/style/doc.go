@@ -13,6 +13,10 @@
 // items and the root, and display: contents on elements that cannot be
 // contents.
 //
+// Style rules nested in style rules (CSS Nesting) are applied, resolved to
+// flat selectors: "&" stands for each enclosing selector in turn, and a
+// nested selector without it is relative to them.
+//
 // Selectors are matched with github.com/andybalholm/cascadia, one compound
 // selector at a time; this package chains the compounds itself. Selector
 // features the library lacks are rewritten before it sees them: :is() and
@@ -32,10 +36,16 @@
 //     renders the element and hides its content with content-visibility.
 //     <div hidden=until-found>x</div>
 //   - Rules inside at-rule blocks are not applied (SPEC section 2.1):
-//     @media, @supports, @layer, @scope, @container, @starting-style.
+//     @media, @supports, @layer, @scope, @container, @starting-style, also
+//     when nested in a style rule.
 //     <style>@media all{p{display:none}}</style><p>x</p>
-//   - Nested style rules are not applied.
-//     <style>div{p{display:none}}</style><div><p>x</p></div>
+//   - Style rules nested deeper than MaxNesting, or whose selector grows
+//     past MaxNestedSelectorBytes once the enclosing selectors are written
+//     in, are not applied. Declarations after a nested rule count as if
+//     they came before it. A resolved selector weighs what its own enclosing
+//     selector does, where CSS weighs "&" as the heaviest of them; and
+//     ".a &" in a rule for "b c" requires .a above b, where CSS also
+//     accepts .a between b and c.
 //   - var() is not resolved: a declaration using it is dropped, where a
 //     browser substitutes the custom property or, failing that, unsets.
 //     <p style="--d:none;display:var(--d)">x</p>

@@ -171,7 +171,15 @@ type rawDecl struct {
 // readDecls reads the declarations of a style rule's block or a style
 // attribute. Nested rules and at-rules are skipped whole.
 func readDecls(toks []token) []rawDecl {
+	d, _ := readBlock(toks)
+	return d
+}
+
+// readBlock reads the declarations of a style rule's block and the style
+// rules nested in it. Nested at-rules are skipped whole.
+func readBlock(toks []token) ([]rawDecl, []rawRule) {
 	var out []rawDecl
+	var rules []rawRule
 	for i := 0; i < len(toks); {
 		for i < len(toks) && (toks[i].tt == css.WhitespaceToken || toks[i].tt == css.SemicolonToken) {
 			i++
@@ -196,7 +204,13 @@ func readDecls(toks []token) []rawDecl {
 				}
 				if t.tt == css.LeftBraceToken && !custom {
 					// A nested style rule: it ends with its block.
-					i = skipBlock(toks, i)
+					end := skipBlock(toks, i)
+					blockEnd := end
+					if blockEnd > i+1 && toks[blockEnd-1].tt == css.RightBraceToken {
+						blockEnd--
+					}
+					rules = append(rules, rawRule{prelude: toks[start:i], block: toks[i+1 : blockEnd]})
+					i = end
 					nested = true
 					break
 				}
@@ -211,7 +225,90 @@ func readDecls(toks []token) []rawDecl {
 			out = append(out, d)
 		}
 	}
+	return out, rules
+}
+
+// Nesting limits, see the package documentation.
+const (
+	// MaxNesting is the deepest style rule nesting applied.
+	MaxNesting = 16
+	// MaxNestedSelectorBytes bounds a nested rule's selector once the
+	// selectors of the rules around it are written into it.
+	MaxNestedSelectorBytes = 1 << 12
+)
+
+// tokenText writes tokens back as text.
+func tokenText(toks []token) string {
+	var b strings.Builder
+	for _, t := range toks {
+		b.WriteString(t.data)
+	}
+	return b.String()
+}
+
+// splitSelectors splits a selector list at its top-level commas, as text.
+func splitSelectors(prelude []token) []string {
+	var out []string
+	var b blocks
+	start := 0
+	for i := 0; i <= len(prelude); i++ {
+		if i < len(prelude) && (b.depth() > 0 || prelude[i].tt != css.CommaToken) {
+			b.step(prelude[i])
+			continue
+		}
+		out = append(out, strings.TrimSpace(tokenText(prelude[start:i])))
+		start = i + 1
+	}
 	return out
+}
+
+// nestSelectors resolves a nested rule's selector list against the
+// selectors of its parent (CSS Nesting), as flat selectors: "&" is replaced
+// by each parent selector in turn, and a selector without "&" is relative to
+// each parent (a leading combinator joins to it). CSS gives "&" the weight
+// of :is(parents), the heaviest parent; here each resolved selector weighs
+// what its own parent does. ok is false when the result grows past
+// MaxNestedSelectorBytes.
+func nestSelectors(prelude []token, parents []string) ([]string, bool) {
+	var out []string
+	size := 0
+	var b blocks
+	start := 0
+	prelude = trimSpace(prelude)
+	for i := 0; i <= len(prelude); i++ {
+		if i < len(prelude) && (b.depth() > 0 || prelude[i].tt != css.CommaToken) {
+			b.step(prelude[i])
+			continue
+		}
+		sel := trimSpace(prelude[start:i])
+		start = i + 1
+		amp := false
+		for _, t := range sel {
+			if t.tt == css.DelimToken && t.data == "&" {
+				amp = true
+				break
+			}
+		}
+		for _, p := range parents {
+			var sb strings.Builder
+			if !amp {
+				sb.WriteString(p + " ")
+			}
+			for _, t := range sel {
+				if t.tt == css.DelimToken && t.data == "&" {
+					sb.WriteString(p)
+				} else {
+					sb.WriteString(t.data)
+				}
+			}
+			size += sb.Len() + 2
+			if size > MaxNestedSelectorBytes {
+				return nil, false
+			}
+			out = append(out, sb.String())
+		}
+	}
+	return out, true
 }
 
 // parseDecl parses "name : value [!important]".

@@ -223,6 +223,8 @@ func TestHostileCSS(t *testing.T) {
 		"many has":              {strings.Repeat(":has(.a){display:none}", 2000), deep},
 		"deep not":              {strings.Repeat(":not(", 2000) + "a" + strings.Repeat(")", 2000) + "{display:none}", deep},
 		"long declaration list": {"a{" + strings.Repeat("display:none;", 1<<16) + "}", "<a>x</a>"},
+		"deep nesting":          {strings.Repeat(".a{", 1<<17) + "display:none" + strings.Repeat("}", 1<<17), deep},
+		"long nested selectors": {strings.Repeat(strings.Repeat(".a,", 200)+".a{", 40) + "display:none", deep},
 		"garbage":               {strings.Repeat("@{}[]();:!,>+~|#.*\"'\\\x00\xff", 1<<14), "<a>x</a>"},
 	}
 	for name, c := range cases {
@@ -336,6 +338,32 @@ func TestMatchStepsBound(t *testing.T) {
 		}
 		if want := map[bool]int{false: c.extra, true: 0}[c.dropped]; blocks != want {
 			t.Errorf("%d extra steps: %d block elements, want %d", c.extra, blocks, want)
+		}
+	}
+}
+
+// TestMaxNesting: style rules nested MaxNesting deep apply, one level deeper
+// do not.
+func TestMaxNesting(t *testing.T) {
+	for _, c := range []struct {
+		levels int
+		hidden bool
+	}{
+		{MaxNesting - 1, true},
+		{MaxNesting, true},
+		{MaxNesting + 1, false},
+	} {
+		css := strings.Repeat("div{", c.levels-1) + ".t{display:none}" + strings.Repeat("}", c.levels-1)
+		page := "<style>" + css + "</style><body>" + strings.Repeat("<div>", c.levels) + "<i class=t>x</i>"
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, styles := computeAll(doc)
+		for n, s := range styles {
+			if n.Data == "i" && s.Display.IsNone() != c.hidden {
+				t.Errorf("%d levels: hidden %t, want %t", c.levels, s.Display.IsNone(), c.hidden)
+			}
 		}
 	}
 }
