@@ -43,6 +43,15 @@ type HTMLInfo struct {
 // Template contents and declarative shadow roots are not nodes of the tree;
 // their elements carry domtree.TemplateContents and domtree.ShadowHost.
 // HTML nested deeper than the parser accepts is unsupported_input.
+//
+// The tree is golang.org/x/net/html's, which follows the HTML Standard's
+// tree construction; on some broken markup it differs from Chromium's (for
+// one, a <th> start tag inside <table><caption><article> is dropped where
+// Chromium closes the caption and opens a row). Elements a browser would
+// not render although their display is not none (the options of a
+// drop-down select, the content of a closed details, an embed with nothing
+// to embed, unknown SVG elements, ...) get display none, as a live capture,
+// which has no layout object for them, would show.
 func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 	var info HTMLInfo
 	text, name, err := decodeHTML(data, opts.Charset)

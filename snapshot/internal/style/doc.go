@@ -29,8 +29,8 @@
 //
 // # Divergences
 //
-// These differ from a live Chromium capture of the same bytes on purpose or
-// by necessity; each comes with the smallest page that shows it.
+// These differ from a live Chromium capture of the same bytes, on purpose or
+// by necessity; most come with a small page that shows them.
 //
 //   - hidden=until-found is display: none (SPEC section 2.1); Chromium
 //     renders the element and hides its content with content-visibility.
@@ -79,7 +79,11 @@
 // rightmost compound. Before any author rule is matched, the number of
 // candidate (rule, element) pairs is counted; when it exceeds MatchBudget the
 // author style sheets are not applied at all (style attributes still are)
-// and Engine.SheetsDropped says so. All of this is deterministic.
+// and Engine.SheetsDropped says so. Matching itself counts every compound it
+// tries against MatchSteps; when they run out, OverBudget tells the caller
+// to DropSheets and compute again, so the sheets apply everywhere or
+// nowhere. Nesting is bounded by MaxNesting and MaxNestedSelectorBytes. All
+// of this is deterministic.
 //
 // # Security
 //
