@@ -57,7 +57,7 @@ func controlRole(n domtree.Node) string {
 	}
 	switch n.Name() {
 	case "input":
-		return inputRole(n)
+		return aria.InputRole(n)
 	case "textarea":
 		return "textbox"
 	case "button":
@@ -72,28 +72,6 @@ func controlRole(n domtree.Node) string {
 		return "combobox"
 	}
 	return ""
-}
-
-// inputRole maps an input's type, compared ASCII case-insensitively, to its
-// role; an absent, empty or unknown type is the text state.
-func inputRole(n domtree.Node) string {
-	switch domtree.ToLowerASCII(n.AttrValue("type")) {
-	case "search":
-		return "searchbox"
-	case "number":
-		return "spinbutton"
-	case "range":
-		return "slider"
-	case "checkbox":
-		return "checkbox"
-	case "radio":
-		return "radio"
-	case "button", "submit", "reset", "image":
-		return "button"
-	case "color", "date", "datetime-local", "month", "time", "week", "file", "hidden":
-		return ""
-	}
-	return "textbox"
 }
 
 // inputType is an input's type attribute lower-cased, "" for other elements.

@@ -110,14 +110,14 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 	for n := doc; n != nil; {
 		if n.Type != html.ElementNode {
 			p.nodes++
-			n = nextHTML(n, doc, true)
+			n = style.NextNode(n, doc, true)
 			continue
 		}
 		if n.Namespace == "" && n.Data == "template" {
 			if isDeclarativeShadowRoot(n, p.hosts) {
 				// Chromium attaches the shadow root to the parent and never
 				// inserts the template: neither is a node of the light tree.
-				next := nextHTML(n, doc, false)
+				next := style.NextNode(n, doc, false)
 				p.hosts[n.Parent] = true
 				n.Parent.RemoveChild(n)
 				n = next
@@ -156,10 +156,10 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 			// Without script no custom element is ever defined.
 			htmlSetState(n, "defined")
 		}
-		n = nextHTML(n, doc, true)
+		n = style.NextNode(n, doc, true)
 	}
 	// Emptiness is known only once declarative shadow roots are detached.
-	for n := doc; n != nil; n = nextHTML(n, doc, true) {
+	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
 		if n.Type == html.ElementNode && htmlIsEmpty(n) {
 			htmlSetState(n, "empty")
 		}
@@ -348,7 +348,7 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 		}
 		*outer = d.Class() == domtree.DisplayInline
 	}
-	for n := doc; n != nil; n = nextHTML(n, doc, true) {
+	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
 		if n.Type != html.ElementNode && n.Type != html.TextNode {
 			continue
 		}
@@ -517,7 +517,7 @@ func (p *htmlPrepared) build(doc *html.Node, styles []style.Computed) (*domtree.
 	stack := []open{{doc, 0}}
 	k := 0
 	var attrs []domtree.Attr
-	for n := doc.FirstChild; n != nil; n = nextHTML(n, doc, true) {
+	for n := doc.FirstChild; n != nil; n = style.NextNode(n, doc, true) {
 		for len(stack) > 1 && stack[len(stack)-1].n != n.Parent {
 			stack = stack[:len(stack)-1]
 		}
@@ -577,21 +577,6 @@ func (p *htmlPrepared) build(doc *html.Node, styles []style.Computed) (*domtree.
 		}
 	}
 	return b.Build(), nil
-}
-
-// nextHTML is one step of an iterative pre-order walk of root's subtree:
-// into n's children when enter is true, else past n's subtree.
-func nextHTML(n, root *html.Node, enter bool) *html.Node {
-	if enter && n.FirstChild != nil {
-		return n.FirstChild
-	}
-	for n != nil && n != root {
-		if n.NextSibling != nil {
-			return n.NextSibling
-		}
-		n = n.Parent
-	}
-	return nil
 }
 
 func htmlAttr(n *html.Node, key string) (string, bool) {
@@ -702,7 +687,7 @@ type htmlSaved struct {
 // selector matching and returns the original values, which the tree keeps.
 func htmlLowerNames(doc *html.Node) []htmlSaved {
 	var saved []htmlSaved
-	for n := doc; n != nil; n = nextHTML(n, doc, true) {
+	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
 		if n.Type != html.ElementNode {
 			continue
 		}

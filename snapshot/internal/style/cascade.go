@@ -1,6 +1,7 @@
 package style
 
 import (
+	"github.com/domsnap/domsnap/domtree"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
@@ -224,7 +225,7 @@ type Options struct {
 func lowerNames(toks []token) {
 	for i, t := range toks {
 		if t.tt == css.HashToken || (t.tt == css.IdentToken && i > 0 && toks[i-1].tt == css.DelimToken && toks[i-1].data == ".") {
-			toks[i].data = lower(t.data)
+			toks[i].data = domtree.ToLowerASCII(t.data)
 		}
 	}
 }
@@ -273,7 +274,7 @@ func New(doc *html.Node, opts Options) *Engine {
 	order := 0
 	elements := 0
 	preferred := ""
-	for n := doc; n != nil; n = nextNode(n, doc, true) {
+	for n := doc; n != nil; n = NextNode(n, doc, true) {
 		if n.Type != html.ElementNode {
 			continue
 		}
@@ -400,7 +401,7 @@ func (e *Engine) checkBudget(doc *html.Node, elements int) {
 	}
 	uw := weight(e.universal)
 	total := 0
-	for n := doc; n != nil; n = nextNode(n, doc, true) {
+	for n := doc; n != nil; n = NextNode(n, doc, true) {
 		if n.Type != html.ElementNode {
 			continue
 		}
@@ -427,7 +428,7 @@ func (e *Engine) candidates(n *html.Node, f func([]int32)) {
 			}
 		}
 	}
-	if l := e.byTag[lower(n.Data)]; len(l) > 0 {
+	if l := e.byTag[domtree.ToLowerASCII(n.Data)]; len(l) > 0 {
 		f(l)
 	}
 }
@@ -436,11 +437,11 @@ func isStyleElement(n *html.Node) bool {
 	if n.Data != "style" || (n.Namespace != "" && n.Namespace != "svg") {
 		return false
 	}
-	if t, ok := attrValue(n, "type"); ok && t != "" && lower(strings.TrimSpace(t)) != "text/css" {
+	if t, ok := attrValue(n, "type"); ok && t != "" && domtree.ToLowerASCII(strings.TrimSpace(t)) != "text/css" {
 		return false
 	}
 	if m, ok := attrValue(n, "media"); ok {
-		switch lower(strings.Trim(m, " \t\n\f\r")) {
+		switch domtree.ToLowerASCII(strings.Trim(m, " \t\n\f\r")) {
 		case "", "all", "screen":
 		default:
 			return false // a media query is not evaluated offline
@@ -449,8 +450,11 @@ func isStyleElement(n *html.Node) bool {
 	return true
 }
 
-// nextNode is one step of an iterative pre-order walk of root's subtree.
-func nextNode(n, root *html.Node, enter bool) *html.Node {
+// NextNode is one step of an iterative pre-order walk of root's subtree:
+// into n's children when enter is true, else past n's subtree; nil when the
+// walk leaves root. Parsed HTML can be 512 elements deep, so nothing that
+// walks it recurses.
+func NextNode(n, root *html.Node, enter bool) *html.Node {
 	if enter && n.FirstChild != nil {
 		return n.FirstChild
 	}

@@ -195,7 +195,7 @@ func TestMatchAgreesWithCascadia(t *testing.T) {
 			t.Fatalf("%q did not parse", sel.String())
 		}
 		ref := cascadia.MustCompile(sel.String())
-		for el := doc; el != nil; el = nextNode(el, doc, true) {
+		for el := doc; el != nil; el = NextNode(el, doc, true) {
 			if el.Type != html.ElementNode {
 				continue
 			}
@@ -267,7 +267,7 @@ func TestMatchBudgetBound(t *testing.T) {
 		}
 		// The last div shows whether the sheet applied.
 		var last *html.Node
-		for n := doc; n != nil; n = nextNode(n, doc, true) {
+		for n := doc; n != nil; n = NextNode(n, doc, true) {
 			if n.Type == html.ElementNode && n.Data == "div" {
 				last = n
 			}
@@ -288,7 +288,7 @@ func computeAll(doc *html.Node) (*Engine, map[*html.Node]Computed) {
 	e := New(doc, Options{})
 	for {
 		out := map[*html.Node]Computed{}
-		for n := doc; n != nil; n = nextNode(n, doc, true) {
+		for n := doc; n != nil; n = NextNode(n, doc, true) {
 			if n.Type != html.ElementNode {
 				continue
 			}

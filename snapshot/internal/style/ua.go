@@ -1,6 +1,7 @@
 package style
 
 import (
+	"github.com/domsnap/domsnap/domtree"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -58,19 +59,19 @@ func setOf(names ...string) map[string]bool {
 func uaDisplay(n *html.Node) (d Display, important, ok bool) {
 	switch n.Namespace {
 	case "svg":
-		switch name := lower(n.Data); {
+		switch name := domtree.ToLowerASCII(n.Data); {
 		case name == "text" || name == "foreignobject":
 			return DisplayBlock, false, true
 		case name == "tspan" || name == "textpath":
 			for a := n.Parent; a != nil && a.Type == html.ElementNode && a.Namespace == "svg"; a = a.Parent {
-				if lower(a.Data) == "text" {
+				if domtree.ToLowerASCII(a.Data) == "text" {
 					return Display{}, false, false
 				}
 			}
 			return DisplayNone, false, true // text content outside <text> has no box
 		case strings.HasPrefix(name, "fe"):
 			// Filter primitives render as children of a filter only.
-			if p := n.Parent; p != nil && p.Type == html.ElementNode && p.Namespace == "svg" && lower(p.Data) == "filter" {
+			if p := n.Parent; p != nil && p.Type == html.ElementNode && p.Namespace == "svg" && domtree.ToLowerASCII(p.Data) == "filter" {
 				return Display{}, false, false
 			}
 			return DisplayNone, false, true
@@ -83,10 +84,10 @@ func uaDisplay(n *html.Node) (d Display, important, ok bool) {
 	case "math":
 		// Chromium: math is display: math; every other MathML element is
 		// block math.
-		switch name := lower(n.Data); {
+		switch name := domtree.ToLowerASCII(n.Data); {
 		case name == "annotation" || name == "annotation-xml":
 			return DisplayNone, false, true
-		case n.Parent != nil && n.Parent.Namespace == "math" && lower(n.Parent.Data) == "semantics" && prevElementSibling(n) != nil:
+		case n.Parent != nil && n.Parent.Namespace == "math" && domtree.ToLowerASCII(n.Parent.Data) == "semantics" && prevElementSibling(n) != nil:
 			return DisplayNone, false, true // semantics renders its first child only
 		case name == "math" && attrEqualFold(n, "display", "block"):
 			return displayBlockMath, false, true
@@ -165,7 +166,7 @@ func contentsIsNone(n *html.Node) bool {
 	case "":
 		return unusualContents[n.Data]
 	case "svg":
-		return !svgContentsOK[lower(n.Data)]
+		return !svgContentsOK[domtree.ToLowerASCII(n.Data)]
 	}
 	return true
 }
@@ -190,23 +191,7 @@ func attrValue(n *html.Node, key string) (string, bool) {
 
 func attrEqualFold(n *html.Node, key, lowerValue string) bool {
 	v, ok := attrValue(n, key)
-	return ok && lower(v) == lowerValue
-}
-
-// lower lower-cases ASCII letters only, as HTML compares names.
-func lower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'A' <= b[j] && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
+	return ok && domtree.ToLowerASCII(v) == lowerValue
 }
 
 func prevElementSibling(n *html.Node) *html.Node {
