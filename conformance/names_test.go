@@ -18,19 +18,6 @@ import (
 	"golang.org/x/net/html"
 )
 
-// labelCase is one line of wpt-accname/name-cases.jsonl.
-type labelCase struct {
-	Source          string   `json:"source"`
-	Testname        string   `json:"testname"`
-	Target          string   `json:"target"`
-	TargetIndex     int      `json:"target_index"`
-	ExpectedName    string   `json:"expected_name"`
-	Features        []string `json:"features"`
-	Chromium156Name string   `json:"chromium156_name"`
-	Chromium156Role string   `json:"chromium156_role"`
-	Page            string   `json:"page"`
-}
-
 // Why the label column (SPEC section 8) may differ from the accessible name
 // the WPT accname tests expect. The label column is narrower on purpose: it
 // identifies a form control within bounds and without its value; it is not
@@ -134,7 +121,7 @@ func wptNormalise(s string) string {
 
 func TestLabelNames(t *testing.T) {
 	dir := filepath.Join(suiteDir(t), "wpt-accname")
-	cases := readJSONL[labelCase](t, filepath.Join(dir, "name-cases.jsonl"))
+	cases := readJSONL[nameCase](t, filepath.Join(dir, "name-cases.jsonl"))
 	if len(cases) == 0 {
 		t.Fatal("name-cases.jsonl holds no case")
 	}
@@ -227,7 +214,7 @@ func TestLabelNames(t *testing.T) {
 // ARIA widgets (a span with role combobox or slider) is page text, not a
 // value: SPEC section 7 names the editable controls, and they are native
 // controls and contenteditable regions only.
-func checkNoEmbeddedValue(t *testing.T, path string, c labelCase, label string) {
+func checkNoEmbeddedValue(t *testing.T, path string, c nameCase, label string) {
 	t.Helper()
 	values := embeddedValues(t, path, c)
 	words := " " + label + " "
@@ -240,7 +227,7 @@ func checkNoEmbeddedValue(t *testing.T, path string, c labelCase, label string) 
 
 // embeddedValues returns the values of the native editable controls other
 // than the target inside the target's nearest <label> ancestor.
-func embeddedValues(t *testing.T, path string, c labelCase) []string {
+func embeddedValues(t *testing.T, path string, c nameCase) []string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -318,7 +305,7 @@ func textOf(n *html.Node) string {
 
 // labelTarget finds a case's target, the TargetIndex-th element with the
 // class the ".class" target names, and checks that it is the case's element.
-func labelTarget(t *testing.T, tr *domtree.Tree, c labelCase) domtree.Node {
+func labelTarget(t *testing.T, tr *domtree.Tree, c nameCase) domtree.Node {
 	t.Helper()
 	class, ok := strings.CutPrefix(c.Target, ".")
 	if !ok || strings.ContainsAny(class, " .#[:") {

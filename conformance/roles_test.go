@@ -22,6 +22,8 @@ type roleCase struct {
 	Page         string  `json:"page"`
 }
 
+// nameCase is one line of wpt-accname/name-cases.jsonl, read by the role
+// suite (chromium156_role) and the label-name suite.
 type nameCase struct {
 	Source          string   `json:"source"`
 	Testname        string   `json:"testname"`
