@@ -134,8 +134,14 @@ const (
 	clsButtonType
 )
 
-func (sc *scrubber) class(i int32, path string) (uint8, error) {
+// class classifies string i. The path of an out-of-range index is built
+// only then, from the table's path and the positions in it: this runs once
+// per element.
+func (sc *scrubber) class(i int32, path string, at ...int) (uint8, error) {
 	if i < 0 || int(i) >= len(sc.strs) {
+		for _, n := range at {
+			path += "/" + strconv.Itoa(n)
+		}
 		return 0, malformed(path, "string index "+strconv.Itoa(int(i))+" out of range [0, "+strconv.Itoa(len(sc.strs))+")")
 	}
 	if c := sc.strClass[i]; c&clsDone != 0 {
@@ -439,7 +445,8 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 		sc.removed = make([]bool, len(sc.strs))
 		sc.kept = make([]bool, len(sc.strs))
 	}
-	np := path + "/nodes/"
+	np := path + "/nodes"
+	namePath, attrPath := np+"/nodeName", np+"/attributes"
 	n := -1
 	for _, t := range []struct {
 		name string
@@ -449,14 +456,14 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 			continue
 		}
 		if n >= 0 && len(t.v) != n {
-			return malformed(np+t.name, "length "+strconv.Itoa(len(t.v))+", want "+strconv.Itoa(n))
+			return malformed(np+"/"+t.name, "length "+strconv.Itoa(len(t.v))+", want "+strconv.Itoa(n))
 		}
 		n = len(t.v)
 	}
 	if d.attrStart != nil {
 		got := len(d.attrStart) - 1
 		if n >= 0 && got != n {
-			return malformed(np+"attributes", "length "+strconv.Itoa(got)+", want "+strconv.Itoa(n))
+			return malformed(np+"/attributes", "length "+strconv.Itoa(got)+", want "+strconv.Itoa(n))
 		}
 		n = got
 	}
@@ -466,10 +473,10 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 	hasAttrs := d.attrStart != nil && n > 0
 	hasText := d.nodeValue != nil && n > 0
 	if (hasAttrs || hasText) && (d.nodeType == nil || d.nodeName == nil) {
-		return malformed(np+"nodeName", "node types and names are needed to find form controls")
+		return malformed(np+"/nodeName", "node types and names are needed to find form controls")
 	}
 	if hasText && d.parent == nil {
-		return malformed(np+"parentIndex", "parents are needed to find textarea text")
+		return malformed(np+"/parentIndex", "parents are needed to find textarea text")
 	}
 
 	// secretNode marks non-button inputs and textareas (and, below, the
@@ -480,7 +487,7 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 			if d.nodeType[i] != nodeElement {
 				continue
 			}
-			c, err := sc.class(d.nodeName[i], np+"nodeName/"+strconv.Itoa(i))
+			c, err := sc.class(d.nodeName[i], namePath, i)
 			if err != nil {
 				return err
 			}
@@ -488,7 +495,7 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 			case c&clsTextarea != 0:
 				d.secretNode[i] = true
 			case c&clsInput != 0:
-				secret, err := sc.secretInput(d, i, np)
+				secret, err := sc.secretInput(d, i, attrPath)
 				if err != nil {
 					return err
 				}
@@ -510,7 +517,7 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 					break
 				}
 				if input {
-					c, err := sc.class(a[k], np+"attributes/"+strconv.Itoa(i)+"/"+strconv.Itoa(k))
+					c, err := sc.class(a[k], attrPath, i, k)
 					if err != nil {
 						return err
 					}
@@ -597,13 +604,13 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 
 // secretInput applies domtree.Builder's rule to input element i: its value
 // is data unless its first type attribute is button, submit or reset.
-func (sc *scrubber) secretInput(d *scrubDocTables, i int, np string) (bool, error) {
+func (sc *scrubber) secretInput(d *scrubDocTables, i int, attrPath string) (bool, error) {
 	if d.attrStart == nil {
 		return true, nil
 	}
 	a := d.attrs[d.attrStart[i]:d.attrStart[i+1]]
 	for k := 0; k+1 < len(a); k += 2 {
-		c, err := sc.class(a[k], np+"attributes/"+strconv.Itoa(i)+"/"+strconv.Itoa(k))
+		c, err := sc.class(a[k], attrPath, i, k)
 		if err != nil {
 			return false, err
 		}
@@ -613,7 +620,7 @@ func (sc *scrubber) secretInput(d *scrubDocTables, i int, np string) (bool, erro
 		if a[k+1] == -1 {
 			return true, nil // no string: "", not a button type
 		}
-		v, err := sc.class(a[k+1], np+"attributes/"+strconv.Itoa(i)+"/"+strconv.Itoa(k+1))
+		v, err := sc.class(a[k+1], attrPath, i, k+1)
 		if err != nil {
 			return false, err
 		}
