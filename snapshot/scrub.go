@@ -79,7 +79,6 @@ type scrubDocTables struct {
 	members []member
 
 	nodes       []member
-	nodesNull   bool
 	hasNodesObj bool
 	parent      []int32
 	nodeType    []int32
@@ -115,8 +114,8 @@ type scrubber struct {
 	strs     [][]byte
 	hasStrs  bool
 	strClass []uint8
-	// removed and kept count, per string, references from dropped data
-	// and from data that stays.
+	// removed and kept record, per string, whether dropped data and data
+	// that stays refer to it.
 	removed, kept []bool
 	blank         []bool
 	// emptyIndex is the string index textarea text nodes point at.
@@ -292,10 +291,13 @@ func (sc *scrubber) parseDocument(d *scrubDocTables, path string) error {
 		}
 		start := s.pos
 		switch {
-		case m.name == "nodes" && s.peek() == '{':
+		case (m.name == "nodes" || m.name == "layout") && s.peek() == 'n':
+			err = s.literal("null", p)
+		case m.name == "nodes":
+			// Anything but an object (or null) would be copied unread.
 			d.hasNodesObj = true
 			err = sc.parseNodes(d, p)
-		case m.name == "layout" && s.peek() == '{':
+		case m.name == "layout":
 			d.hasLayoutObj = true
 			err = sc.parseLayout(d, p)
 		case docStringMember(m.name):

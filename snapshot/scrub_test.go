@@ -543,6 +543,8 @@ func TestScrubMalformed(t *testing.T) {
 		{"attribute name out of range", `{"documents":[{"nodes":{"parentIndex":[-1],"nodeType":[1],"nodeName":[0],"attributes":[[7,0]]}}],"strings":["INPUT"]}`, "/documents/0/nodes/attributes/0/0"},
 		{"attributes without names", `{"documents":[{"nodes":{"attributes":[[0,0]]}}],"strings":["INPUT"]}`, "/documents/0/nodes/nodeName"},
 		{"values without parents", `{"documents":[{"nodes":{"nodeType":[3],"nodeName":[0],"nodeValue":[0]}}],"strings":["x"]}`, "/documents/0/nodes/parentIndex"},
+		{"nodes an array", `{"documents":[{"nodes":[]}],"strings":[]}`, "/documents/0/nodes"},
+		{"layout a string", `{"documents":[{"layout":"x"}],"strings":[]}`, "/documents/0/layout"},
 		{"fraction in a table", `{"documents":[{"nodes":{"nodeType":[1.5]}}],"strings":[]}`, "/documents/0/nodes/nodeType/0"},
 	} {
 		_, err := ScrubCapture([]byte(c.in))
