@@ -428,6 +428,12 @@ func TestFixtureRequestsAreValid(t *testing.T) {
 // top what it shows.
 func TestFixturePagesAreSelfContained(t *testing.T) {
 	forbidden := []string{"<script src", "<link", "@import", "http://", "https://", "<object", "<embed"}
+	// Pages that show an offline/live divergence of docs/divergences.md may
+	// hold exactly the construct they show; parity serves any request they
+	// make as a failure, and a data: URL needs no request.
+	allowed := map[string]string{"css-import": "@import", "css-link-stylesheet": "<link"}
+	// Quirks mode needs a page without a doctype.
+	noDoctype := map[string]bool{"css-quirks-mode": true}
 	for _, name := range fixturePages(t) {
 		data, err := os.ReadFile(filepath.Join(fixtureDir, name+".html"))
 		if err != nil {
@@ -435,7 +441,7 @@ func TestFixturePagesAreSelfContained(t *testing.T) {
 		}
 		lower := strings.ToLower(string(data))
 		for _, f := range forbidden {
-			if strings.Contains(lower, f) {
+			if strings.Contains(lower, f) && allowed[name] != f {
 				t.Errorf("%s.html contains %q", name, f)
 			}
 		}
@@ -443,7 +449,7 @@ func TestFixturePagesAreSelfContained(t *testing.T) {
 		if len(head) > 400 {
 			head = head[:400]
 		}
-		if !strings.HasPrefix(lower, "<!doctype html>") || !strings.Contains(head, "<!--") {
+		if (!noDoctype[name] && !strings.HasPrefix(lower, "<!doctype html>")) || !strings.Contains(head, "<!--") {
 			t.Errorf("%s.html must start with a doctype and a comment saying what it shows", name)
 		}
 	}
