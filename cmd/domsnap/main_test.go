@@ -321,3 +321,34 @@ func TestExtractTableNotFoundAndDashDash(t *testing.T) {
 		t.Errorf("-h: exit %d %q", r.code, r.stderr)
 	}
 }
+
+// A row with an unsupported span has no cells; the rows after it must stay
+// aligned with the rows before it, and no line ends in padding.
+func TestExtractTableFormatSpanRowKeepsColumns(t *testing.T) {
+	page := writeTemp(t, "span.html", `<table><tr><td>alpha</td><td>1</td></tr>`+
+		`<tr><td colspan=2>wide</td></tr><tr><td>b</td><td>2</td></tr></table>`)
+	r := runCmd(t, "", "extract", "--format", "table", "--kind", "table",
+		"--field", "name:0:string", "--field", "n:1:integer", page)
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	lines := strings.Split(r.stdout, "\n")
+	var first, last string
+	for _, l := range lines {
+		if strings.HasSuffix(l, " ") {
+			t.Errorf("line ends in padding: %q", l)
+		}
+		switch {
+		case strings.Contains(l, `"alpha"`):
+			first = l
+		case strings.Contains(l, `"b"`):
+			last = l
+		}
+	}
+	if !strings.Contains(r.stdout, "(unsupported_span: no cells)") {
+		t.Fatalf("span row not shown:\n%s", r.stdout)
+	}
+	if strings.LastIndex(first, "1") != strings.LastIndex(last, "2") {
+		t.Errorf("columns after the span row moved:\n%s", r.stdout)
+	}
+}

@@ -41,7 +41,12 @@ func writeTable(w io.Writer, res *domsnap.Result, req domsnap.Request) {
 				line[1] = "header"
 			}
 			if r.Structure != collect.StructureOK {
+				// Empty cells under the other fields keep this line in the
+				// tabwriter's column blocks, so the rows after it stay aligned.
 				line = append(line, "("+r.Structure.String()+": no cells)")
+				for range max(len(req.Fields)-1, 0) {
+					line = append(line, "-")
+				}
 			}
 			for _, c := range r.Cells {
 				line = append(line, showCell(c))
