@@ -279,6 +279,13 @@ func New(doc *html.Node, opts Options) *Engine {
 			continue
 		}
 		elements++
+		if preferred == "" && isDefaultStyleMeta(n) {
+			// <meta http-equiv=default-style> names the preferred set,
+			// unless a titled sheet before it already has (Chromium keeps
+			// the first name it is given). The content is kept as written.
+			preferred, _ = attrValue(n, "content")
+			continue
+		}
 		if !isStyleElement(n) {
 			continue
 		}
@@ -309,6 +316,11 @@ func New(doc *html.Node, opts Options) *Engine {
 			r       rawRule
 			parents []string // the parent's resolved selectors; nil at top level
 			depth   int
+			// trailing, when not nil, makes the item the declarations that
+			// follow a nested rule, for the selectors sels: they cascade
+			// after that rule and all it nests, as CSS Nesting says.
+			trailing []decl
+			sels     []complexSel
 		}
 		top := readRules(toks)
 		stack := make([]item, 0, len(top))
@@ -318,6 +330,13 @@ func New(doc *html.Node, opts Options) *Engine {
 		for len(stack) > 0 {
 			it := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			if it.trailing != nil {
+				for _, s := range it.sels {
+					e.add(rule{sel: s, decls: it.trailing, order: order})
+				}
+				order++
+				continue
+			}
 			prelude := it.r.prelude
 			var resolved []string
 			if it.parents != nil {
@@ -333,16 +352,19 @@ func New(doc *html.Node, opts Options) *Engine {
 			if !ok {
 				continue // an invalid selector drops the rule and all it holds
 			}
-			raw, nested := readBlock(it.r.block)
-			decls := parseDecls(raw)
+			segs, nested := readBlock(it.r.block)
+			decls := parseDecls(segs[0])
 			for _, s := range sels {
 				if len(decls) > 0 {
 					e.add(rule{sel: s, decls: decls, order: order})
 				}
 			}
 			order++
-			if it.depth+1 < MaxNesting {
-				for i := len(nested) - 1; i >= 0; i-- {
+			for i := len(nested) - 1; i >= 0; i-- {
+				if d := parseDecls(segs[i+1]); len(d) > 0 {
+					stack = append(stack, item{trailing: d, sels: sels})
+				}
+				if it.depth+1 < MaxNesting {
 					stack = append(stack, item{r: nested[i], parents: resolved, depth: it.depth + 1})
 				}
 			}
@@ -433,6 +455,16 @@ func (e *Engine) candidates(n *html.Node, f func([]int32)) {
 	}
 }
 
+// isDefaultStyleMeta reports whether n is an HTML meta element whose
+// http-equiv is default-style and whose content is not empty.
+func isDefaultStyleMeta(n *html.Node) bool {
+	if n.Namespace != "" || n.Data != "meta" || !attrEqualFold(n, "http-equiv", "default-style") {
+		return false
+	}
+	c, _ := attrValue(n, "content")
+	return c != ""
+}
+
 func isStyleElement(n *html.Node) bool {
 	if n.Data != "style" || (n.Namespace != "" && n.Namespace != "svg") {
 		return false
@@ -502,6 +534,10 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 	uaPos := uaPosition(n)
 	if uaPos != posStatic {
 		w[propPosition].offer(prio{rank: rankUANormal, order: -1}, value{pos: uaPos})
+	}
+	if alignFloats(n) {
+		// A presentational hint: author origin, before every author rule.
+		w[propFloat].offer(prio{rank: rankAuthorNormal, order: -1}, value{float: true})
 	}
 	offer := func(ds []decl, p prio) {
 		for i, d := range ds {
@@ -614,4 +650,26 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 	c.blockifyKids = c.Display.blockifiesChildren() || (c.Display.IsContents() && par.blockifyKids)
 	c.inlinifyKids = c.Display.inlinifiesChildren() || (c.Display.IsContents() && par.inlinifyKids)
 	return c
+}
+
+// alignFloats reports whether n's align attribute is a presentational hint
+// for float (HTML Standard, rendering section, and Chromium): left or right,
+// ASCII case-insensitively, on img, object, embed, iframe, an image button
+// or a table. A float is blockified, which can make an inline box
+// block-level.
+func alignFloats(n *html.Node) bool {
+	if n.Namespace != "" {
+		return false
+	}
+	switch n.Data {
+	case "img", "object", "embed", "iframe", "table":
+	case "input":
+		if !attrEqualFold(n, "type", "image") {
+			return false
+		}
+	default:
+		return false
+	}
+	a, ok := attrValue(n, "align")
+	return ok && (domtree.EqualFold(a, "left") || domtree.EqualFold(a, "right"))
 }

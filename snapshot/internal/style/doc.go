@@ -15,7 +15,16 @@
 //
 // Style rules nested in style rules (CSS Nesting) are applied, resolved to
 // flat selectors: "&" stands for each enclosing selector in turn, and a
-// nested selector without it is relative to them.
+// nested selector without it is relative to them. Declarations that follow
+// a nested rule cascade after it and everything it nests, as a nested
+// declarations rule for the enclosing selectors.
+//
+// Identifiers are read with their escapes resolved, so "dis\70 lay: n\6f ne"
+// is display: none. The align attribute of img, object, embed, iframe, an
+// image input and table is a presentational hint for float (left or right),
+// of author origin and before every author rule. A
+// <meta http-equiv=default-style> names the preferred style sheet set when
+// no titled sheet has named one before it.
 //
 // Selectors are matched with github.com/andybalholm/cascadia, one compound
 // selector at a time; this package chains the compounds itself. Selector
@@ -23,9 +32,15 @@
 // :where() as :not(:not()) (a top-level :where() then has its weight taken
 // off), :has(> x) as :haschild(x), :any-link as :link, :scope as :root, the
 // pseudo-classes of user action and script-only state as a pseudo-class that
-// never matches, and :checked, :defined, :open, :required, :optional and
-// :empty as private attributes the caller computes (StateAttr). Attribute
-// values HTML compares case-insensitively (type, rel, ...) get the i flag.
+// never matches, and :checked, :defined, :open, :required, :optional,
+// :empty, :read-write, :placeholder-shown and :indeterminate as private
+// attributes the caller computes (StateAttr); :read-only is the absence of
+// the read-write one, and :dir(rtl) and :dir(ltr) the presence and absence
+// of "dir-rtl". Attribute values HTML compares case-insensitively (type,
+// rel, ...) get the i flag. A top-level :nth-child(An+B of S) or
+// :nth-last-child(An+B of S) becomes S for the library, and this package
+// checks the position among the siblings that match S while matching; it
+// weighs what S does and one pseudo-class more.
 //
 // # Divergences
 //
@@ -41,8 +56,7 @@
 //     <style>@media all{p{display:none}}</style><p>x</p>
 //   - Style rules nested deeper than MaxNesting, or whose selector grows
 //     past MaxNestedSelectorBytes once the enclosing selectors are written
-//     in, are not applied. Declarations after a nested rule count as if
-//     they came before it. A resolved selector weighs what its own enclosing
+//     in, are not applied. A resolved selector weighs what its own enclosing
 //     selector does, where CSS weighs "&" as the heaviest of them; and
 //     ".a &" in a rule for "b c" requires .a above b, where CSS also
 //     accepts .a between b and c.
@@ -58,8 +72,20 @@
 //     rule; the cause is not pinned down and no small page shows it.
 //   - Namespaced selectors (svg|rect), the column combinator, the nesting
 //     selector outside nesting, :host, and pseudo-classes the selector
-//     library cannot parse (:read-only, :placeholder-shown, :dir(), ...)
-//     drop their rule, as an invalid selector would; Chromium applies it.
+//     library cannot parse drop their rule, as an invalid selector would;
+//     Chromium applies it. Among them are the constraint validation ones,
+//     :valid, :invalid, :in-range, :out-of-range and :user-*, whose state
+//     depends on value sanitisation, patterns and ranges that are not
+//     modelled, and :nth-child(An+B of S) inside another pseudo-class such
+//     as :not() or :is().
+//     <style>input:invalid+b{display:none}</style><input required><b>x</b>
+//   - Whether an object renders its fallback content depends on whether
+//     its resource loads (a data: URL does, an image type does even with no
+//     data); offline the fallback is always rendered.
+//   - dir=auto takes the direction of the first strong character by Unicode
+//     bidi class, as Chromium does; direction set by script or by a
+//     dirname form submission is not seen. :read-write on a contenteditable
+//     element ignores -webkit-user-modify from CSS.
 //   - In quirks mode, attribute selectors on class and id ([class=Foo])
 //     become case-insensitive here.
 //   - Whether a display: contents element with only whitespace inside has a

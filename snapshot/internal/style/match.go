@@ -34,6 +34,14 @@ func matchFrom(cs *complexSel, i int, n *html.Node, steps *int) matchResult {
 	if !cs.parts[i].sel.Match(n) {
 		return failsLocally
 	}
+	for k := range cs.parts[i].nth {
+		if !cs.parts[i].nth[k].match(n, steps) {
+			if *steps < 0 {
+				return failsCompletely
+			}
+			return failsLocally
+		}
+	}
 	if i == 0 {
 		return matches
 	}

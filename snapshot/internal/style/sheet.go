@@ -2,10 +2,14 @@ package style
 
 import (
 	"strings"
+	"unicode/utf8"
+
+	"github.com/domsnap/domsnap/domtree"
 
 	"github.com/andybalholm/cascadia"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
+	"golang.org/x/net/html"
 )
 
 // token is one CSS token; comments are dropped and runs of whitespace are
@@ -171,15 +175,23 @@ type rawDecl struct {
 // readDecls reads the declarations of a style rule's block or a style
 // attribute. Nested rules and at-rules are skipped whole.
 func readDecls(toks []token) []rawDecl {
-	d, _ := readBlock(toks)
-	return d
+	segs, _ := readBlock(toks)
+	var out []rawDecl
+	for _, s := range segs {
+		out = append(out, s...)
+	}
+	return out
 }
 
 // readBlock reads the declarations of a style rule's block and the style
-// rules nested in it. Nested at-rules are skipped whole.
-func readBlock(toks []token) ([]rawDecl, []rawRule) {
+// rules nested in it. Nested at-rules are skipped whole. The declarations
+// come in segments, split where a nested rule stands: segs[0] holds those
+// before the first nested rule, segs[k] those after rules[k-1]. CSS Nesting
+// gives each later segment a place of its own in the cascade, after the
+// nested rule before it (a nested declarations rule), so len(segs) is
+// always len(rules)+1.
+func readBlock(toks []token) (segs [][]rawDecl, rules []rawRule) {
 	var out []rawDecl
-	var rules []rawRule
 	for i := 0; i < len(toks); {
 		for i < len(toks) && (toks[i].tt == css.WhitespaceToken || toks[i].tt == css.SemicolonToken) {
 			i++
@@ -210,6 +222,8 @@ func readBlock(toks []token) ([]rawDecl, []rawRule) {
 						blockEnd--
 					}
 					rules = append(rules, rawRule{prelude: toks[start:i], block: toks[i+1 : blockEnd]})
+					segs = append(segs, out)
+					out = nil
 					i = end
 					nested = true
 					break
@@ -225,7 +239,7 @@ func readBlock(toks []token) ([]rawDecl, []rawRule) {
 			out = append(out, d)
 		}
 	}
-	return out, rules
+	return append(segs, out), rules
 }
 
 // Nesting limits, see the package documentation.
@@ -317,7 +331,7 @@ func parseDecl(toks []token) (rawDecl, bool) {
 	if len(toks) < 2 || toks[0].tt != css.IdentToken {
 		return rawDecl{}, false
 	}
-	d := rawDecl{name: strings.ToLower(toks[0].data)}
+	d := rawDecl{name: domtree.ToLowerASCII(unescapeIdent(toks[0].data))}
 	rest := trimSpace(toks[1:])
 	if len(rest) == 0 || rest[0].tt != css.ColonToken {
 		return rawDecl{}, false
@@ -357,10 +371,7 @@ func keywords(v []token) ([]string, bool) {
 		switch t.tt {
 		case css.WhitespaceToken:
 		case css.IdentToken:
-			if strings.ContainsRune(t.data, '\\') {
-				return nil, false
-			}
-			words = append(words, strings.ToLower(t.data))
+			words = append(words, domtree.ToLowerASCII(unescapeIdent(t.data)))
 		default:
 			return nil, false
 		}
@@ -394,6 +405,138 @@ const (
 type compound struct {
 	sel  cascadia.Sel
 	comb byte
+	// nth are the compound's :nth-child(An+B of S) and :nth-last-child(An+B
+	// of S) conditions, which the selector library cannot evaluate; sel
+	// already requires the element itself to match each S.
+	nth []nthOf
+}
+
+// nthOf is one :nth-child(An+B of S) or :nth-last-child(An+B of S): the
+// element must be, counting from the first (or last) sibling and counting
+// only siblings that match of, at a position An+B for some n >= 0.
+type nthOf struct {
+	a, b int
+	last bool
+	of   cascadia.SelectorGroup
+}
+
+// parseAnB parses the An+B microsyntax (odd, even, an integer, or a step
+// with an optional offset), written as text with its whitespace.
+func parseAnB(text string) (a, b int, ok bool) {
+	s := domtree.ToLowerASCII(strings.Join(strings.Fields(text), ""))
+	switch s {
+	case "odd":
+		return 2, 1, true
+	case "even":
+		return 2, 0, true
+	case "":
+		return 0, 0, false
+	}
+	num := func(t string) (int, bool) {
+		if t == "" || len(t) > 9 {
+			return 0, false
+		}
+		v := 0
+		for i := 0; i < len(t); i++ {
+			if t[i] < '0' || t[i] > '9' {
+				return 0, false
+			}
+			v = v*10 + int(t[i]-'0')
+		}
+		return v, true
+	}
+	signed := func(t string) (int, bool) {
+		neg := strings.HasPrefix(t, "-")
+		t = strings.TrimPrefix(strings.TrimPrefix(t, "-"), "+")
+		v, ok := num(t)
+		if neg {
+			v = -v
+		}
+		return v, ok
+	}
+	k := strings.IndexByte(s, 'n')
+	if k < 0 {
+		b, ok = signed(s)
+		return 0, b, ok
+	}
+	switch head := s[:k]; head {
+	case "", "+":
+		a = 1
+	case "-":
+		a = -1
+	default:
+		if a, ok = signed(head); !ok {
+			return 0, 0, false
+		}
+	}
+	if tail := s[k+1:]; tail != "" {
+		if tail[0] != '+' && tail[0] != '-' {
+			return 0, 0, false
+		}
+		if b, ok = signed(tail); !ok {
+			return 0, 0, false
+		}
+	}
+	return a, b, true
+}
+
+// at reports whether position pos (from 1) is An+B for some n >= 0.
+func (q *nthOf) at(pos int) bool {
+	d := pos - q.b
+	if q.a == 0 {
+		return d == 0
+	}
+	return d%q.a == 0 && d/q.a >= 0
+}
+
+// match reports whether n's position among the siblings matching q.of is
+// An+B. Each sibling tried costs one of steps; when they run out, steps
+// becomes -1 and the answer is false.
+func (q *nthOf) match(n *html.Node, steps *int) bool {
+	pos := 1
+	for s := n; ; {
+		if q.last {
+			s = s.NextSibling
+		} else {
+			s = s.PrevSibling
+		}
+		if s == nil {
+			break
+		}
+		if s.Type != html.ElementNode {
+			continue
+		}
+		if *steps <= 0 {
+			*steps = -1
+			return false
+		}
+		*steps--
+		if q.of.Match(s) {
+			pos++
+		}
+	}
+	return q.at(pos)
+}
+
+// nthOfArgs finds, for the function token toks[i] of :nth-child( or
+// :nth-last-child(, the "of" keyword at the top level of its argument;
+// it returns the An+B text before it and the index of the first token of
+// S after it. ok is false when there is no "of".
+func nthOfArgs(toks []token, i int) (anb string, sStart int, ok bool) {
+	end := skipBlock(toks, i)
+	var b blocks
+	for j := i + 1; j < end-1; j++ {
+		t := toks[j]
+		if b.depth() == 0 && t.tt == css.IdentToken && domtree.EqualFold(t.data, "of") {
+			k := j + 1
+			for k < end-1 && toks[k].tt == css.WhitespaceToken {
+				k++
+			}
+			return tokenText(toks[i+1 : j]), k, true
+		}
+		b.step(t)
+	}
+	return "", 0, false
 }
 
 // complexSel is one complex selector, compounds left to right.
@@ -420,6 +563,39 @@ var neverPseudo = map[string]bool{
 var statePseudo = map[string]string{
 	"checked": "checked", "defined": "defined", "open": "open",
 	"required": "required", "optional": "optional", "empty": "empty",
+	"read-write": "read-write", "placeholder-shown": "placeholder-shown", "indeterminate": "indeterminate",
+}
+
+// negatedStatePseudo are pseudo-classes that match exactly the elements
+// without a state: :read-only is every element that is not :read-write.
+var negatedStatePseudo = map[string]string{"read-only": "read-write"}
+
+// stateSel is the attribute selector for a private state; it weighs what a
+// pseudo-class does.
+func stateSel(state string) string {
+	return `[` + strings.ReplaceAll(StateAttr(state), " ", `\ `) + `]`
+}
+
+// dirArgument returns the direction of a ":dir(" whose function token is
+// toks[i] ("ltr" or "rtl", lower case) and the index of its ")"; ok is false
+// when the argument is not one identifier.
+func dirArgument(toks []token, i int) (dir string, end int, ok bool) {
+	j := i + 1
+	if j < len(toks) && toks[j].tt == css.WhitespaceToken {
+		j++
+	}
+	if j >= len(toks) || toks[j].tt != css.IdentToken {
+		return "", 0, false
+	}
+	dir = domtree.ToLowerASCII(unescapeIdent(toks[j].data))
+	j++
+	if j < len(toks) && toks[j].tt == css.WhitespaceToken {
+		j++
+	}
+	if j >= len(toks) || toks[j].tt != css.RightParenthesisToken {
+		return "", 0, false
+	}
+	return dir, j, true
 }
 
 // legacyPseudoElements may be written with one colon.
@@ -467,6 +643,8 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 		keyText string
 		n       int                  // tokens at depth 0
 		zero    cascadia.Specificity // weight of top-level :where() arguments, taken off
+		nth     []nthOf
+		plus    cascadia.Specificity // weight the text does not show (:nth-child of S)
 	}
 	var parts []*part
 	cur := &part{}
@@ -477,6 +655,10 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 	type debt struct {
 		paren bool // one more ")"
 		where int  // for a top-level :where(), where its argument starts in the text; else -1
+		// nth, for a top-level :nth-child(An+B of S), waits for S, which
+		// starts in the text at nthStart.
+		nth      *nthOf
+		nthStart int
 	}
 	var extra []debt
 	nested := 0
@@ -552,9 +734,29 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 					i++
 					continue
 				case nt.tt == css.IdentToken && statePseudo[name] != "":
-					cur.text.WriteString(`[` + strings.ReplaceAll(StateAttr(statePseudo[name]), " ", `\ `) + `]`)
+					cur.text.WriteString(stateSel(statePseudo[name]))
 					i++
 					continue
+				case nt.tt == css.IdentToken && negatedStatePseudo[name] != "":
+					cur.text.WriteString(":not(" + stateSel(negatedStatePseudo[name]) + ")")
+					i++
+					continue
+				case nt.tt == css.FunctionToken && name == "dir(":
+					// The caller marks right-to-left elements; every other
+					// element is left-to-right. Another direction matches
+					// nothing.
+					if dir, end, ok := dirArgument(toks, i+1); ok {
+						switch dir {
+						case "ltr":
+							cur.text.WriteString(":not(" + stateSel("dir-rtl") + ")")
+						case "rtl":
+							cur.text.WriteString(stateSel("dir-rtl"))
+						default:
+							cur.text.WriteString(":nth-child(0)")
+						}
+						i = end
+						continue
+					}
 				case nt.tt == css.FunctionToken && (name == "is(" || name == "where(" || name == "-webkit-any("):
 					// :is(X) matches like :not(:not(X)) and weighs like X;
 					// :where(X) weighs nothing, so a top-level one has X's
@@ -567,6 +769,26 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 					b.step(nt)
 					extra = append(extra, debt{paren: true, where: where})
 					i++
+					continue
+				case nt.tt == css.FunctionToken && (name == "nth-child(" || name == "nth-last-child(") && b.depth() == 0:
+					anb, sStart, hasOf := nthOfArgs(toks, i+1)
+					if !hasOf {
+						break // plain An+B: the selector library knows it
+					}
+					a, bb, ok := parseAnB(anb)
+					if !ok || sStart >= len(toks) || toks[sStart].tt == css.RightParenthesisToken {
+						return cs, false, false
+					}
+					// The element matches S, which weighs what S does, and
+					// the pseudo-class weighs one more; the position is
+					// checked while matching (compound.nth).
+					cs.costly = true
+					cur.plus = cur.plus.Add(cascadia.Specificity{0, 1, 0})
+					cur.text.WriteString(":not(:not(")
+					b.step(nt)
+					extra = append(extra, debt{paren: true, where: -1,
+						nth: &nthOf{a: a, b: bb, last: name == "nth-last-child("}, nthStart: cur.text.Len()})
+					i = sStart - 1
 					continue
 				case nt.tt == css.FunctionToken && name == "has(":
 					cs.costly = true
@@ -610,6 +832,14 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 						cur.zero = cur.zero.Add(most)
 					}
 				}
+				if d.nth != nil {
+					g, err := cascadia.ParseGroup(cur.text.String()[d.nthStart:])
+					if err != nil {
+						return cs, false, false
+					}
+					d.nth.of = g
+					cur.nth = append(cur.nth, *d.nth)
+				}
 				if d.paren {
 					cur.text.WriteString(")")
 				}
@@ -640,11 +870,12 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 		if err != nil || sel.PseudoElement() != "" {
 			return cs, false, false
 		}
-		cs.parts = append(cs.parts, compound{sel: sel, comb: p.comb})
+		cs.parts = append(cs.parts, compound{sel: sel, comb: p.comb, nth: p.nth})
 		sp := sel.Specificity()
 		for k := range sp {
 			sp[k] -= p.zero[k]
 		}
+		sp = sp.Add(p.plus)
 		cs.spec = cs.spec.Add(sp)
 	}
 	last := parts[len(parts)-1]
@@ -691,4 +922,61 @@ func caseInsensitiveValue(toks []token, end int) bool {
 	}
 	// name op value, with no flag after the value.
 	return len(inner) == 3 || (len(inner) == 4 && inner[1].tt == css.DelimToken && inner[1].data == "=")
+}
+
+// unescapeIdent resolves the escapes of an identifier token's text as CSS
+// Syntax does: a backslash and one to six hex digits (and one whitespace
+// after them) is that code point, with zero, surrogates and values past
+// U+10FFFF read as U+FFFD; a backslash before anything else is that
+// character. So "dis\70 lay" is the property display, as in a browser.
+func unescapeIdent(s string) string {
+	if !strings.ContainsRune(s, '\\') {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		i++
+		j, v := i, rune(0)
+		for j < len(s) && j-i < 6 && isHex(s[j]) {
+			v = v*16 + hexVal(s[j])
+			j++
+		}
+		if j == i {
+			// Not hex: the next character stands for itself.
+			r, size := utf8.DecodeRuneInString(s[i:])
+			b.WriteRune(r)
+			i += size
+			continue
+		}
+		if v == 0 || (v >= 0xD800 && v <= 0xDFFF) || v > utf8.MaxRune {
+			v = utf8.RuneError
+		}
+		b.WriteRune(v)
+		i = j
+		if i < len(s) && s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i += 2
+		} else if i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f') {
+			i++
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func hexVal(c byte) rune {
+	switch {
+	case c <= '9':
+		return rune(c - '0')
+	case c >= 'a':
+		return rune(c-'a') + 10
+	}
+	return rune(c-'A') + 10
 }
