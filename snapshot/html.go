@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/text/unicode/bidi"
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
@@ -49,9 +50,12 @@ type HTMLInfo struct {
 // one, a <th> start tag inside <table><caption><article> is dropped where
 // Chromium closes the caption and opens a row). Elements a browser would
 // not render although their display is not none (the options of a
-// drop-down select, the content of a closed details, an embed with nothing
-// to embed, unknown SVG elements, ...) get display none, as a live capture,
-// which has no layout object for them, would show.
+// drop-down select, the content of a closed details, the fallback content
+// of canvas, video, audio, meter and progress, an embed with nothing to
+// embed, unknown SVG elements, ...) get display none, as a live capture,
+// which has no layout object for them, would show. Of open details sharing
+// a name, all but the first lose their open attribute, as the parser's
+// insertions make them do in a browser.
 func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 	var info HTMLInfo
 	text, name, err := decodeHTML(data, opts.Charset)
@@ -107,6 +111,7 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 	ids := map[string]*html.Node{}
 	var radios []*html.Node
 	var controls []*html.Node
+	openGroups := map[string]bool{}
 	for n := doc; n != nil; {
 		if n.Type != html.ElementNode {
 			p.nodes++
@@ -146,7 +151,30 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 				}
 			case "select", "textarea":
 				controls = append(controls, n)
-			case "details", "dialog":
+			case "progress":
+				// Without a value a progress bar is indeterminate; a
+				// checkbox only becomes so by script.
+				if !htmlHasAttr(n, "value") {
+					htmlSetState(n, "indeterminate")
+				}
+			case "details":
+				if !htmlHasAttr(n, "open") {
+					break
+				}
+				// An exclusive accordion: details elements sharing a name
+				// keep at most one open. Inserting an open one while another
+				// of its group is open removes its open attribute, so the
+				// first in tree order (the parser inserts in that order)
+				// stays open and the attribute is gone from the others.
+				if name, _ := htmlAttr(n, "name"); name != "" {
+					if openGroups[name] {
+						htmlRemoveAttr(n, "open")
+						break
+					}
+					openGroups[name] = true
+				}
+				htmlSetState(n, "open")
+			case "dialog":
 				if htmlHasAttr(n, "open") {
 					htmlSetState(n, "open")
 				}
@@ -171,8 +199,330 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 		} else {
 			htmlSetState(c, "optional")
 		}
+		switch c.Data {
+		case "select":
+			htmlMarkSelected(c)
+		case "input", "textarea":
+			if htmlIsReadWriteControl(c) {
+				htmlSetState(c, "read-write")
+			}
+			if htmlPlaceholderShown(c) {
+				htmlSetState(c, "placeholder-shown")
+			}
+		}
 	}
+	htmlMarkEditableAndDirection(doc)
 	return p
+}
+
+// htmlTextTypes are the input types whose value is free text: the readonly
+// and placeholder attributes apply to them (number only takes placeholder
+// as such; its value is sanitised to a number).
+var htmlTextTypes = map[string]bool{
+	"text": true, "search": true, "url": true, "tel": true, "email": true, "password": true,
+}
+
+// htmlReadOnlyTypes are the input types to which readonly applies.
+var htmlReadOnlyTypes = map[string]bool{
+	"text": true, "search": true, "url": true, "tel": true, "email": true, "password": true,
+	"date": true, "month": true, "week": true, "time": true, "datetime-local": true, "number": true,
+}
+
+// htmlInputType is an input's type state: its lower-cased type attribute
+// when that names a known type, else text.
+func htmlInputType(n *html.Node) string {
+	t, _ := htmlAttr(n, "type")
+	t = domtree.ToLowerASCII(t)
+	switch t {
+	case "hidden", "text", "search", "tel", "url", "email", "password", "date", "month", "week",
+		"time", "datetime-local", "number", "range", "color", "checkbox", "radio", "file",
+		"submit", "image", "reset", "button":
+		return t
+	}
+	return "text"
+}
+
+// htmlDisabled reports whether a control is disabled: its own disabled
+// attribute, or a disabled fieldset ancestor unless the control is inside
+// that fieldset's first legend. The walk up is bounded by the parser's
+// nesting limit.
+func htmlDisabled(n *html.Node) bool {
+	if htmlHasAttr(n, "disabled") {
+		return true
+	}
+	child := n
+	for a := n.Parent; a != nil && a.Type == html.ElementNode; child, a = a, a.Parent {
+		if a.Namespace != "" || a.Data != "fieldset" || !htmlHasAttr(a, "disabled") {
+			continue
+		}
+		if child.Namespace == "" && child.Data == "legend" {
+			var first *html.Node
+			for c := a.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && c.Namespace == "" && c.Data == "legend" {
+					first = c
+					break
+				}
+			}
+			if first == child {
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// htmlIsReadWriteControl reports whether an input or textarea matches
+// :read-write: readonly applies to it and it is neither readonly nor
+// disabled.
+func htmlIsReadWriteControl(n *html.Node) bool {
+	if n.Data == "input" && !htmlReadOnlyTypes[htmlInputType(n)] {
+		return false
+	}
+	return !htmlHasAttr(n, "readonly") && !htmlDisabled(n)
+}
+
+// htmlPlaceholderShown reports whether an input or textarea matches
+// :placeholder-shown: it takes a placeholder, has a placeholder attribute
+// (Chromium matches even an empty one) and its value at rest is empty. The
+// value is looked at here, while parsing, and never copied anywhere.
+func htmlPlaceholderShown(n *html.Node) bool {
+	if !htmlHasAttr(n, "placeholder") {
+		return false
+	}
+	if n.Data == "textarea" {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode && c.Data != "" {
+				return false
+			}
+		}
+		return true
+	}
+	t := htmlInputType(n)
+	v, _ := htmlAttr(n, "value")
+	switch {
+	case t == "number":
+		return !htmlValidFloat(v)
+	case t == "email":
+		return strings.Trim(htmlStripNewlines(v), " \t\n\f\r") == ""
+	case htmlTextTypes[t]:
+		return htmlStripNewlines(v) == ""
+	}
+	return false
+}
+
+func htmlStripNewlines(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r", "", "\n", "").Replace(s)
+}
+
+// htmlValidFloat reports whether s is a valid floating-point number of the
+// HTML Standard: an optional "-", digits with an optional fraction (or a
+// fraction alone), and an optional exponent.
+func htmlValidFloat(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	n := digits()
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else if n == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// htmlMarkSelected marks the options of a select that are selected at
+// rest, for :checked. A select without multiple keeps only the last option
+// carrying selected (each one inserted deselects the others); when none
+// does and it is a drop-down (display size 1), its first option that is
+// not disabled is selected. A multiple select selects exactly those that
+// carry selected. Options are the select's option descendants; the walk is
+// bounded by the select's subtree, and no subtree holds two selects'
+// options.
+func htmlMarkSelected(sel *html.Node) {
+	multiple := htmlHasAttr(sel, "multiple")
+	var last, firstEnabled *html.Node
+	for n := sel.FirstChild; n != nil; n = style.NextNode(n, sel, true) {
+		if n.Type != html.ElementNode || n.Namespace != "" || n.Data != "option" {
+			continue
+		}
+		if htmlHasAttr(n, "selected") {
+			if multiple {
+				htmlSetState(n, "checked")
+			}
+			last = n
+		}
+		if firstEnabled == nil && !htmlOptionDisabled(n) {
+			firstEnabled = n
+		}
+	}
+	switch {
+	case multiple:
+	case last != nil:
+		htmlSetState(last, "checked")
+	case firstEnabled != nil && htmlParseNonNegative(htmlAttrOr(sel, "size")) <= 1:
+		htmlSetState(firstEnabled, "checked")
+	}
+}
+
+// htmlOptionDisabled reports whether an option is disabled: its own
+// attribute, or a disabled optgroup parent.
+func htmlOptionDisabled(o *html.Node) bool {
+	if htmlHasAttr(o, "disabled") {
+		return true
+	}
+	p := o.Parent
+	return p != nil && p.Type == html.ElementNode && p.Namespace == "" && p.Data == "optgroup" && htmlHasAttr(p, "disabled")
+}
+
+func htmlAttrOr(n *html.Node, key string) string {
+	v, _ := htmlAttr(n, key)
+	return v
+}
+
+// htmlMarkEditableAndDirection marks, in one walk in tree order, the
+// elements that are editable through contenteditable (:read-write) and the
+// right-to-left ones (:dir(rtl)). Both inherit, so a parent is decided
+// before its children; the sets hold the marked elements only.
+func htmlMarkEditableAndDirection(doc *html.Node) {
+	editable := map[*html.Node]bool{}
+	rtl := map[*html.Node]bool{}
+	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		parent := n.Parent
+		if parent != nil && parent.Type != html.ElementNode {
+			parent = nil
+		}
+		// contenteditable: true, "" and plaintext-only make an editing
+		// host, false stops editing, anything else inherits.
+		ed := parent != nil && editable[parent]
+		if n.Namespace == "" {
+			if v, ok := htmlAttr(n, "contenteditable"); ok {
+				switch domtree.ToLowerASCII(v) {
+				case "", "true", "plaintext-only":
+					ed = true
+				case "false":
+					ed = false
+				}
+			}
+		}
+		if ed {
+			editable[n] = true
+			if !htmlHasAttr(n, style.StateAttr("read-write")) {
+				htmlSetState(n, "read-write")
+			}
+		}
+		if htmlIsRTL(n, parent != nil && rtl[parent]) {
+			rtl[n] = true
+			htmlSetState(n, "dir-rtl")
+		}
+	}
+}
+
+// htmlIsRTL decides an element's directionality from its dir attribute and
+// its parent's (parentRTL): ltr and rtl are themselves, auto (and a bdi
+// without dir) looks at the text, a telephone input is ltr, and anything
+// else inherits.
+func htmlIsRTL(n *html.Node, parentRTL bool) bool {
+	v, has := htmlAttr(n, "dir")
+	if n.Namespace != "" {
+		has = false // dir is an HTML attribute
+	}
+	switch d := domtree.ToLowerASCII(v); {
+	case has && d == "ltr":
+		return false
+	case has && d == "rtl":
+		return true
+	case has && d == "auto", !has && n.Namespace == "" && n.Data == "bdi":
+		return htmlAutoDirection(n)
+	case n.Namespace == "" && n.Data == "input" && htmlInputType(n) == "tel":
+		return false
+	}
+	return parentRTL
+}
+
+// htmlAutoDirection is the auto directionality of n: the direction of the
+// first strong character of its value (a text control) or of its text,
+// leaving out the subtrees that decide their own direction (bdi, script,
+// style, textarea, and elements with a dir attribute); with none, ltr
+// (Chromium 156 does not fall back to the parent's direction). Those subtrees are skipped, so no text node is read for two
+// auto elements, and the walks of a document together stay linear.
+func htmlAutoDirection(n *html.Node) bool {
+	if n.Namespace == "" && (n.Data == "input" || n.Data == "textarea") {
+		var v string
+		if n.Data == "input" {
+			v, _ = htmlAttr(n, "value")
+		} else {
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.TextNode {
+					v += c.Data
+				}
+			}
+		}
+		rtl, _ := htmlStrongDirection(v)
+		return rtl
+	}
+	for c := n.FirstChild; c != nil; {
+		if c.Type == html.ElementNode {
+			skip := htmlHasAttr(c, "dir") && c.Namespace == ""
+			if c.Namespace == "" {
+				switch c.Data {
+				case "bdi", "script", "style", "textarea":
+					skip = true
+				}
+			}
+			c = style.NextNode(c, n, !skip)
+			continue
+		}
+		if c.Type == html.TextNode {
+			if rtl, ok := htmlStrongDirection(c.Data); ok {
+				return rtl
+			}
+		}
+		c = style.NextNode(c, n, true)
+	}
+	return false
+}
+
+// htmlStrongDirection returns the direction of the first strongly
+// directional character of s: right-to-left for bidi classes R and AL,
+// left-to-right for L; ok is false when s has none.
+func htmlStrongDirection(s string) (rtl, ok bool) {
+	for _, r := range s {
+		p, _ := bidi.LookupRune(r)
+		switch p.Class() {
+		case bidi.L:
+			return false, true
+		case bidi.R, bidi.AL:
+			return true, true
+		}
+	}
+	return false, false
 }
 
 // markRadios emulates the radio button group rule: of the radios of one group
@@ -203,6 +553,18 @@ func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
 		name, _ := htmlAttr(r, "name")
 		if last[group{htmlFormOwner(r, ids), name}] == r {
 			htmlSetState(r, "checked")
+		}
+	}
+	// A radio whose group has no checked radio is :indeterminate.
+	for _, r := range radios {
+		name, _ := htmlAttr(r, "name")
+		switch {
+		case name == "":
+			if !htmlHasAttr(r, "checked") {
+				htmlSetState(r, "indeterminate")
+			}
+		case last[group{htmlFormOwner(r, ids), name}] == nil:
+			htmlSetState(r, "indeterminate")
 		}
 	}
 }
@@ -469,6 +831,11 @@ func htmlHidesChild(p, c *html.Node) bool {
 	case "option":
 		// An option renders its text only.
 		return c.Type == html.ElementNode
+	case "canvas", "video", "audio", "meter", "progress":
+		// Their content is fallback for browsers without the feature:
+		// Chromium (with scripting on, for canvas) draws the element itself
+		// and gives its children no layout object.
+		return true
 	case "details":
 		if htmlHasAttr(p, "open") {
 			return false
@@ -591,6 +958,17 @@ func htmlAttr(n *html.Node, key string) (string, bool) {
 func htmlHasAttr(n *html.Node, key string) bool {
 	_, ok := htmlAttr(n, key)
 	return ok
+}
+
+// htmlRemoveAttr removes every attribute key (no namespace) from n.
+func htmlRemoveAttr(n *html.Node, key string) {
+	kept := n.Attr[:0]
+	for _, a := range n.Attr {
+		if a.Namespace != "" || a.Key != key {
+			kept = append(kept, a)
+		}
+	}
+	n.Attr = kept
 }
 
 func htmlSetState(n *html.Node, state string) {
