@@ -49,6 +49,7 @@ var divergences = []divergence{
 	{"css-custom-properties", "state", "", "display and visibility values using var() are applied live only"},
 	{"css-content-visibility", "state", "", "content-visibility: hidden leaves descendants without layout objects live only"},
 	{"css-csp-meta", "state", "", "a meta style-src 'none' policy blocks author styles live only"},
+	{"css-form-validity", "state", "", "rules using :valid, :invalid, :in-range or :out-of-range are applied live only"},
 }
 
 // parityNode describes one node for the comparison: kind, name, attributes
