@@ -186,6 +186,9 @@ func FuzzParseHTML(f *testing.F) {
 	f.Add([]byte(`<style>.x{display:none} :is(.a,.b) ~ p{visibility:hidden}</style><p class=x>q</p>`))
 	f.Add([]byte(`<form id=f><input type=radio name=r checked><input type=radio name=r checked form=f></form>`))
 	f.Add([]byte("\xff\xfe<\x00p\x00>\x00"))
+	f.Add([]byte(`<style>i:nth-child(2n of .a){dis\70 lay:none} :dir(rtl),:read-only,:placeholder-shown{display:none}</style>` +
+		`<p dir=auto>\u05e9<i class=a></i><i class=a></i></p><input placeholder=p><select><option>a</option></select>` +
+		`<details name=g open></details><details name=g open></details><canvas><b>x</b></canvas><img align=left>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		htmlCheckParse(t, data)
 	})

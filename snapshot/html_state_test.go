@@ -3,6 +3,7 @@ package snapshot
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -125,5 +126,31 @@ func TestFallbackContentNotRendered(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestHostileStates: the state computations stay linear on pages built to
+// make them quadratic: nested dir=auto elements (each skips the others'
+// subtrees), one huge select, many controls deep inside a disabled
+// fieldset, and many open details of one group.
+func TestHostileStates(t *testing.T) {
+	cases := map[string]string{
+		"nested dir=auto":      strings.Repeat("<span dir=auto>", 500) + strings.Repeat("1", 1<<20),
+		"auto after digits":    strings.Repeat("<div dir=auto>"+strings.Repeat("<b>1</b>", 200), 400),
+		"huge select":          "<select>" + strings.Repeat("<option disabled>x", 1<<16) + "</select>",
+		"deep controls":        "<fieldset disabled>" + strings.Repeat("<div>", 400) + strings.Repeat("<input>", 1<<14),
+		"one accordion":        strings.Repeat("<details name=g open></details>", 1<<14),
+		"deep contenteditable": strings.Repeat("<div contenteditable>", 500) + strings.Repeat("<i>x</i>", 1<<14),
+	}
+	for name, body := range cases {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			if _, _, err := ParseHTML([]byte("<!doctype html><body>"+body), HTMLOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
 	}
 }

@@ -226,6 +226,10 @@ func TestHostileCSS(t *testing.T) {
 		"deep nesting":          {strings.Repeat(".a{", 1<<17) + "display:none" + strings.Repeat("}", 1<<17), deep},
 		"long nested selectors": {strings.Repeat(strings.Repeat(".a,", 200)+".a{", 40) + "display:none", deep},
 		"garbage":               {strings.Repeat("@{}[]();:!,>+~|#.*\"'\\\x00\xff", 1<<14), "<a>x</a>"},
+		"nth-child of, wide":    {strings.Repeat("i:nth-child(2n+1 of .a, .b){display:none}", 50), "<body><div>" + strings.Repeat("<i class=a></i>", 5000)},
+		"nth-child of, nested":  {"i:nth-child(1 of " + strings.Repeat(":nth-child(1 of ", 1000) + ".a" + strings.Repeat(")", 1001) + "{display:none}", deep},
+		"escaped names":         {"a{" + strings.Repeat(`\64 \69 \73 \70 \6c \61 \79 :none;`, 1<<12) + "}", "<a>x</a>"},
+		"dir arguments":         {strings.Repeat(":dir( ltr ):dir(rtl):dir(x):dir(", 1<<12) + "{display:none}", deep},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
