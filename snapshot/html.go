@@ -48,14 +48,15 @@ type HTMLInfo struct {
 // The tree is golang.org/x/net/html's, which follows the HTML Standard's
 // tree construction; on some broken markup it differs from Chromium's (for
 // one, a <th> start tag inside <table><caption><article> is dropped where
-// Chromium closes the caption and opens a row). Elements a browser would
-// not render although their display is not none (the options of a
-// drop-down select, the content of a closed details, the fallback content
-// of canvas, video, audio, meter and progress, an embed with nothing to
-// embed, unknown SVG elements, ...) get display none, as a live capture,
-// which has no layout object for them, would show. Of open details sharing
-// a name, all but the first lose their open attribute, as the parser's
-// insertions make them do in a browser.
+// Chromium closes the caption and opens a row), and it sorts the attributes
+// of formatting elements (a, b, i, em, ...) by name where Chromium keeps
+// source order. Elements a browser would not render although their display
+// is not none (the options of a drop-down select, the content of a closed
+// details, the fallback content of canvas, video, audio, meter and
+// progress, an embed with nothing to embed, unknown SVG elements, ...) get
+// display none, as a live capture, which has no layout object for them,
+// would show. Of open details sharing a name, all but the first lose their
+// open attribute, as the parser's insertions make them do in a browser.
 func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 	var info HTMLInfo
 	text, name, err := decodeHTML(data, opts.Charset)
