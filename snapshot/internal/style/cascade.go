@@ -23,9 +23,10 @@ const MatchSteps = 1 << 25
 const statePrefix = "domsnap "
 
 // StateAttr is the name of the private attribute that marks an element as
-// being in a state: "checked", "defined", "open", "required", "optional" or
+// being in a state: "checked", "defined", "open", "required", "optional",
 // "empty" (no child but comments; unlike the selector library's :empty, a
-// whitespace text node is a child).
+// whitespace text node is a child), "read-write", "placeholder-shown",
+// "indeterminate" or "dir-rtl" (its directionality is right-to-left).
 // The selector library cannot evaluate these pseudo-classes itself, so the
 // caller computes each state and adds the attribute (value empty) before
 // styles are computed; :checked and the others are rewritten to match it.

@@ -101,8 +101,10 @@
 // backtrack exponentially; a selector may hold at most MaxCompounds compound
 // selectors, and combinators nested inside functional pseudo-classes (which
 // the compound matcher evaluates by itself) are limited to
-// MaxNestedCombinators. Rules are indexed by the id, class or tag of their
-// rightmost compound. Before any author rule is matched, the number of
+// MaxNestedCombinators. :nth-child(An+B of S) counts siblings: such a rule
+// is costly, and every sibling it counts is a step. Rules are indexed by the
+// id, class or tag of their rightmost compound. Before any author rule is
+// matched, the number of
 // candidate (rule, element) pairs is counted; when it exceeds MatchBudget the
 // author style sheets are not applied at all (style attributes still are)
 // and Engine.SheetsDropped says so. Matching itself counts every compound it
