@@ -20,40 +20,27 @@ func decodeRaw(data []byte) (*rawCapture, error) {
 	s := &scanner{data: data}
 	rc := &rawCapture{}
 	var haveDocs, haveStrings bool
-	more, err := s.objectStart("")
-	if err != nil {
-		return nil, err
-	}
-	for more {
-		k, err := s.key("")
-		if err != nil {
-			return nil, err
-		}
-		switch string(k) {
+	// Only the two members read are refused when repeated: the others are
+	// dropped unread, as encoding/json would.
+	err := s.members("", false, func(name, p string, _ []byte) error {
+		switch name {
 		case "documents":
 			if haveDocs {
-				return nil, malformed("/documents", "duplicate key")
+				return dup(p)
 			}
 			haveDocs = true
-			if err := decodeDocuments(s, rc); err != nil {
-				return nil, err
-			}
+			return decodeDocuments(s, rc)
 		case "strings":
 			if haveStrings {
-				return nil, malformed("/strings", "duplicate key")
+				return dup(p)
 			}
 			haveStrings = true
-			if err := decodeStrings(s, rc); err != nil {
-				return nil, err
-			}
-		default:
-			if err := s.skipValue("/" + escapePointer(string(k))); err != nil {
-				return nil, err
-			}
+			return decodeStrings(s, rc)
 		}
-		if more, err = s.objectNext(""); err != nil {
-			return nil, err
-		}
+		return s.skipValue(p)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := s.end(); err != nil {
 		return nil, err
@@ -118,63 +105,28 @@ func decodeDocuments(s *scanner, rc *rawCapture) error {
 }
 
 func decodeDocument(s *scanner, d *rawDoc, path string) error {
-	more, err := s.objectStart(path)
-	if err != nil {
-		return err
-	}
-	for more {
-		k, err := s.key(path)
-		if err != nil {
-			return err
-		}
-		switch string(k) {
+	return s.members(path, false, func(name, p string, _ []byte) error {
+		switch name {
 		case "nodes":
 			if d.hasNodes {
-				return malformed(path+"/nodes", "duplicate key")
+				return dup(p)
 			}
 			d.hasNodes = true
-			if err := decodeNodes(s, d, path+"/nodes"); err != nil {
-				return err
-			}
+			return decodeNodes(s, d, p)
 		case "layout":
 			if d.hasLayout {
-				return malformed(path+"/layout", "duplicate key")
+				return dup(p)
 			}
 			d.hasLayout = true
-			if err := decodeLayout(s, d, path+"/layout"); err != nil {
-				return err
-			}
-		default:
-			// URLs, titles, text boxes, scroll offsets: nothing the tree holds.
-			if err := s.skipValue(path + "/" + escapePointer(string(k))); err != nil {
-				return err
-			}
+			return decodeLayout(s, d, p)
 		}
-		if more, err = s.objectNext(path); err != nil {
-			return err
-		}
-	}
-	return nil
+		// URLs, titles, text boxes, scroll offsets: nothing the tree holds.
+		return s.skipValue(p)
+	})
 }
 
-func dup(path string) error { return malformed(path, "duplicate key") }
-
 func decodeNodes(s *scanner, d *rawDoc, path string) error {
-	more, err := s.objectStart(path)
-	if err != nil {
-		return err
-	}
-	var seen keySet
-	for more {
-		k, err := s.key(path)
-		if err != nil {
-			return err
-		}
-		name := string(k)
-		p := path + "/" + escapePointer(name)
-		if seen.add(name) {
-			return dup(p)
-		}
+	return s.members(path, true, func(name, p string, _ []byte) (err error) {
 		// A null table is an absent one, as encoding/json reads it:
 		// mafredri/cdp's types marshal empty tables as null.
 		switch name {
@@ -210,14 +162,8 @@ func decodeNodes(s *scanner, d *rawDoc, path string) error {
 			// tables the tree has no use for.
 			err = s.skipValue(p)
 		}
-		if err != nil {
-			return err
-		}
-		if more, err = s.objectNext(path); err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 // keySet remembers the member names of one object that were read, to
@@ -236,21 +182,7 @@ func (k *keySet) add(name string) (dup bool) {
 }
 
 func decodeLayout(s *scanner, d *rawDoc, path string) error {
-	more, err := s.objectStart(path)
-	if err != nil {
-		return err
-	}
-	var seen keySet
-	for more {
-		k, err := s.key(path)
-		if err != nil {
-			return err
-		}
-		name := string(k)
-		p := path + "/" + escapePointer(name)
-		if seen.add(name) {
-			return dup(p)
-		}
+	return s.members(path, true, func(name, p string, _ []byte) (err error) {
 		switch name {
 		case "nodeIndex":
 			d.layoutNode, err = s.int32Array(p, nil)
@@ -263,14 +195,8 @@ func decodeLayout(s *scanner, d *rawDoc, path string) error {
 			// geometry and rendered text: the tree needs none of it.
 			err = s.skipValue(p)
 		}
-		if err != nil {
-			return err
-		}
-		if more, err = s.objectNext(path); err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 // null reads a null where one may stand for an absent table.
@@ -389,40 +315,28 @@ func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
 // rareFields reads the members of a Rare*Data object: "index" always,
 // "value" when wantValue.
 func (s *scanner) rareFields(path string, wantValue bool) (index, value []int32, err error) {
-	more, err := s.objectStart(path)
-	if err != nil {
-		return nil, nil, err
-	}
 	var hasIndex, hasValue bool
-	for more {
-		k, err := s.key(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		name := string(k)
-		p := path + "/" + escapePointer(name)
+	err = s.members(path, false, func(name, p string, _ []byte) (err error) {
 		switch {
 		case name == "index":
 			if hasIndex {
-				return nil, nil, dup(p)
+				return dup(p)
 			}
 			hasIndex = true
 			index, err = s.int32Array(p, nil)
 		case name == "value" && wantValue:
 			if hasValue {
-				return nil, nil, dup(p)
+				return dup(p)
 			}
 			hasValue = true
 			value, err = s.int32Array(p, nil)
 		default:
 			err = s.skipValue(p)
 		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if more, err = s.objectNext(path); err != nil {
-			return nil, nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if !hasIndex {
 		return nil, nil, malformed(path+"/index", "missing")

@@ -97,22 +97,72 @@ func (s *scanner) objectNext(path string) (bool, error) {
 // key reads a member name and the ':' after it. The returned bytes alias the
 // input when the name has no escapes; they are only compared, never kept.
 func (s *scanner) key(path string) ([]byte, error) {
+	k, _, err := s.rawKey(path)
+	return k, err
+}
+
+// rawKey is key that also returns the name as written, quotes and escapes
+// included, for a caller that copies members byte for byte.
+func (s *scanner) rawKey(path string) (k, raw []byte, err error) {
 	if s.peek() != '"' {
-		return nil, s.errAt(path, "a member name")
+		return nil, nil, s.errAt(path, "a member name")
 	}
 	start, end, esc, err := s.stringSpan(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	k := s.data[start:end]
+	k = s.data[start:end]
 	if esc {
 		k = []byte(unquote(k))
 	}
 	if err := s.expect(':', path); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return k, nil
+	return k, s.data[start-1 : end+1], nil
 }
+
+// members walks the object at path, one member at a time: it reads the
+// member's name and calls f with the decoded name, the member's JSON
+// pointer and the name as written (see rawKey); f must consume exactly the
+// member's value. With unique set, a name met twice in the object is
+// refused before f sees the second one, since two tables of one name would
+// leave the reader choosing one silently; without it, f refuses the
+// repeats it cares about. The cost is one call of f per member, never per
+// array element, so it is fine for tables of any length.
+func (s *scanner) members(path string, unique bool, f func(name, p string, raw []byte) error) error {
+	more, err := s.objectStart(path)
+	if err != nil {
+		return err
+	}
+	var seen map[string]bool
+	if unique {
+		seen = map[string]bool{}
+	}
+	for more {
+		k, raw, err := s.rawKey(path)
+		if err != nil {
+			return err
+		}
+		name := string(k)
+		p := path + "/" + escapePointer(name)
+		if unique {
+			if seen[name] {
+				return dup(p)
+			}
+			seen[name] = true
+		}
+		if err := f(name, p, raw); err != nil {
+			return err
+		}
+		if more, err = s.objectNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dup is the error of a member name met twice in one object.
+func dup(path string) error { return malformed(path, "duplicate key") }
 
 // arrayStart consumes '[' and reports whether a first element follows.
 func (s *scanner) arrayStart(path string) (bool, error) {
