@@ -167,58 +167,63 @@ func (sc *scrubber) class(i int32, path string, at ...int) (uint8, error) {
 
 // parseTop reads the top-level object, keeping the members to rebuild.
 func (sc *scrubber) parseTop() ([]member, error) {
+	return sc.object("", func(name, p string) error {
+		switch name {
+		case "documents":
+			return sc.parseDocuments(p)
+		case "strings":
+			return sc.parseStrings(p)
+		}
+		return sc.s.skipValue(p)
+	})
+}
+
+// object reads an object the scrub rebuilds and returns its members in
+// input order, each with its name and value as written. A repeated name is
+// refused. read consumes one member's value, found at the scanner's
+// position.
+func (sc *scrubber) object(path string, read func(name, p string) error) ([]member, error) {
 	s := &sc.s
-	var members []member
-	seen := map[string]bool{}
-	more, err := s.objectStart("")
+	var ms []member
+	err := s.members(path, true, func(name, p string, key []byte) error {
+		// The value is kept from its first byte, without the space before.
+		s.ws()
+		start := s.pos
+		if err := read(name, p); err != nil {
+			return err
+		}
+		ms = append(ms, member{name: name, key: key, value: s.data[start:s.pos]})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	for more {
-		m, p, err := sc.memberStart("", seen)
-		if err != nil {
-			return nil, err
-		}
-		start := s.pos
-		switch m.name {
-		case "documents":
-			err = sc.parseDocuments(p)
-		case "strings":
-			err = sc.parseStrings(p)
-		default:
-			err = s.skipValue(p)
-		}
-		if err != nil {
-			return nil, err
-		}
-		m.value = s.data[start:s.pos]
-		members = append(members, m)
-		if more, err = s.objectNext(""); err != nil {
-			return nil, err
-		}
-	}
-	return members, nil
+	return ms, nil
 }
 
-// memberStart reads a member name and refuses a repeated one.
-func (sc *scrubber) memberStart(path string, seen map[string]bool) (member, string, error) {
-	s := &sc.s
-	s.ws()
-	kstart := s.pos
-	k, err := s.key(path)
-	if err != nil {
-		return member{}, "", err
+// lenient reads a value with read and, if that fails, reads it again only
+// for its syntax. It serves the tables the scrub reads just for the string
+// indexes they keep alive: one of an unexpected shape keeps nothing alive,
+// which is safe, and is copied as it is.
+func (sc *scrubber) lenient(p string, read func() error) error {
+	start := sc.s.pos
+	if read() == nil {
+		return nil
 	}
-	name := string(k)
-	p := path + "/" + escapePointer(name)
-	if seen[name] {
-		return member{}, "", dup(p)
-	}
-	seen[name] = true
-	// The raw key ends at its closing quote; key consumed the ':' too.
-	kend := bytes.LastIndexByte(s.data[kstart:s.pos], '"') + kstart + 1
-	s.ws()
-	return member{name: name, key: s.data[kstart:kend]}, p, nil
+	sc.s.pos = start
+	return sc.s.skipValue(p)
+}
+
+// keepInts reads, leniently, a value holding string indexes that stay in
+// the output, and records them.
+func (sc *scrubber) keepInts(d *scrubDocTables, p string, read func() ([]int32, error)) error {
+	return sc.lenient(p, func() error {
+		v, err := read()
+		if err == nil {
+			d.keptInts = append(d.keptInts, v)
+		}
+		return err
+	})
 }
 
 func (sc *scrubber) parseStrings(path string) error {
@@ -277,65 +282,34 @@ func docStringMember(name string) bool {
 	return false
 }
 
-func (sc *scrubber) parseDocument(d *scrubDocTables, path string) error {
+func (sc *scrubber) parseDocument(d *scrubDocTables, path string) (err error) {
 	s := &sc.s
-	seen := map[string]bool{}
-	more, err := s.objectStart(path)
-	if err != nil {
-		return err
-	}
-	for more {
-		m, p, err := sc.memberStart(path, seen)
-		if err != nil {
-			return err
-		}
-		start := s.pos
+	d.members, err = sc.object(path, func(name, p string) error {
 		switch {
-		case (m.name == "nodes" || m.name == "layout") && s.peek() == 'n':
-			err = s.literal("null", p)
-		case m.name == "nodes":
+		case (name == "nodes" || name == "layout") && s.peek() == 'n':
+			return s.literal("null", p)
+		case name == "nodes":
 			// Anything but an object (or null) would be copied unread.
 			d.hasNodesObj = true
-			err = sc.parseNodes(d, p)
-		case m.name == "layout":
+			return sc.parseNodes(d, p)
+		case name == "layout":
 			d.hasLayoutObj = true
-			err = sc.parseLayout(d, p)
-		case docStringMember(m.name):
-			if v, e := s.int32Value(p); e == nil {
-				d.keptInts = append(d.keptInts, []int32{v})
-			} else {
-				s.pos = start
-				err = s.skipValue(p)
-			}
-		default:
-			err = s.skipValue(p)
+			return sc.parseLayout(d, p)
+		case docStringMember(name):
+			return sc.keepInts(d, p, func() ([]int32, error) {
+				v, err := s.int32Value(p)
+				return []int32{v}, err
+			})
 		}
-		if err != nil {
-			return err
-		}
-		m.value = s.data[start:s.pos]
-		d.members = append(d.members, m)
-		if more, err = s.objectNext(path); err != nil {
-			return err
-		}
-	}
-	return nil
+		return s.skipValue(p)
+	})
+	return err
 }
 
-func (sc *scrubber) parseNodes(d *scrubDocTables, path string) error {
+func (sc *scrubber) parseNodes(d *scrubDocTables, path string) (err error) {
 	s := &sc.s
-	seen := map[string]bool{}
-	more, err := s.objectStart(path)
-	if err != nil {
-		return err
-	}
-	for more {
-		m, p, err := sc.memberStart(path, seen)
-		if err != nil {
-			return err
-		}
-		start := s.pos
-		switch m.name {
+	d.nodes, err = sc.object(path, func(name, p string) (err error) {
+		switch name {
 		case "parentIndex":
 			d.parent, err = s.int32Array(p, nil)
 		case "nodeType":
@@ -352,29 +326,22 @@ func (sc *scrubber) parseNodes(d *scrubDocTables, path string) error {
 			d.removedRare = append(d.removedRare, r)
 		case "shadowRootType", "pseudoType", "pseudoIdentifier", "currentSourceURL", "originURL":
 			// Other string tables: read leniently, since only their
-			// references matter (an unreadable one keeps nothing alive).
-			var r rareRefs
-			if r, err = sc.rare(p, true); err != nil {
-				s.pos = start
-				err = s.skipValue(p)
-			} else {
-				d.keptRare = append(d.keptRare, r)
-			}
+			// references matter.
+			err = sc.lenient(p, func() error {
+				r, err := sc.rare(p, true)
+				if err == nil {
+					d.keptRare = append(d.keptRare, r)
+				}
+				return err
+			})
 		default:
 			// optionSelected is checked for syntax and dropped; the
 			// rest is copied.
 			err = s.skipValue(p)
 		}
-		if err != nil {
-			return err
-		}
-		m.value = s.data[start:s.pos]
-		d.nodes = append(d.nodes, m)
-		if more, err = s.objectNext(path); err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
+	return err
 }
 
 // rare reads a Rare*Data object (null is an absent one).
@@ -390,53 +357,27 @@ func (sc *scrubber) rare(path string, wantValue bool) (rareRefs, error) {
 	return rareRefs{present: true, index: index, value: value}, nil
 }
 
-func (sc *scrubber) parseLayout(d *scrubDocTables, path string) error {
+func (sc *scrubber) parseLayout(d *scrubDocTables, path string) (err error) {
 	s := &sc.s
-	seen := map[string]bool{}
-	more, err := s.objectStart(path)
-	if err != nil {
-		return err
-	}
-	for more {
-		m, p, err := sc.memberStart(path, seen)
-		if err != nil {
-			return err
-		}
-		start := s.pos
-		switch m.name {
+	d.layout, err = sc.object(path, func(name, p string) (err error) {
+		switch name {
 		case "nodeIndex":
 			d.layoutNode, err = s.int32Array(p, nil)
 		case "text":
 			d.layoutText, err = s.int32Array(p, nil)
 		case "styles":
-			var flat []int32
-			if flat, _, err = s.int32Arrays(p); err != nil {
-				s.pos = start
-				err = s.skipValue(p)
-			} else {
-				d.keptInts = append(d.keptInts, flat)
-			}
+			err = sc.keepInts(d, p, func() ([]int32, error) {
+				flat, _, err := s.int32Arrays(p)
+				return flat, err
+			})
 		case "blendedBackgroundColors":
-			var v []int32
-			if v, err = s.int32Array(p, nil); err != nil {
-				s.pos = start
-				err = s.skipValue(p)
-			} else {
-				d.keptInts = append(d.keptInts, v)
-			}
+			err = sc.keepInts(d, p, func() ([]int32, error) { return s.int32Array(p, nil) })
 		default:
 			err = s.skipValue(p)
 		}
-		if err != nil {
-			return err
-		}
-		m.value = s.data[start:s.pos]
-		d.layout = append(d.layout, m)
-		if more, err = s.objectNext(path); err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
+	return err
 }
 
 // scrubDoc decides what one document loses and records every string
