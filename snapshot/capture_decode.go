@@ -149,13 +149,13 @@ func decodeNodes(s *scanner, d *rawDoc, path string) error {
 			d.attrs, d.attrStart, err = s.int32Arrays(p)
 			d.hasAttrs = d.attrStart != nil
 		case "shadowRootType":
-			err = s.rareStrings(p, &d.shadow)
+			err = s.rareTable(p, &d.shadow.present, &d.shadow.index, &d.shadow.value)
 		case "pseudoType":
-			err = s.rareStrings(p, &d.pseudo)
+			err = s.rareTable(p, &d.pseudo.present, &d.pseudo.index, &d.pseudo.value)
 		case "inputChecked":
-			err = s.rareBools(p, &d.checked)
+			err = s.rareTable(p, &d.checked.present, &d.checked.index, nil)
 		case "contentDocumentIndex":
-			err = s.rareInts(p, &d.contentDoc)
+			err = s.rareTable(p, &d.contentDoc.present, &d.contentDoc.index, &d.contentDoc.value)
 		default:
 			// inputValue, textValue and optionSelected are skipped here on
 			// purpose: their values never leave the scanner. So are the
@@ -347,35 +347,20 @@ func (s *scanner) rareFields(path string, wantValue bool) (index, value []int32,
 	return index, value, nil
 }
 
-// The rare tables: a null one is absent. Duplicates were refused by the
-// caller.
-func (s *scanner) rareStrings(path string, r *rareStrings) error {
+// rareTable reads one of the rare tables into its parts: a null one is
+// absent and leaves present false. value is nil for a table without values
+// (RareBooleanData). Duplicates were refused by the caller.
+func (s *scanner) rareTable(path string, present *bool, index, value *[]int32) error {
 	if isNull, err := s.null(path); isNull || err != nil {
 		return err
 	}
+	*present = true
+	var v []int32
 	var err error
-	r.present = true
-	r.index, r.value, err = s.rareFields(path, true)
-	return err
-}
-
-func (s *scanner) rareInts(path string, r *rareInts) error {
-	if isNull, err := s.null(path); isNull || err != nil {
-		return err
+	*index, v, err = s.rareFields(path, value != nil)
+	if value != nil {
+		*value = v
 	}
-	var err error
-	r.present = true
-	r.index, r.value, err = s.rareFields(path, true)
-	return err
-}
-
-func (s *scanner) rareBools(path string, r *rareBools) error {
-	if isNull, err := s.null(path); isNull || err != nil {
-		return err
-	}
-	var err error
-	r.present = true
-	r.index, _, err = s.rareFields(path, false)
 	return err
 }
 
