@@ -152,15 +152,11 @@ func rawFromReply(r *domsnapshot.CaptureSnapshotReply) (*rawCapture, error) {
 	}
 	if n.Attributes != nil {
 		d.hasAttrs = true
-		d.attrStart = make([]int32, 1, len(n.Attributes)+1)
-		for i, a := range n.Attributes {
-			for j, v := range a {
-				if v < math.MinInt32 || v > math.MaxInt32 {
-					return nil, malformed(np+"attributes/"+strconv.Itoa(i)+"/"+strconv.Itoa(j), "integer out of range")
-				}
-				d.attrs = append(d.attrs, int32(v))
-			}
-			d.attrStart = append(d.attrStart, int32(len(d.attrs)))
+		// A separate error: err may already hold a conv failure, which
+		// must not be overwritten.
+		var ferr error
+		if d.attrs, d.attrStart, ferr = flattenLists(n.Attributes, np+"attributes"); ferr != nil {
+			return nil, ferr
 		}
 	}
 	rareS := func(name string, src *domsnapshot.RareStringData, dst *rareStrings) {
@@ -204,18 +200,30 @@ func rawFromReply(r *domsnapshot.CaptureSnapshotReply) (*rawCapture, error) {
 	}
 	if l.Styles != nil {
 		d.hasStyles = true
-		d.styleStart = make([]int32, 1, len(l.Styles)+1)
-		for i, a := range l.Styles {
-			for j, v := range a {
-				if v < math.MinInt32 || v > math.MaxInt32 {
-					return nil, malformed(lp+"styles/"+strconv.Itoa(i)+"/"+strconv.Itoa(j), "integer out of range")
-				}
-				d.styles = append(d.styles, int32(v))
-			}
-			d.styleStart = append(d.styleStart, int32(len(d.styles)))
+		var ferr error
+		if d.styles, d.styleStart, ferr = flattenLists(l.Styles, lp+"styles"); ferr != nil {
+			return nil, ferr
 		}
 	}
 	return rc, nil
+}
+
+// flattenLists turns a table of string-index lists (attributes, styles)
+// into the flat form the wire decoder builds: every value in one slice and
+// the start offset of each list, plus a final end offset. A value outside
+// int32 is malformed, with the path of that value below path.
+func flattenLists(src []domsnapshot.ArrayOfStrings, path string) (flat, start []int32, err error) {
+	start = make([]int32, 1, len(src)+1)
+	for i, a := range src {
+		for j, v := range a {
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return nil, nil, malformed(path+"/"+strconv.Itoa(i)+"/"+strconv.Itoa(j), "integer out of range")
+			}
+			flat = append(flat, int32(v))
+		}
+		start = append(start, int32(len(flat)))
+	}
+	return flat, start, nil
 }
 
 func convLayout(src []int, present *bool) []int32 {
