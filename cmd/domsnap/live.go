@@ -51,23 +51,42 @@ func openTab(ctx context.Context, chrome, url string) (b *live.Browser, p *live.
 	return b, p, closeAll, nil
 }
 
-// runCapture is "domsnap capture URL -o FILE".
-func runCapture(c *cli, args []string) int {
-	fs := flag.NewFlagSet("capture", flag.ContinueOnError)
+// browserFlags starts the flag set of a command that launches Chromium:
+// its errors and usage go to standard error, the usage line first, and it
+// has the --chrome flag, whose value is returned.
+func browserFlags(c *cli, name, usage string) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
-	out := fs.String("o", "", "the snapshot file to write (- for standard output)")
 	chrome := fs.String("chrome", "", "the Chromium binary (default $"+live.EnvChrome+", then the usual paths)")
-	gz := fs.Bool("gzip", false, "gzip the snapshot (the default when FILE ends in .gz)")
 	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: domsnap capture URL -o FILE")
+		fmt.Fprintln(c.stderr, usage)
 		fs.PrintDefaults()
 	}
+	return fs, chrome
+}
+
+// parseCommand parses a command's flags and operands. When done is set the
+// command returns code at once: exitOK after -h (the usage was printed),
+// exitUsage after a bad flag (the flag package explained it).
+func parseCommand(fs *flag.FlagSet, args []string) (pos []string, code int, done bool) {
 	pos, err := parseInterleaved(fs, args)
 	if err == flag.ErrHelp {
-		return exitOK
+		return nil, exitOK, true
 	}
 	if err != nil {
-		return exitUsage
+		return nil, exitUsage, true
+	}
+	return pos, exitOK, false
+}
+
+// runCapture is "domsnap capture URL -o FILE".
+func runCapture(c *cli, args []string) int {
+	fs, chrome := browserFlags(c, "capture", "usage: domsnap capture URL -o FILE")
+	out := fs.String("o", "", "the snapshot file to write (- for standard output)")
+	gz := fs.Bool("gzip", false, "gzip the snapshot (the default when FILE ends in .gz)")
+	pos, code, done := parseCommand(fs, args)
+	if done {
+		return code
 	}
 	if len(pos) != 1 {
 		return c.usage("capture needs exactly one URL")
@@ -182,19 +201,10 @@ func (c *cli) writeJSON(out []byte) int {
 // is one, else live.DefaultParityRequests. Every difference is printed; the
 // exit status is 1 when any file differs.
 func runParity(c *cli, args []string) int {
-	fs := flag.NewFlagSet("parity", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	chrome := fs.String("chrome", "", "the Chromium binary (default $"+live.EnvChrome+", then the usual paths)")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: domsnap parity FILE...")
-		fs.PrintDefaults()
-	}
-	files, err := parseInterleaved(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
+	fs, chrome := browserFlags(c, "parity", "usage: domsnap parity FILE...")
+	files, code, done := parseCommand(fs, args)
+	if done {
+		return code
 	}
 	if len(files) == 0 {
 		return c.usage("parity needs at least one HTML file")
