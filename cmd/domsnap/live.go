@@ -51,6 +51,19 @@ func openTab(ctx context.Context, chrome, url string) (b *live.Browser, p *live.
 	return b, p, closeAll, nil
 }
 
+// openSession is openTab with a session on the tab, named after the
+// browser's version. closeAll must be called whatever happened: when only
+// the session failed, the browser is still open, so that the error is
+// reported before it closes, as for any later failure.
+func openSession(ctx context.Context, chrome, url string) (s *live.Session, closeAll func(), err error) {
+	b, p, closeAll, err := openTab(ctx, chrome, url)
+	if err != nil {
+		return nil, closeAll, err
+	}
+	s, err = live.NewSession(p, live.SessionOptions{Browser: b.Version()})
+	return s, closeAll, err
+}
+
 // browserFlags starts the flag set of a command that launches Chromium:
 // its errors and usage go to standard error, the usage line first, and it
 // has the --chrome flag, whose value is returned.
@@ -98,12 +111,8 @@ func runCapture(c *cli, args []string) int {
 
 	ctx, stop := liveContext()
 	defer stop()
-	b, p, closeAll, err := openTab(ctx, *chrome, pos[0])
-	if err != nil {
-		return c.fail(err)
-	}
+	s, closeAll, err := openSession(ctx, *chrome, pos[0])
 	defer closeAll()
-	s, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
 	if err != nil {
 		return c.fail(err)
 	}
@@ -147,12 +156,8 @@ func runCapture(c *cli, args []string) int {
 func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
 	ctx, stop := liveContext()
 	defer stop()
-	b, p, closeAll, err := openTab(ctx, f.Chrome, f.Live)
-	if err != nil {
-		return c.fail(err)
-	}
+	s, closeAll, err := openSession(ctx, f.Chrome, f.Live)
 	defer closeAll()
-	s, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
 	if err != nil {
 		return c.fail(err)
 	}
