@@ -166,21 +166,6 @@ func decodeNodes(s *scanner, d *rawDoc, path string) error {
 	})
 }
 
-// keySet remembers the member names of one object that were read, to
-// refuse duplicates: two tables of the same name would leave the reader
-// choosing one silently.
-type keySet []string
-
-func (k *keySet) add(name string) (dup bool) {
-	for _, s := range *k {
-		if s == name {
-			return true
-		}
-	}
-	*k = append(*k, name)
-	return false
-}
-
 func decodeLayout(s *scanner, d *rawDoc, path string) error {
 	return s.members(path, true, func(name, p string, _ []byte) (err error) {
 		switch name {

@@ -258,22 +258,8 @@ func decodeEnvelope(data []byte) (*Envelope, []byte, error) {
 	s := &scanner{data: data}
 	env := &Envelope{}
 	var capture []byte
-	var seen keySet
 	var hasFormat, hasRevision bool
-	more, err := s.objectStart("")
-	if err != nil {
-		return nil, nil, err
-	}
-	for more {
-		k, err := s.key("")
-		if err != nil {
-			return nil, nil, err
-		}
-		name := string(k)
-		p := "/" + escapePointer(name)
-		if seen.add(name) {
-			return nil, nil, dup(p)
-		}
+	err := s.members("", true, func(name, p string, _ []byte) (err error) {
 		switch name {
 		case "format":
 			hasFormat = true
@@ -289,7 +275,7 @@ func decodeEnvelope(data []byte) (*Envelope, []byte, error) {
 			env.ComputedStyles, err = s.stringArray(p)
 		case "capture":
 			if s.peek() != '{' {
-				return nil, nil, s.wrongType(p, "an object")
+				return s.wrongType(p, "an object")
 			}
 			start := s.pos
 			if err = s.skipValue(p); err == nil {
@@ -299,12 +285,10 @@ func decodeEnvelope(data []byte) (*Envelope, []byte, error) {
 			// Later versions may add members; this version reads none.
 			err = s.skipValue(p)
 		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if more, err = s.objectNext(""); err != nil {
-			return nil, nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := s.end(); err != nil {
 		return nil, nil, err
