@@ -48,6 +48,13 @@ func label(control domtree.Node) Summary {
 	return Summary{}
 }
 
+// AttributeText is an attribute's text read as a label's attribute source
+// (SPEC section 8): ASCII whitespace collapsed and trimmed, at most
+// limits.CellUnits UTF-16 units, never half a surrogate pair. ok is false when
+// the attribute is absent or only whitespace. An inventory name reads
+// aria-label with it.
+func AttributeText(n domtree.Node, name string) (Summary, bool) { return attrSource(n, name) }
+
 // attrSource normalises and bounds an attribute like a summary. ok is false
 // when the attribute is absent or only whitespace, so the next source is
 // consulted.
