@@ -7,8 +7,6 @@ import (
 	"compress/gzip"
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,15 +69,7 @@ func TestCaptureCommandScrubs(t *testing.T) {
 	}
 
 	for _, name := range []string{"snap.json", "snap.json.gz"} {
-		out := filepath.Join(t.TempDir(), name)
-		r := runCmd(t, "", "capture", url, "-o", out)
-		if r.code != exitOK {
-			t.Fatalf("capture: exit %d, stderr %q", r.code, r.stderr)
-		}
-		data, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		out, data := captureToFile(t, url, name)
 		file := data
 		if strings.HasSuffix(name, ".gz") {
 			zr, err := gzip.NewReader(bytes.NewReader(data))
@@ -107,7 +97,7 @@ func TestCaptureCommandScrubs(t *testing.T) {
 		if in.Tree.Len() != rawTree.Len() {
 			t.Errorf("%s: %d nodes saved, %d in the raw capture", name, in.Tree.Len(), rawTree.Len())
 		}
-		r = runCmd(t, "", "extract", "--kind", "form", "--field", "label:0:string", "--field", "role:1:string", out)
+		r := runCmd(t, "", "extract", "--kind", "form", "--field", "label:0:string", "--field", "role:1:string", out)
 		if r.code != exitOK || strings.Contains(r.stdout, "CANARY") || !strings.Contains(r.stdout, `"found":true`) {
 			t.Errorf("%s: extract: exit %d, stdout %q, stderr %q", name, r.code, r.stdout, r.stderr)
 		}

@@ -31,21 +31,28 @@ func servePage(t *testing.T, path string) string {
 	return srv.URL()
 }
 
+// captureToFile runs `domsnap capture URL -o FILE` into a fresh folder and
+// returns the file's path and bytes; a .gz name asks for gzip.
+func captureToFile(t *testing.T, url, name string) (string, []byte) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), name)
+	if r := runCmd(t, "", "capture", url, "-o", out); r.code != exitOK {
+		t.Fatalf("capture: exit %d, stderr %q", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, data
+}
+
 // TestCaptureThenExtract captures a live page into a snapshot file and
 // extracts from it offline: the file keeps the live revision, and the result
 // finds the table.
 func TestCaptureThenExtract(t *testing.T) {
 	url := servePage(t, example)
 	for _, name := range []string{"snap.json", "snap.json.gz"} {
-		out := filepath.Join(t.TempDir(), name)
-		r := runCmd(t, "", "capture", url, "-o", out)
-		if r.code != exitOK {
-			t.Fatalf("capture: exit %d, stderr %q", r.code, r.stderr)
-		}
-		data, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		out, data := captureToFile(t, url, name)
 		in, err := snapshot.Load(data, snapshot.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +63,7 @@ func TestCaptureThenExtract(t *testing.T) {
 		if !strings.HasPrefix(in.Envelope.Browser, "Chrome/") {
 			t.Fatalf("browser %q", in.Envelope.Browser)
 		}
-		r = runCmd(t, "", append(append([]string{"extract"}, exampleArgs...), out)...)
+		r := runCmd(t, "", append(append([]string{"extract"}, exampleArgs...), out)...)
 		if r.code != exitOK {
 			t.Fatalf("extract: exit %d, stderr %q", r.code, r.stderr)
 		}
