@@ -77,15 +77,7 @@ func TestSavedSnapshotSecretCanaries(t *testing.T) {
 		}
 	}
 	for _, gz := range []bool{false, true} {
-		var buf bytes.Buffer
-		if err := snapshot.WriteSnapshot(&buf, snap.Envelope(), gz); err != nil {
-			t.Fatal(err)
-		}
-		in, err := snapshot.Load(buf.Bytes(), snapshot.LoadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		file := buf.Bytes()
+		file, in := saveAndLoad(t, snap.Envelope(), gz)
 		if gz {
 			file = gunzipAll(t, file)
 		}
@@ -142,15 +134,8 @@ func TestScrubKeepsLiveResults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var buf bytes.Buffer
 			env := snapshot.Envelope{Revision: rev, ComputedStyles: DefaultComputedStyles, Capture: raw}
-			if err := snapshot.WriteSnapshot(&buf, env, false); err != nil {
-				t.Fatal(err)
-			}
-			in, err := snapshot.Load(buf.Bytes(), snapshot.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, in := saveAndLoad(t, env, false)
 			reqs := loadRequests(t, strings.TrimSuffix(page, ".html")+".requests.json")
 			for i, req := range reqs {
 				req.ExpectedRevision = rev

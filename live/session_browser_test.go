@@ -23,6 +23,22 @@ import (
 	"github.com/domsnap/domsnap/snapshot"
 )
 
+// saveAndLoad writes env as a saved snapshot, gzipped or not, and loads it
+// back, as a user of `domsnap capture` and `domsnap extract` would. It
+// returns the file's bytes and what Load made of them.
+func saveAndLoad(t *testing.T, env snapshot.Envelope, gz bool) ([]byte, *snapshot.Input) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := snapshot.WriteSnapshot(&buf, env, gz); err != nil {
+		t.Fatal(err)
+	}
+	in, err := snapshot.Load(buf.Bytes(), snapshot.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), in
+}
+
 // openSession opens a tab on url and a session over it.
 func openSession(t *testing.T, b *Browser, url string) (*Session, *Page) {
 	t.Helper()
@@ -289,14 +305,7 @@ func TestSavedSnapshotEquality(t *testing.T) {
 					t.Fatalf("request %d: FromReply and DecodeCapture disagree:\n%v", i, DiffJSON(res.Canonical(), viaReply.Canonical()))
 				}
 				for _, gz := range []bool{false, true} {
-					var buf bytes.Buffer
-					if err := snapshot.WriteSnapshot(&buf, snap.Envelope(), gz); err != nil {
-						t.Fatal(err)
-					}
-					in, err := snapshot.Load(buf.Bytes(), snapshot.LoadOptions{})
-					if err != nil {
-						t.Fatal(err)
-					}
+					_, in := saveAndLoad(t, snap.Envelope(), gz)
 					if in.Revision != res.Revision {
 						t.Fatalf("saved revision %q, live %q", in.Revision, res.Revision)
 					}
@@ -318,14 +327,7 @@ func TestSavedSnapshotEquality(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var buf bytes.Buffer
-			if err := snapshot.WriteSnapshot(&buf, snap.Envelope(), true); err != nil {
-				t.Fatal(err)
-			}
-			in, err := snapshot.Load(buf.Bytes(), snapshot.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, in := saveAndLoad(t, snap.Envelope(), true)
 			req.ExpectedRevision = in.Revision
 			off, err := domsnap.Observe(in.Tree, in.Revision, &req)
 			if err != nil {
