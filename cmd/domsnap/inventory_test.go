@@ -121,7 +121,9 @@ func TestInventoryEdgeCases(t *testing.T) {
 	}
 }
 
-func TestExtractObservation(t *testing.T) {
+// readProjectionRequest decodes the request the projection goldens use.
+func readProjectionRequest(t *testing.T) domsnap.Request {
+	t.Helper()
 	rq, err := os.ReadFile(projectionRequest)
 	if err != nil {
 		t.Fatal(err)
@@ -130,6 +132,11 @@ func TestExtractObservation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return req
+}
+
+func TestExtractObservation(t *testing.T) {
+	req := readProjectionRequest(t)
 	withReq := observeFile(t, projectionPage, &req)
 	without := observeFile(t, projectionPage, nil)
 
@@ -155,14 +162,7 @@ func TestExtractObservation(t *testing.T) {
 }
 
 func TestExtractModelBytes(t *testing.T) {
-	rq, err := os.ReadFile(projectionRequest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := domsnap.DecodeRequest(rq)
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := readProjectionRequest(t)
 	o := observeFile(t, projectionPage, &req)
 	for _, budget := range []int{limits.ModelBytes, 2000, 600, 254} {
 		p, err := domsnap.Project(o, budget)
