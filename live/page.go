@@ -124,6 +124,9 @@ var DefaultComputedStyles = []string{"display", "visibility"}
 // colours or text-box details. A browser that has no DOMSnapshot domain
 // answers unsupported_adapter.
 func (p *Page) CaptureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error) {
+	if err := p.awaitRenderedFrame(ctx); err != nil {
+		return nil, err
+	}
 	var raw json.RawMessage
 	args := domsnapshot.NewCaptureSnapshotArgs(computedStyles)
 	if err := rpcc.Invoke(ctx, "DOMSnapshot.captureSnapshot", args, &raw, p.conn); err != nil {
@@ -134,6 +137,45 @@ func (p *Page) CaptureSnapshot(ctx context.Context, computedStyles []string) (js
 		return nil, callError(ctx, "DOMSnapshot.captureSnapshot", err)
 	}
 	return raw, nil
+}
+
+// frameWaitWorld names the isolated world in which awaitRenderedFrame waits.
+const frameWaitWorld = "domsnap-frame-wait"
+
+// awaitRenderedFrame returns once the page has produced a frame and started
+// the next one. The load event can come before the first frame, and some
+// rendering decisions are only made while a frame is produced: an element
+// with content-visibility: auto stays skipped (its descendants have no layout
+// objects) until the frame's viewport-intersection step finds it on screen,
+// and the unlock takes effect in the frame after that. A capture taken before
+// then reads content as not rendered that a person sees. Two animation-frame
+// callbacks in a row guarantee that one whole frame, with its intersection
+// step, lay between them.
+//
+// The wait runs in an isolated world of the main frame: the page's own
+// script cannot see it or replace requestAnimationFrame to stall it, and the
+// page's Content-Security-Policy does not apply to it. It waits for as long as
+// ctx allows; a renderer that never produces a frame ends in ctx's deadline.
+func (p *Page) awaitRenderedFrame(ctx context.Context) error {
+	tree, err := p.client.Page.GetFrameTree(ctx)
+	if err != nil {
+		return callError(ctx, "Page.getFrameTree", err)
+	}
+	world, err := p.client.Page.CreateIsolatedWorld(ctx,
+		page.NewCreateIsolatedWorldArgs(tree.FrameTree.Frame.ID).SetWorldName(frameWaitWorld))
+	if err != nil {
+		return callError(ctx, "Page.createIsolatedWorld", err)
+	}
+	const twoFrames = `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`
+	r, err := p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(twoFrames).
+		SetContextID(world.ExecutionContextID).SetAwaitPromise(true).SetReturnByValue(true))
+	if err != nil {
+		return callError(ctx, "waiting for a rendered frame", err)
+	}
+	if r.ExceptionDetails != nil {
+		return errcode.New(errcode.CaptureFailed, pkg, "", "waiting for a rendered frame failed")
+	}
+	return nil
 }
 
 // methodNotFound is JSON-RPC's code for a method the server does not know.
