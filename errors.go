@@ -25,6 +25,7 @@ var (
 	ErrCaptureFailed          = errcode.Sentinel(errcode.CaptureFailed)
 	ErrNavigatedDuringCapture = errcode.Sentinel(errcode.NavigatedDuringCapture)
 	ErrCancelled              = errcode.Sentinel(errcode.Cancelled)
+	ErrTimeout                = errcode.Sentinel(errcode.Timeout)
 )
 
 // CodeOf returns the code of the first *Error in err's chain, or "" when err

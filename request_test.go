@@ -312,6 +312,7 @@ func TestErrorSentinels(t *testing.T) {
 		{ErrCaptureFailed, errcode.CaptureFailed},
 		{ErrNavigatedDuringCapture, errcode.NavigatedDuringCapture},
 		{ErrCancelled, errcode.Cancelled},
+		{ErrTimeout, errcode.Timeout},
 	} {
 		err := error(errcode.New(c.code, "x", "/p", "m"))
 		if !errors.Is(err, c.sentinel) {

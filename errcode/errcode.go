@@ -23,6 +23,9 @@ const (
 	CaptureFailed          Code = "capture_failed"
 	NavigatedDuringCapture Code = "navigated_during_capture"
 	Cancelled              Code = "cancelled"
+	// Timeout says a live operation ran out of the time it was given (its
+	// context's deadline passed), as distinct from being cancelled.
+	Timeout Code = "timeout"
 )
 
 // Error is a coded error. Pkg names the package that raised it and prefixes

@@ -1,5 +1,7 @@
 package limits
 
+import "time"
+
 // Request bounds (SPEC section 3).
 const (
 	// MaxCollectionIndex is the highest zero-based visible index a request may name.
@@ -55,6 +57,16 @@ const (
 	MinModelBytes = 1024
 	// MaxInventoryPerKind is how many visible collections of one kind an inventory lists.
 	MaxInventoryPerKind = 16
+)
+
+// Live bounds (the command line's --timeout).
+const (
+	// LiveTimeout is how long one live operation may take, browser launch,
+	// navigation, waiting and capture together, when the caller names no
+	// deadline.
+	LiveTimeout = 30 * time.Second
+	// MaxLiveTimeout is the longest deadline a live operation may be given.
+	MaxLiveTimeout = 5 * time.Minute
 )
 
 // Input bounds.
