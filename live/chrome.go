@@ -96,6 +96,11 @@ type Browser struct {
 	product string
 	proto   string
 
+	// life ends when the browser is shut down; every event stream of its
+	// tabs lives under it, so none outlives the browser.
+	life    context.Context
+	endLife context.CancelFunc
+
 	exited   chan struct{} // closed when the process has been reaped
 	stopWait chan struct{} // closed by Close to end the context watcher
 	once     sync.Once
@@ -163,6 +168,7 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "starting "+errcode.Quote(path), errors.Join(ErrNoBrowser, err))
 	}
 	b := &Browser{cmd: cmd, profile: profile, exited: make(chan struct{}), stopWait: make(chan struct{})}
+	b.life, b.endLife = context.WithCancel(context.Background())
 	go func() {
 		_ = cmd.Wait()
 		close(b.exited)
@@ -242,15 +248,11 @@ func (b *Browser) waitForPort(ctx context.Context, stderr *tailBuffer) (int, str
 	}
 }
 
+// startError codes a launch step's failure: timeout or cancelled when the
+// caller's context ended (whatever error the step saw then), capture_failed
+// otherwise, StartTimeout running out included.
 func startError(ctx context.Context, what string, err error) error {
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return cancelled(err)
-	}
-	return errcode.Wrap(errcode.CaptureFailed, pkg, "", what, err)
-}
-
-func cancelled(err error) error {
-	return errcode.Wrap(errcode.Cancelled, pkg, "", "context done", err)
+	return callError(ctx, what, err)
 }
 
 // Product is the browser's product string from Browser.getVersion, such as
@@ -293,8 +295,9 @@ func (b *Browser) Close() error {
 func (b *Browser) shutdown() {
 	b.once.Do(func() {
 		close(b.stopWait)
+		b.endLife()
 		if b.client != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), closeCallTimeout)
 			_ = b.client.Browser.Close(ctx)
 			cancel()
 		}
@@ -336,6 +339,8 @@ func (b *Browser) shutdown() {
 // own WebSocket, so page events and replies never share a connection with
 // other tabs.
 func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
+	ctx, cancel := withDeadline(ctx)
+	defer cancel()
 	select {
 	case <-b.stopWait:
 		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "browser is closed")
@@ -347,7 +352,7 @@ func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	}
 	p, err := openPage(ctx, b, t.TargetID)
 	if err != nil {
-		closeCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		closeCtx, cancel := context.WithTimeout(context.Background(), closeCallTimeout)
 		_, _ = b.client.Target.CloseTarget(closeCtx, target.NewCloseTargetArgs(t.TargetID))
 		cancel()
 		return nil, err

@@ -7,7 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/domsnapshot"
@@ -37,31 +37,93 @@ type Page struct {
 	navs     uint64
 	navigate page.FrameNavigatedClient
 	once     sync.Once
+
+	// life ends when the tab is closed (or its browser shut down); the
+	// event streams live under it.
+	life    context.Context
+	endLife context.CancelFunc
+	// dialogsDone is closed when the dialog dismisser has returned;
+	// dismissed counts the dialogs it dismissed.
+	dialogsDone chan struct{}
+	dismissed   atomic.Int64
 }
 
+// openPage connects to a tab the browser just created and readies it
+// before anything is loaded into it: the main frame's navigations are
+// counted, JavaScript dialogs are dismissed as they open, and the reference
+// screen is pinned (pinReferenceScreen). Every tab the package opens comes
+// through here, so no page is ever loaded without these.
 func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error) {
 	url := "ws://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(b.port)) + "/devtools/page/" + string(id)
 	conn, err := rpcc.DialContext(ctx, url)
 	if err != nil {
 		return nil, callError(ctx, "connecting to the tab", err)
 	}
+	life, endLife := context.WithCancel(b.life)
 	defer func() {
 		if err != nil {
+			endLife()
 			conn.Close()
 		}
 	}()
 	c := cdp.NewClient(conn)
-	// The stream is opened before Page.enable so that no navigation can slip
-	// between the two.
-	nav, err := c.Page.FrameNavigated(context.Background())
+	// The streams are opened before Page.enable so that no navigation or
+	// dialog can slip between the two.
+	nav, err := c.Page.FrameNavigated(life)
 	if err != nil {
 		return nil, callError(ctx, "Page.frameNavigated", err)
 	}
-	if err := c.Page.Enable(ctx); err != nil {
+	dialogs, err := c.Page.JavascriptDialogOpening(life)
+	if err != nil {
 		nav.Close()
+		return nil, callError(ctx, "Page.javascriptDialogOpening", err)
+	}
+	p = &Page{b: b, id: id, conn: conn, client: c, navigate: nav, life: life, endLife: endLife, dialogsDone: make(chan struct{})}
+	go p.dismissDialogs(dialogs)
+	if err := c.Page.Enable(ctx); err != nil {
+		p.stopStreams()
 		return nil, callError(ctx, "Page.enable", err)
 	}
-	return &Page{b: b, id: id, conn: conn, client: c, navigate: nav}, nil
+	if err := pinReferenceScreen(ctx, c); err != nil {
+		p.stopStreams()
+		return nil, err
+	}
+	return p, nil
+}
+
+// dismissDialogs answers every JavaScript dialog the tab opens (alert,
+// confirm, prompt, beforeunload) with a dismissal, at once. An open dialog
+// stops the page's script and its parser, so a page that calls alert() while
+// loading would otherwise never fire its load event. confirm() then returns
+// false and prompt() null, as when a person presses Cancel. It returns when
+// the stream ends, that is when the tab's life ends.
+func (p *Page) dismissDialogs(dialogs page.JavascriptDialogOpeningClient) {
+	defer close(p.dialogsDone)
+	defer dialogs.Close()
+	for {
+		if _, err := dialogs.Recv(); err != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(p.life, dialogCallTimeout)
+		err := p.client.Page.HandleJavaScriptDialog(ctx, page.NewHandleJavaScriptDialogArgs(false))
+		cancel()
+		if err == nil {
+			p.dismissed.Add(1)
+		}
+	}
+}
+
+// DialogsDismissed reports how many JavaScript dialogs the tab has
+// dismissed since it opened.
+func (p *Page) DialogsDismissed() int { return int(p.dismissed.Load()) }
+
+// stopStreams ends the tab's event streams and the goroutine reading the
+// dialogs, and closes the connection.
+func (p *Page) stopStreams() {
+	p.endLife()
+	p.navigate.Close()
+	p.conn.Close()
+	<-p.dialogsDone
 }
 
 // Client is the tab's protocol client, for tests and benchmarks that need a
@@ -94,7 +156,13 @@ func (p *Page) Navigations(ctx context.Context) (uint64, error) {
 }
 
 // Navigate loads url in the main frame and waits for its load event.
+//
+// A context without a deadline gets limits.LiveTimeout; when the deadline
+// passes (a server that never answers, a page whose script never lets the
+// load event fire) the error's code is timeout.
 func (p *Page) Navigate(ctx context.Context, url string) error {
+	ctx, cancel := withDeadline(ctx)
+	defer cancel()
 	load, err := p.client.Page.LoadEventFired(ctx)
 	if err != nil {
 		return callError(ctx, "Page.loadEventFired", err)
@@ -124,6 +192,8 @@ var DefaultComputedStyles = []string{"display", "visibility"}
 // colours or text-box details. A browser that has no DOMSnapshot domain
 // answers unsupported_adapter.
 func (p *Page) CaptureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error) {
+	ctx, cancel := withDeadline(ctx)
+	defer cancel()
 	if err := p.awaitRenderedFrame(ctx); err != nil {
 		return nil, err
 	}
@@ -184,6 +254,8 @@ const methodNotFound = -32601
 // Evaluate runs a script in the page and returns its JSON value. Only tests
 // and benchmarks use it; analysis never runs script in a page.
 func (p *Page) Evaluate(ctx context.Context, expr string) (json.RawMessage, error) {
+	ctx, cancel := withDeadline(ctx)
+	defer cancel()
 	r, err := p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetReturnByValue(true))
 	if err != nil {
 		return nil, callError(ctx, "Runtime.evaluate", err)
@@ -197,20 +269,10 @@ func (p *Page) Evaluate(ctx context.Context, expr string) (json.RawMessage, erro
 // Close closes the tab and its connection. It is safe to call more than once.
 func (p *Page) Close() error {
 	p.once.Do(func() {
-		p.navigate.Close()
-		p.conn.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		p.stopStreams()
+		ctx, cancel := context.WithTimeout(context.Background(), closeCallTimeout)
 		defer cancel()
 		_, _ = p.b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(p.id))
 	})
 	return nil
-}
-
-// callError turns a failed protocol call into a coded error: cancelled when
-// the context ended, capture_failed otherwise.
-func callError(ctx context.Context, what string, err error) error {
-	if ctx.Err() != nil {
-		return errcode.Wrap(errcode.Cancelled, pkg, "", what+": context done", err)
-	}
-	return errcode.Wrap(errcode.CaptureFailed, pkg, "", what, err)
 }

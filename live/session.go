@@ -238,8 +238,10 @@ func (s *Session) observe(ctx context.Context, req *domsnap.Request, compute fun
 	defer func() {
 		if err != nil && !isRevisionError(err) {
 			s.invalid = true
-			if ctx.Err() != nil && errcode.CodeOf(err) != errcode.Cancelled {
-				err = errcode.Wrap(errcode.Cancelled, pkg, "", "context done during the observation", err)
+			if cerr := ctx.Err(); cerr != nil {
+				if code := doneCode(cerr); errcode.CodeOf(err) != code {
+					err = errcode.Wrap(code, pkg, "", "context done during the observation", err)
+				}
 			}
 		}
 	}()
@@ -329,7 +331,7 @@ func isRevisionError(err error) bool {
 }
 
 // asCaptureError keeps a coded error's code and gives an uncoded one
-// capture_failed (or cancelled when the context ended).
+// capture_failed (or timeout or cancelled when the context ended).
 func asCaptureError(ctx context.Context, what string, err error) error {
 	var e *errcode.Error
 	if errors.As(err, &e) {
