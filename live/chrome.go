@@ -146,10 +146,12 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	profile, err := os.MkdirTemp(opts.TempDir, "domsnap-chrome-")
+	sweepStaleProfiles(opts.TempDir)
+	profile, err := os.MkdirTemp(opts.TempDir, profilePrefix)
 	if err != nil {
 		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "creating the browser profile", err)
 	}
+	markOwner(profile)
 	args := append(baseArgs(profile), opts.ExtraArgs...)
 	args = append(args, "about:blank")
 	cmd := exec.Command(path, args...)

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package live
 
@@ -8,7 +8,9 @@ import (
 )
 
 // setProcessGroup puts the browser in a process group of its own, so Close
-// can kill it together with every helper process it forked.
+// can kill it together with every helper process it forked. Outside Linux
+// there is no portable way to tie the child to its parent's life: a program
+// that exits without Close leaves the browser running there.
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
