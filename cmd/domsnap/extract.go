@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/aria"
@@ -29,6 +30,7 @@ type extractFlags struct {
 	Observation bool
 	ModelBytes  int
 	Chrome      string
+	Timeout     time.Duration
 	// Input is the INPUT argument, "" with --live.
 	Input string
 	// set records which flags the command line named.
@@ -55,6 +57,7 @@ func newExtractFlagSet(f *extractFlags, out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.Observation, "observation", false, "print the observation (inventory and extraction)")
 	fs.IntVar(&f.ModelBytes, "model-bytes", limits.ModelBytes, "print the observation's model projection within this many bytes")
 	fs.StringVar(&f.Chrome, "chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
+	fs.DurationVar(&f.Timeout, "timeout", limits.LiveTimeout, "with --live, the most the whole live operation may take, browser launch included (at most "+limits.MaxLiveTimeout.String()+")")
 	fs.Usage = func() {
 		fmt.Fprintln(out, "usage: domsnap extract [flags] INPUT|--live URL")
 		fs.PrintDefaults()
@@ -92,6 +95,9 @@ func (c *cli) extract(args []string) int {
 		return c.usage("extract needs exactly one INPUT (a file, or - for standard input)")
 	case f.Live == "":
 		f.Input = pos[0]
+	}
+	if err := checkTimeout(f.Timeout); err != nil {
+		return c.fail(err)
 	}
 	if f.set["request"] && f.RequestFile == "-" && f.Input == "-" {
 		return c.usage("standard input cannot be both the request and the INPUT")

@@ -14,18 +14,50 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
-// liveContext ends on an interrupt, so a Ctrl-C still kills the browser and
-// removes its profile.
-func liveContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+// stopSignals are the signals that stop a live command: Ctrl-C, a polite
+// kill, and the terminal going away. Each cancels the operation, so the
+// browser is killed and its profile removed before the command exits.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// liveContext is the context of one live operation: it ends when timeout
+// passes (the whole operation, browser launch included) or a stop signal
+// arrives. interrupted reports whether a signal ended it, so a command that
+// got one exits with an error even when its work was already done. stop must
+// be called once everything is closed: until then a second signal is caught
+// too, rather than killing the command before it has cleaned up.
+func liveContext(timeout time.Duration) (ctx context.Context, stop func(), interrupted func() bool) {
+	sig, stopSig := signal.NotifyContext(context.Background(), stopSignals...)
+	ctx, cancel := context.WithTimeout(sig, timeout)
+	return ctx, func() { cancel(); stopSig() }, func() bool { return sig.Err() != nil }
+}
+
+// errInterrupted is the error of a live command stopped by a signal.
+func errInterrupted() error {
+	return errcode.New(errcode.Cancelled, "domsnap", "", "stopped by a signal")
+}
+
+// timeoutFlag adds --timeout to a live command's flags.
+func timeoutFlag(fs *flag.FlagSet) *time.Duration {
+	return fs.Duration("timeout", limits.LiveTimeout, "the most the whole live operation may take, browser launch included (at most "+limits.MaxLiveTimeout.String()+")")
+}
+
+// checkTimeout refuses a --timeout that is not positive or is longer than
+// limits.MaxLiveTimeout.
+func checkTimeout(d time.Duration) error {
+	if d <= 0 || d > limits.MaxLiveTimeout {
+		return &usageError{"--timeout must be more than 0 and at most " + limits.MaxLiveTimeout.String() + ", got " + d.String()}
+	}
+	return nil
 }
 
 // openTab launches Chromium, opens a tab and loads url in it. close releases
@@ -95,6 +127,7 @@ func parseCommand(fs *flag.FlagSet, args []string) (pos []string, code int, done
 // runCapture is "domsnap capture URL -o FILE".
 func runCapture(c *cli, args []string) int {
 	fs, chrome := browserFlags(c, "capture", "usage: domsnap capture URL -o FILE")
+	timeout := timeoutFlag(fs)
 	out := fs.String("o", "", "the snapshot file to write (- for standard output)")
 	gz := fs.Bool("gzip", false, "gzip the snapshot (the default when FILE ends in .gz)")
 	pos, code, done := parseCommand(fs, args)
@@ -108,8 +141,11 @@ func runCapture(c *cli, args []string) int {
 		return c.usage("capture needs -o FILE")
 	}
 	zip := *gz || strings.HasSuffix(*out, ".gz")
+	if err := checkTimeout(*timeout); err != nil {
+		return c.fail(err)
+	}
 
-	ctx, stop := liveContext()
+	ctx, stop, interrupted := liveContext(*timeout)
 	defer stop()
 	s, closeAll, err := openSession(ctx, *chrome, pos[0])
 	defer closeAll()
@@ -119,6 +155,9 @@ func runCapture(c *cli, args []string) int {
 	snap, err := s.Capture(ctx)
 	if err != nil {
 		return c.fail(err)
+	}
+	if interrupted() {
+		return c.fail(errInterrupted())
 	}
 	if *out == "-" {
 		if err := snapshot.WriteSnapshot(c.stdout, snap.Envelope(), zip); err != nil {
@@ -154,7 +193,7 @@ func runCapture(c *cli, args []string) int {
 // request that names its own expected revision keeps it, and is refused as
 // another session's.
 func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
-	ctx, stop := liveContext()
+	ctx, stop, interrupted := liveContext(f.Timeout)
 	defer stop()
 	s, closeAll, err := openSession(ctx, f.Chrome, f.Live)
 	defer closeAll()
@@ -173,6 +212,9 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
 		if err != nil {
 			return c.fail(err)
 		}
+		if interrupted() {
+			return c.fail(errInterrupted())
+		}
 		out := obs.Canonical()
 		if f.set["model-bytes"] {
 			proj, err := domsnap.Project(obs, f.ModelBytes)
@@ -186,6 +228,9 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
 	res, err := s.Extract(ctx, *req)
 	if err != nil {
 		return c.fail(err)
+	}
+	if interrupted() {
+		return c.fail(errInterrupted())
 	}
 	if f.Format == "table" {
 		writeTable(c.stdout, res, *req)
@@ -207,12 +252,16 @@ func (c *cli) writeJSON(out []byte) int {
 // exit status is 1 when any file differs.
 func runParity(c *cli, args []string) int {
 	fs, chrome := browserFlags(c, "parity", "usage: domsnap parity FILE...")
+	timeout := timeoutFlag(fs)
 	files, code, done := parseCommand(fs, args)
 	if done {
 		return code
 	}
 	if len(files) == 0 {
 		return c.usage("parity needs at least one HTML file")
+	}
+	if err := checkTimeout(*timeout); err != nil {
+		return c.fail(err)
 	}
 	type input struct {
 		name    string
@@ -235,7 +284,8 @@ func runParity(c *cli, args []string) int {
 		inputs = append(inputs, input{name, data, reqs, skipped})
 	}
 
-	ctx, stop := liveContext()
+	// The timeout covers the whole run, every file together.
+	ctx, stop, interrupted := liveContext(*timeout)
 	defer stop()
 	b, err := live.Launch(ctx, live.Options{Path: *chrome})
 	if err != nil {
@@ -267,6 +317,9 @@ func runParity(c *cli, args []string) int {
 		} else {
 			differ++
 		}
+	}
+	if interrupted() {
+		return c.fail(errInterrupted())
 	}
 	if differ > 0 {
 		fmt.Fprintf(c.stderr, "parity: %d of %d files differ\n", differ, len(inputs))
@@ -316,10 +369,8 @@ func parityRequests(htmlFile string) (reqs []domsnap.Request, skipped []int, err
 // browser found through $DOMSNAP_CHROME or the usual paths, launched once to
 // ask it.
 func browserVersion(c *cli) (string, bool) {
-	ctx, stop := liveContext()
+	ctx, stop, _ := liveContext(limits.LiveTimeout)
 	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
 	b, err := live.Launch(ctx, live.Options{})
 	if err != nil {
 		return "", false

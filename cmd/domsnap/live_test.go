@@ -66,3 +66,41 @@ func TestParityRequestsFile(t *testing.T) {
 		t.Fatal("a requests file that is not an array was accepted")
 	}
 }
+
+// TestLiveTimeoutBounds: --timeout must be more than zero and at most five
+// minutes. Just inside the bounds the command goes on to look for the
+// browser (and fails there, none being named); just outside, and for zero, a
+// negative or an unparsable value, it is a usage error before any launch.
+func TestLiveTimeoutBounds(t *testing.T) {
+	page := writeTemp(t, "p.html", "<table><tr><td>x</td></tr></table>")
+	out := filepath.Join(t.TempDir(), "snap.json")
+	commands := [][]string{
+		{"capture", "--chrome", "/nonexistent/chromium", "http://127.0.0.1:1/", "-o", out},
+		{"parity", "--chrome", "/nonexistent/chromium", page},
+		{"extract", "--chrome", "/nonexistent/chromium", "--live", "http://127.0.0.1:1/", "--kind", "table", "--field", "a:0:string"},
+	}
+	for _, c := range []struct {
+		value string
+		code  int
+	}{
+		{"1ns", exitFailure},
+		{"4m59.999999999s", exitFailure},
+		{"5m", exitFailure},
+		{"5m0.000000001s", exitUsage},
+		{"6m", exitUsage},
+		{"0s", exitUsage},
+		{"-1s", exitUsage},
+		{"soon", exitUsage},
+	} {
+		for _, args := range commands {
+			args := append(append([]string(nil), args...), "--timeout", c.value)
+			r := runCmd(t, "", args...)
+			if r.code != c.code {
+				t.Errorf("%v: exit %d, stderr %q; want exit %d", args, r.code, r.stderr, c.code)
+			}
+			if c.code == exitFailure && !strings.HasPrefix(r.stderr, "capture_failed: ") {
+				t.Errorf("%v: stderr %q, want the missing browser", args, r.stderr)
+			}
+		}
+	}
+}
