@@ -73,21 +73,39 @@ func TestLaunchContextCancelKillsBrowser(t *testing.T) {
 }
 
 func TestLaunchCancelledHalfWay(t *testing.T) {
-	// A deadline far shorter than a browser start: Launch must give up,
-	// leave no process and no profile behind, and say it was cancelled.
-	tmp := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
-	defer cancel()
-	b, err := Launch(ctx, Options{TempDir: tmp})
-	if err == nil {
-		b.Close()
-		t.Fatal("launch succeeded within 30ms; cannot test the half-way path")
-	}
-	if c := errcode.CodeOf(err); c != errcode.Cancelled {
-		t.Fatalf("code %q (%v), want cancelled", c, err)
-	}
-	if leftover, _ := os.ReadDir(tmp); len(leftover) > 0 {
-		t.Fatalf("profiles left behind: %v", leftover)
+	// A deadline far shorter than a browser start, or a cancellation as
+	// early: Launch must give up, leave no process and no profile behind,
+	// and say which of the two stopped it.
+	for _, c := range []struct {
+		name string
+		ctx  func() (context.Context, context.CancelFunc)
+		code errcode.Code
+	}{
+		{"deadline", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), 30*time.Millisecond)
+		}, errcode.Timeout},
+		{"cancel", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(30*time.Millisecond, cancel)
+			return ctx, cancel
+		}, errcode.Cancelled},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			ctx, cancel := c.ctx()
+			defer cancel()
+			b, err := Launch(ctx, Options{TempDir: tmp})
+			if err == nil {
+				b.Close()
+				t.Fatal("launch succeeded within 30ms; cannot test the half-way path")
+			}
+			if code := errcode.CodeOf(err); code != c.code {
+				t.Fatalf("code %q (%v), want %q", code, err, c.code)
+			}
+			if leftover, _ := os.ReadDir(tmp); len(leftover) > 0 {
+				t.Fatalf("profiles left behind: %v", leftover)
+			}
+		})
 	}
 }
 
