@@ -13,8 +13,7 @@ func editable(n domtree.Node) bool {
 	case "input", "textarea", "select":
 		return true
 	}
-	v, ok := n.Attr("contenteditable")
-	return ok && (v == "" || domtree.EqualFold(v, "true") || domtree.EqualFold(v, "plaintext-only"))
+	return n.EditingHost()
 }
 
 // optionLike reports whether n holds option text, which is never read

@@ -424,10 +424,10 @@ func htmlMarkEditableAndDirection(doc *html.Node) {
 		ed := parent != nil && editable[parent]
 		if n.Namespace == "" {
 			if v, ok := htmlAttr(n, "contenteditable"); ok {
-				switch domtree.ToLowerASCII(v) {
-				case "", "true", "plaintext-only":
+				switch {
+				case domtree.EditingHost(v):
 					ed = true
-				case "false":
+				case domtree.EqualFold(v, "false"):
 					ed = false
 				}
 			}
