@@ -31,6 +31,26 @@ type genNode struct {
 	frame    bool
 	secret   string // an input value (inputValue) or textarea text (textValue)
 	valueAtt bool   // input carries a value attribute holding secret
+	// editable is the contenteditable attribute's value when hasEditable;
+	// text inside an editing host holds "TYPED", which a saved capture
+	// must not keep.
+	editable    string
+	hasEditable bool
+}
+
+// genEditable are contenteditable values, with whether each makes an
+// editing host. The test keeps its own list rather than ask the rule it
+// tests.
+var genEditable = map[string]bool{"": true, "true": true, "TRUE": true, "plaintext-only": true, "PlainText-Only": true, "false": false, "bogus": false, "truex": false}
+
+// genInsideHost reports whether node i is an editing host or lies inside one.
+func genInsideHost(nodes []genNode, i int) bool {
+	for ; i >= 0; i = nodes[i].parent {
+		if nodes[i].hasEditable && genEditable[nodes[i].editable] {
+			return true
+		}
+	}
+	return false
 }
 
 var genNames = []string{"DIV", "SPAN", "TABLE", "TR", "TD", "UL", "LI", "INPUT", "TEXTAREA", "TEMPLATE", "IFRAME", "P", "B"}
@@ -66,9 +86,18 @@ func genCapture(t *rapid.T) []genNode {
 			if g.name == "TEXTAREA" {
 				g.secret = fmt.Sprintf("SECRET%dAREA", i)
 			}
+			if g.name == "DIV" || g.name == "SPAN" || g.name == "P" || g.name == "TD" {
+				if rapid.IntRange(0, 4).Draw(t, "hasEditable") == 0 {
+					g.hasEditable = true
+					g.editable = rapid.SampledFrom([]string{"", "true", "TRUE", "plaintext-only", "PlainText-Only", "false", "bogus", "truex"}).Draw(t, "editable")
+				}
+			}
 		case kind < 9:
 			g.typ = nodeText
 			g.value = fmt.Sprintf("text%d", i)
+			if genInsideHost(nodes, p) {
+				g.value = fmt.Sprintf("TYPED%d", i)
+			}
 			if nodes[p].name == "TEXTAREA" {
 				g.value = nodes[p].secret
 			}
@@ -125,6 +154,9 @@ func encodeCapture(nodes []genNode) *domsnapshot.CaptureSnapshotReply {
 		}
 		if g.valueAtt {
 			attrs = append(attrs, domsnapshot.StringIndex(str("value")), domsnapshot.StringIndex(str(g.secret)))
+		}
+		if g.hasEditable {
+			attrs = append(attrs, domsnapshot.StringIndex(str("contenteditable")), domsnapshot.StringIndex(str(g.editable)))
 		}
 		nt.Attributes = append(nt.Attributes, attrs)
 		if g.pseudo {

@@ -64,16 +64,18 @@
 // saved file is an output: the secret rule wins. ScrubCapture removes the
 // inputValue, textValue and optionSelected tables, the value attribute of
 // every input that is not a button (its first type attribute decides, as in
-// domtree.Builder), the text of text nodes under a textarea (the nodes
-// stay, pointing at an empty string) and the layout text of all of those
-// nodes, in every document of the capture, and blanks each string-table
-// entry that only removed data referred to. The tree built from a scrubbed
-// capture is the tree built from the original, so a saved snapshot
-// analysed offline gives the live result byte for byte. WriteSnapshot
-// scrubs every capture it writes, so no caller can forget to; scrubbing is
-// idempotent. What stays is page content the tree itself keeps: option
-// text and value attributes, the selected attribute, button elements'
-// value attributes, contenteditable text and attributes such as an
+// domtree.Builder), the text of text nodes under a textarea or inside a
+// contenteditable editing host (the nodes stay, pointing at an empty
+// string) and the layout text of all of those nodes, in every document of
+// the capture, and blanks each string-table entry that only removed data
+// referred to. Text inside an editing host is what a person typed, or what
+// a script put there after load, and analysis never reads it. The tree
+// built from a scrubbed capture is the tree built from the original but for
+// that text, so a saved snapshot analysed offline gives the live result
+// byte for byte. WriteSnapshot scrubs every capture it writes, so no caller
+// can forget to; scrubbing is idempotent. What stays is page content the
+// tree itself keeps: option text and value attributes, the selected
+// attribute, button elements' value attributes, and attributes such as an
 // iframe's srcdoc.
 //
 // # Security

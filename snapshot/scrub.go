@@ -18,14 +18,20 @@ import (
 //   - an input element's value attribute is removed from its attribute list
 //     unless the input's first type attribute is button, submit or reset
 //     (ASCII case-insensitive), the rule domtree.Builder applies;
-//   - a text or CDATA node whose parent is a textarea points at an empty
-//     string; the node stays, so node counts and indexes do not change;
+//   - a text or CDATA node whose parent is a textarea, or that lies inside
+//     an editing host (an element whose first contenteditable attribute is
+//     "", "true" or "plaintext-only", ASCII case-insensitive: the rule of
+//     domtree.EditingHost), points at an empty string; the node stays, so
+//     node counts and indexes do not change;
 //   - a layout object of any of those nodes loses its text;
 //   - each string-table entry that only the removed data referred to is
 //     blanked to "", so the value's bytes appear nowhere in the output.
 //
 // Everything else keeps its meaning: the tree DecodeCapture builds from the
-// result equals the tree it builds from the input, node for node. Members
+// result equals the tree it builds from the input, node for node, but for
+// the text inside editing hosts, which is empty. No analysis reads that
+// text (a walk never enters an editable element), so every result is the
+// same. Members
 // the scrub does not read are copied byte for byte; the objects it rebuilds
 // (the top level, each document, its nodes and layout tables, the string
 // table) are written compactly with their members in input order. The
@@ -35,7 +41,8 @@ import (
 // Input that is not one JSON object, or whose tables the scrub needs (node
 // types, names, parents, attributes, node values, the value tables, the
 // string table) have the wrong types, unequal lengths or string indexes out
-// of range, is malformed_snapshot: a capture that cannot be understood
+// of range, or with an editing host and a parent that does not come before
+// its child, is malformed_snapshot: a capture that cannot be understood
 // cannot be shown to be free of values. A member name repeated in an object
 // the scrub rebuilds is malformed too, since a second copy could hide a
 // table. The work and memory are linear in the input size.
@@ -131,6 +138,10 @@ const (
 	clsType
 	clsValue
 	clsButtonType
+	clsContentEditable
+	// clsEditingHost is a value of contenteditable that makes an editing
+	// host (domtree.EditingHost). It is independent of the name classes.
+	clsEditingHost
 )
 
 // class classifies string i. The path of an out-of-range index is built
@@ -160,6 +171,11 @@ func (sc *scrubber) class(i int32, path string, at ...int) (uint8, error) {
 		c |= clsValue
 	case domtree.EqualFold(v, "button"), domtree.EqualFold(v, "submit"), domtree.EqualFold(v, "reset"):
 		c |= clsButtonType
+	case domtree.EqualFold(v, "contenteditable"):
+		c |= clsContentEditable
+	}
+	if domtree.EditingHost(v) {
+		c |= clsEditingHost
 	}
 	sc.strClass[i] = c
 	return c, nil
@@ -478,14 +494,20 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 		d.attrs, d.attrStart = kept, start
 	}
 
-	// Text under textareas: emptied, pointed at the empty string later.
+	// Text under textareas and inside editing hosts: emptied, pointed at
+	// the empty string later.
 	if hasText {
+		inHost, err := sc.insideEditingHosts(d, n, np, attrPath)
+		if err != nil {
+			return err
+		}
 		for i := 0; i < n; i++ {
 			if t := d.nodeType[i]; t != nodeText && t != nodeCDATA {
 				continue
 			}
 			p := d.parent[i]
-			if p < 0 || int(p) >= n || d.nodeType[p] != nodeElement || sc.strClass[d.nodeName[p]]&clsTextarea == 0 {
+			underTextarea := p >= 0 && int(p) < n && d.nodeType[p] == nodeElement && sc.strClass[d.nodeName[p]]&clsTextarea != 0
+			if !underTextarea && (inHost == nil || !inHost[i]) {
 				continue
 			}
 			d.secretNode[i] = true
@@ -543,6 +565,67 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 		sc.ref(d.layoutText[li], true)
 	}
 	return nil
+}
+
+// insideEditingHosts marks the nodes that have an editing host among their
+// ancestors: elements whose first contenteditable attribute makes one
+// (domtree.EditingHost, the rule the cell walks use to stay out of them). It
+// is nil when the document has no editing host. Since a walk never enters an
+// editing host, no analysis reads the text it empties, and a contenteditable
+// "false" island inside a host is emptied too: nothing reads it either.
+// Ancestors are followed through the parent table in one pass, which needs
+// every parent before its child; a document with an editing host and a
+// parent out of that order is malformed, as DecodeCapture says of it too.
+func (sc *scrubber) insideEditingHosts(d *scrubDocTables, n int, np, attrPath string) ([]bool, error) {
+	if d.attrStart == nil {
+		return nil, nil
+	}
+	var host []bool
+	for i := 0; i < n; i++ {
+		if d.nodeType[i] != nodeElement {
+			continue
+		}
+		a := d.attrs[d.attrStart[i]:d.attrStart[i+1]]
+		for k := 0; k+1 < len(a); k += 2 {
+			c, err := sc.class(a[k], attrPath, i, k)
+			if err != nil {
+				return nil, err
+			}
+			if c&clsContentEditable == 0 {
+				continue
+			}
+			editing := a[k+1] == -1 // no string: the empty value
+			if !editing {
+				v, err := sc.class(a[k+1], attrPath, i, k+1)
+				if err != nil {
+					return nil, err
+				}
+				editing = v&clsEditingHost != 0
+			}
+			if editing {
+				if host == nil {
+					host = make([]bool, n)
+				}
+				host[i] = true
+			}
+			break // the first contenteditable attribute decides
+		}
+	}
+	if host == nil {
+		return nil, nil
+	}
+	inside := make([]bool, n)
+	for i := 0; i < n; i++ {
+		p := d.parent[i]
+		if p == -1 {
+			continue
+		}
+		if p < 0 || int(p) >= i {
+			return nil, malformed(np+"/parentIndex/"+strconv.Itoa(i), "parent "+strconv.Itoa(int(p))+" is not before its child")
+		}
+		inside[i] = inside[p] || host[p]
+	}
+	return inside, nil
 }
 
 // secretInput applies domtree.Builder's rule to input element i: its value

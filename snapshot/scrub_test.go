@@ -606,9 +606,10 @@ func TestWriteSnapshotScrubs(t *testing.T) {
 }
 
 // TestPropertyScrub: for generated captures (inputs with typed values and
-// value attributes, textareas, shadow and pseudo nodes, a frame document),
-// the scrubbed capture builds the same tree, holds no secret, keeps its
-// node count, and scrubs to itself.
+// value attributes, textareas, contenteditable regions, shadow and pseudo
+// nodes, a frame document), the scrubbed capture builds the same tree but
+// for the text inside editing hosts, which is empty, holds no secret and no
+// typed text, keeps its node count, and scrubs to itself.
 func TestPropertyScrub(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		raw, err := json.Marshal(encodeCapture(genCapture(t)))
@@ -619,7 +620,7 @@ func TestPropertyScrub(t *testing.T) {
 		if err != nil {
 			t.Fatalf("scrub: %v", err)
 		}
-		if bytes.Contains(out, []byte("SECRET")) {
+		if bytes.Contains(out, []byte("SECRET")) || bytes.Contains(out, []byte("TYPED")) {
 			t.Fatalf("a secret survived: %s", out)
 		}
 		a, errA := DecodeCapture(raw, CaptureOptions{})
@@ -628,8 +629,8 @@ func TestPropertyScrub(t *testing.T) {
 			t.Fatalf("decode raw %v, scrubbed %v", errA, errB)
 		}
 		if errA == nil {
-			if diff := cmp.Diff(dumpTree(a), dumpTree(b)); diff != "" {
-				t.Fatalf("tree (-raw +scrubbed):\n%s", diff)
+			if diff := cmp.Diff(dumpTreeScrubbed(a), dumpTree(b)); diff != "" {
+				t.Fatalf("tree (-raw, editable text emptied +scrubbed):\n%s", diff)
 			}
 		}
 		if !cmp.Equal(nodeCounts(t, raw), nodeCounts(t, out)) {
@@ -642,10 +643,13 @@ func TestPropertyScrub(t *testing.T) {
 }
 
 // FuzzScrubCapture: any input either fails with malformed_snapshot or
-// scrubs to a capture that scrubs to itself and decodes as the input does.
+// scrubs to a capture that scrubs to itself and decodes as the input does,
+// but for the text inside editing hosts, which is empty.
 func FuzzScrubCapture(f *testing.F) {
 	f.Add([]byte(`{"documents":[],"strings":[]}`))
 	f.Add(scrubCapture(nil, []scrubNode{{-1, 9, "#document", "", nil, ""}, {0, 1, "INPUT", "", []string{"value", "S"}, ""}}))
+	f.Add(scrubCapture(nil, []scrubNode{{-1, 9, "#document", "", nil, ""}, {0, 1, "DIV", "", []string{"contenteditable", "TRUE"}, ""},
+		{1, 1, "SPAN", "", []string{"contenteditable", "false"}, ""}, {2, 3, "#text", "typed", nil, "typed"}, {0, 3, "#text", "typed", nil, ""}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		out, err := ScrubCapture(data)
 		if err != nil {
@@ -660,7 +664,7 @@ func FuzzScrubCapture(f *testing.F) {
 		}
 		a, errA := DecodeCapture(data, CaptureOptions{})
 		b, errB := DecodeCapture(out, CaptureOptions{})
-		if errA == nil && errB == nil && !cmp.Equal(dumpTree(a), dumpTree(b)) {
+		if errA == nil && errB == nil && !cmp.Equal(dumpTreeScrubbed(a), dumpTree(b)) {
 			t.Fatal("the scrub changed the tree")
 		}
 		if errA == nil && errB != nil {

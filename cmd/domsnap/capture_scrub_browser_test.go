@@ -103,3 +103,90 @@ func TestCaptureCommandScrubs(t *testing.T) {
 		}
 	}
 }
+
+// editablePage types canaries into contenteditable regions by script once
+// the page has loaded, as a person or an editor widget would: an editing
+// host, text nested inside one, and a plaintext-only host. The paragraph
+// beside them must survive.
+const editablePage = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Editable</title></head><body>
+<div id="host" contenteditable="true">draft</div>
+<div contenteditable><p>intro <b id="deep">x</b></p></div>
+<span id="plain" contenteditable="PLAINTEXT-ONLY"></span>
+<p>page text stays</p>
+<table><tr><th>a</th></tr><tr><td>1</td></tr></table>
+<script>addEventListener("load", () => {
+  // Spelled in two halves, so the script's own text holds no canary.
+  const c = "CANA" + "RY-CE-";
+  document.getElementById("host").innerText = c + "HOST";
+  document.getElementById("deep").textContent = c + "DEEP";
+  document.getElementById("plain").innerText = c + "PLAIN";
+});</script>
+</body></html>`
+
+var editableCanaries = []string{"CANARY-CE-HOST", "CANARY-CE-DEEP", "CANARY-CE-PLAIN"}
+
+// TestCaptureCommandScrubsEditable: text set in contenteditable regions
+// after load is in what the browser sends, and in none of the files
+// `domsnap capture` writes; the node count and the page's other text stay.
+func TestCaptureCommandScrubsEditable(t *testing.T) {
+	url := hostilePage(t, editablePage)
+	ctx := context.Background()
+	b, err := live.Launch(ctx, live.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Navigate(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := p.CaptureSnapshot(ctx, live.DefaultComputedStyles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range editableCanaries {
+		if !bytes.Contains(raw, []byte(c)) {
+			t.Fatalf("%s not in the raw capture: the test would prove nothing", c)
+		}
+	}
+	rawTree, err := snapshot.DecodeCapture(raw, snapshot.CaptureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"editable.json", "editable.json.gz"} {
+		out, data := captureToFile(t, url, name)
+		file := data
+		if strings.HasSuffix(name, ".gz") {
+			zr, err := gzip.NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if file, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range append(editableCanaries, "CANARY") {
+			if bytes.Contains(file, []byte(c)) {
+				t.Errorf("%s: %s in the saved snapshot", name, c)
+			}
+		}
+		if !bytes.Contains(file, []byte(`"page text stays"`)) {
+			t.Errorf("%s: the page's own text was lost", name)
+		}
+		in, err := snapshot.Load(data, snapshot.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Tree.Len() != rawTree.Len() {
+			t.Errorf("%s: %d nodes saved, %d in the raw capture", name, in.Tree.Len(), rawTree.Len())
+		}
+		r := runCmd(t, "", "extract", "--kind", "table", "--field", "a:0:string", out)
+		if r.code != exitOK || !strings.Contains(r.stdout, `"found":true`) {
+			t.Errorf("%s: extract: exit %d, stdout %q, stderr %q", name, r.code, r.stdout, r.stderr)
+		}
+	}
+}
