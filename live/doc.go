@@ -49,11 +49,28 @@
 // byte for byte. Error messages quote at most limits.QuoteBytes of anything
 // and never page content.
 //
+// # The reference screen
+//
+// Every tab pins one screen before it loads anything, the screen offline
+// analysis assumes too: a 1280×800 CSS-pixel viewport on a 1280×800 screen,
+// device pixel ratio 1, not mobile, the screen media type, a light colour
+// scheme, no reduced motion or transparency, no contrast preference, no
+// forced colours and an sRGB gamut (ScreenFeatures lists what the protocol
+// can set; the other media features already have the reference value in
+// headless Chromium, and the browser tests read each one back).
+//
 // # Limits
 //
 // The analysis of a capture is bounded by the scan budgets of package limits;
 // the capture itself is as large as the page. Launch waits at most
-// Options.StartTimeout for the DevTools endpoint.
+// Options.StartTimeout for the DevTools endpoint. Every protocol call runs
+// under a deadline: the caller's, or limits.LiveTimeout when the caller's
+// context has none. A deadline that passes (a server that never answers, a
+// script that never yields, a page that never produces a frame) ends the
+// call with the timeout code, a cancelled context with cancelled. Closing a
+// tab or a browser uses short fixed deadlines of its own, so it completes
+// after a timeout too. JavaScript dialogs, which would stop a page's parser
+// and script until answered, are dismissed as they open.
 //
 // # Concurrency
 //
@@ -62,4 +79,15 @@
 // of a tab runs at a time and revisions are published in order. The browser
 // process is killed, with its helpers, when Close is called or the Launch
 // context ends, and its profile directory is removed.
+//
+// # Process lifetime
+//
+// On Linux the browser is started with a parent-death signal, so it is
+// killed when the launching process ends without Close, crashes or is
+// killed; its helper processes (zygotes, renderers, the crash handlers that
+// leave its process group) exit once it is gone. The profile folder of such
+// a browser cannot be removed by a process that no longer runs: each profile
+// records the process that launched it, and the next Launch in the same
+// folder removes profiles whose launcher has ended. Elsewhere a program must
+// call Close.
 package live

@@ -120,10 +120,14 @@ func (p *Page) DialogsDismissed() int { return int(p.dismissed.Load()) }
 // stopStreams ends the tab's event streams and the goroutine reading the
 // dialogs, and closes the connection.
 func (p *Page) stopStreams() {
-	p.endLife()
+	if p.endLife != nil {
+		p.endLife()
+	}
 	p.navigate.Close()
 	p.conn.Close()
-	<-p.dialogsDone
+	if p.dialogsDone != nil {
+		<-p.dialogsDone
+	}
 }
 
 // Client is the tab's protocol client, for tests and benchmarks that need a

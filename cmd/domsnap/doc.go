@@ -15,6 +15,18 @@
 // rejected, 1 anything else. Errors are printed on standard error as
 // "<code>: <path>: <message>", the path present when one helps.
 //
+// # Live commands
+//
+// capture, extract --live and parity start a headless Chromium of their own.
+// --timeout (default 30s, at most 5m) bounds the whole operation, browser
+// launch included; when it passes the command fails with the timeout code.
+// Ctrl-C, SIGTERM and SIGHUP cancel the operation the same way and the
+// command exits with the cancelled code. Either way the browser, every
+// process it forked and its temporary profile are gone before the command
+// exits; on Linux the browser also dies with the command if the command is
+// killed outright. JavaScript dialogs a page opens are dismissed, and every
+// page sees the same 1280x800 reference screen.
+//
 // # Security
 //
 // The command prints page content only inside results, and in the table
