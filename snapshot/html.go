@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
@@ -57,14 +56,27 @@ type HTMLInfo struct {
 // display none, as a live capture, which has no layout object for them,
 // would show. Of open details sharing a name, all but the first lose their
 // open attribute, as the parser's insertions make them do in a browser.
+//
+// A document with more start tags, text runs and comments than
+// limits.MaxTreeNodes is refused before it is parsed, and one whose parsed
+// tree holds more nodes than that before it is styled and built; both are
+// unsupported_input ("too_large").
 func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
+	return parseHTML(data, opts, limits.MaxTreeNodes)
+}
+
+func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTMLInfo, error) {
 	var info HTMLInfo
 	text, name, err := decodeHTML(data, opts.Charset)
 	if err != nil {
 		return nil, info, err
 	}
 	info.Charset = name
-	doc, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(true))
+	pre := htmlScan(text, maxNodes)
+	if pre.over {
+		return nil, info, tooManyNodes(maxNodes)
+	}
+	doc, err := html.ParseWithOptions(htmlReader(text, pre), html.ParseOptionEnableScripting(true))
 	if err != nil {
 		// The parser reports nesting beyond its open-element limit (and any
 		// other failure of its own) as an error; nothing of the input is
@@ -73,6 +85,9 @@ func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 			"the HTML parser refused the document (more than "+strconv.Itoa(limits.MaxHTMLDepth)+" nested elements?)", err)
 	}
 	p := htmlPrepare(doc)
+	if p.nodes > maxNodes {
+		return nil, info, tooManyNodes(maxNodes)
+	}
 	quirks := htmlQuirks(doc)
 	var restore []htmlSaved
 	if quirks {

@@ -85,3 +85,18 @@ func htmlDecodeWith(data []byte, name string) ([]byte, string, error) {
 	}
 	return out, name, nil
 }
+
+// CheckCharset checks a caller's charset label before any input is read:
+// "" (sniff) and every label of the Encoding Standard pass; anything else is
+// invalid_request, whatever the input turns out to be (a byte-order mark or
+// a capture would never consult the label, but a wrong label is a wrong
+// request all the same).
+func CheckCharset(label string) error {
+	if label == "" {
+		return nil
+	}
+	if _, err := htmlindex.Get(label); err != nil {
+		return errcode.Wrap(errcode.InvalidRequest, pkgName, "", "unknown charset label "+errcode.Quote(label), err)
+	}
+	return nil
+}

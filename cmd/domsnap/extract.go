@@ -143,7 +143,7 @@ func (c *cli) extract(args []string) int {
 // with the JSON-pointer path the value would have in a request file.
 func (c *cli) buildRequest(f *extractFlags) (domsnap.Request, error) {
 	if f.set["request"] {
-		data, err := c.readInput(f.RequestFile)
+		data, err := c.readRequest(f.RequestFile)
 		if err != nil {
 			return domsnap.Request{}, err
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/readbound"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -157,13 +158,26 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// readInput reads a named file, or standard input for "-".
+// readInput reads an INPUT: a named file, or standard input for "-",
+// bounded by limits.MaxInputBytes as the bytes arrive.
 func (c *cli) readInput(name string) ([]byte, error) {
+	return c.readBounded(name, limits.MaxInputBytes, "input")
+}
+
+// readRequest reads a --request file, bounded by limits.MaxRequestBytes.
+func (c *cli) readRequest(name string) ([]byte, error) {
+	return c.readBounded(name, limits.MaxRequestBytes, "request")
+}
+
+// readBounded reads a named file, or standard input for "-", refusing more
+// than limit bytes without holding them. A directory is refused, and a
+// named pipe is opened without blocking (readbound says why).
+func (c *cli) readBounded(name string, limit int64, what string) ([]byte, error) {
 	if name == "-" {
-		return io.ReadAll(c.stdin)
+		return readbound.All(c.stdin, limit, 0, what)
 	}
 	if strings.HasPrefix(name, "-") {
 		return nil, &usageError{"unknown flag " + errcode.Quote(name)}
 	}
-	return os.ReadFile(name)
+	return readbound.File(name, limit, what)
 }
