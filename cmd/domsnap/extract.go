@@ -109,6 +109,10 @@ func (c *cli) extract(args []string) int {
 		req = &r
 	}
 
+	// A wrong label is a wrong request, whatever the input turns out to be.
+	if err := snapshot.CheckCharset(f.Charset); err != nil {
+		return c.fail(err)
+	}
 	if f.Live != "" {
 		return runExtractLive(c, &f, req)
 	}

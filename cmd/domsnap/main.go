@@ -30,6 +30,9 @@ func main() {
 type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// maxInput, when positive, replaces limits.MaxInputBytes, so tests can
+	// probe the bound without reading 256 MiB.
+	maxInput int64
 }
 
 const usageText = `usage:
@@ -161,7 +164,11 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 // readInput reads an INPUT: a named file, or standard input for "-",
 // bounded by limits.MaxInputBytes as the bytes arrive.
 func (c *cli) readInput(name string) ([]byte, error) {
-	return c.readBounded(name, limits.MaxInputBytes, "input")
+	limit := int64(limits.MaxInputBytes)
+	if c.maxInput > 0 {
+		limit = c.maxInput
+	}
+	return c.readBounded(name, limit, "input")
 }
 
 // readRequest reads a --request file, bounded by limits.MaxRequestBytes.
