@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/snapshot/internal/legacyenc"
 )
 
 // htmlPrescanBytes is how far the HTML Standard's encoding prescan looks for a
@@ -74,6 +75,10 @@ func decodeHTML(data []byte, label string) ([]byte, string, error) {
 func htmlDecodeWith(data []byte, name string) ([]byte, string, error) {
 	if name == "utf-8" && utf8.Valid(data) {
 		return data, name, nil
+	}
+	if out, ok := legacyenc.Decode(name, data); ok {
+		// x/text's decoders for these differ from the Standard's.
+		return out, name, nil
 	}
 	enc, err := htmlindex.Get(name)
 	if err != nil {
