@@ -764,6 +764,9 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 				c.Display = style.DisplayNone // nothing to embed: no box
 			}
 		}
+		if htmlDemotedForm(n) {
+			c.Display = style.DisplayNone
+		}
 		i := int32(len(out))
 		out = append(out, c)
 		parent = append(parent, pi)
@@ -813,6 +816,22 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 		}
 	}
 	return out
+}
+
+// htmlDemotedForm reports whether n is a form the parser inserted where a
+// table expected rows: its parent is a table, a table section or a row,
+// which only the parser's form rule for tables can make it (it inserts the
+// form and closes it at once, so it is always empty). Chromium 156 gives
+// such a form no layout object, whatever its display.
+func htmlDemotedForm(n *html.Node) bool {
+	if n.Namespace != "" || n.Data != "form" || n.Parent == nil || n.Parent.Type != html.ElementNode || n.Parent.Namespace != "" {
+		return false
+	}
+	switch n.Parent.Data {
+	case "table", "thead", "tbody", "tfoot", "tr":
+		return true
+	}
+	return false
 }
 
 // htmlHides is htmlHidesChild where p's computed style is known: content
