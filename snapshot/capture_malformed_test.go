@@ -470,3 +470,29 @@ func TestMillionNodes(t *testing.T) {
 		t.Errorf("first element: %s", dumpNode(tr.At(3)))
 	}
 }
+
+// TestFormTablesCheckedFromReply: a reply decoded by encoding/json gets the
+// same whole check of the form control tables as the wire decoder.
+func TestFormTablesCheckedFromReply(t *testing.T) {
+	for _, c := range []struct {
+		key   string
+		table map[string]any
+		path  string
+	}{
+		{"inputValue", map[string]any{"index": []any{6}, "value": []any{}}, nd + "/inputValue/value"},
+		{"textValue", map[string]any{"index": []any{7}, "value": []any{13}}, nd + "/textValue/index/0"},
+		{"optionSelected", map[string]any{"index": []any{9}}, nd + "/optionSelected/index/0"},
+	} {
+		m := baseCapture()
+		set(m, nd, c.key, c.table)
+		var r domsnapshot.CaptureSnapshotReply
+		if err := json.Unmarshal(marshal(t, m), &r); err != nil {
+			t.Fatal(err)
+		}
+		_, err := FromReply(&r, CaptureOptions{})
+		var e *errcode.Error
+		if !errors.As(err, &e) || e.Code != errcode.MalformedSnapshot || e.Path != c.path {
+			t.Errorf("%s: %v, want malformed_snapshot at %s", c.key, err, c.path)
+		}
+	}
+}
