@@ -135,3 +135,25 @@ func TestCharsetLabelChecked(t *testing.T) {
 		t.Errorf("--charset ' Latin1 ': exit %d %s", r.code, r.stderr)
 	}
 }
+
+// TestStdinRegularFile: standard input redirected from a file is bounded
+// by the file's size before it is read, and read whole below the bound.
+func TestStdinRegularFile(t *testing.T) {
+	for _, c := range []struct {
+		page string
+		ok   bool
+	}{{listPage, true}, {listPage + " ", false}} {
+		f, err := os.Open(writeTemp(t, "p.html", c.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut bytes.Buffer
+		cl := &cli{stdin: f, stdout: &out, stderr: &errOut, maxInput: int64(len(listPage))}
+		code := cl.extract(append(listArgs[1:], "-"))
+		f.Close()
+		r := result{code, out.String(), errOut.String()}
+		if c.ok && r.code != exitOK || !c.ok && !tooLarge(r) {
+			t.Errorf("%d bytes: exit %d %s", len(c.page), r.code, r.stderr)
+		}
+	}
+}

@@ -181,7 +181,18 @@ func (c *cli) readRequest(name string) ([]byte, error) {
 // named pipe is opened without blocking (readbound says why).
 func (c *cli) readBounded(name string, limit int64, what string) ([]byte, error) {
 	if name == "-" {
-		return readbound.All(c.stdin, limit, 0, what)
+		// Standard input redirected from a regular file tells its size:
+		// too large is refused at once, and the rest is read in one buffer.
+		var hint int64
+		if f, ok := c.stdin.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+				if st.Size() > limit {
+					return nil, readbound.TooLarge(what, limit)
+				}
+				hint = max(st.Size(), 1)
+			}
+		}
+		return readbound.All(c.stdin, limit, hint, what)
 	}
 	if strings.HasPrefix(name, "-") {
 		return nil, &usageError{"unknown flag " + errcode.Quote(name)}
