@@ -170,7 +170,15 @@ func checkName(path, s string) error {
 // that its kind forbids is reported at the column when the kind came first,
 // and at the end of the request otherwise; a missing key is reported at the
 // end of its object, with the object's path.
+//
+// A request of more than limits.MaxRequestBytes is refused whole, before it
+// is read, with unsupported_input ("too_large"): no valid request comes near
+// that size.
 func DecodeRequest(data []byte) (Request, error) {
+	if len(data) > limits.MaxRequestBytes {
+		return Request{}, errcode.New(errcode.UnsupportedInput, "domsnap", "",
+			"too_large: the request holds more than "+strconv.Itoa(limits.MaxRequestBytes)+" bytes")
+	}
 	d := decoder{data: data}
 	r, err := d.request()
 	if err != nil {

@@ -342,3 +342,20 @@ func TestRequestUnmarshalJSON(t *testing.T) {
 	err = json.Unmarshal([]byte(`{"extract":{"kind":"list","index":2,"fields":[{"name":"a","column":0,"type":"string","css":"x"}]}}`), &wrapper)
 	checkInvalid(t, err, "/fields/0/css", "unknown key")
 }
+
+func TestDecodeRequestSizeBound(t *testing.T) {
+	base := `{"kind":"table","index":0,"fields":[{"name":"a","column":0,"type":"string"}]}`
+	pad := func(n int) []byte {
+		// Whitespace after the object keeps a request valid at any size.
+		return []byte(base + strings.Repeat(" ", n-len(base)))
+	}
+	for _, n := range []int{limits.MaxRequestBytes - 1, limits.MaxRequestBytes} {
+		if _, err := DecodeRequest(pad(n)); err != nil {
+			t.Errorf("%d bytes: %v", n, err)
+		}
+	}
+	_, err := DecodeRequest(pad(limits.MaxRequestBytes + 1))
+	if errcode.CodeOf(err) != errcode.UnsupportedInput || !strings.Contains(err.Error(), "too_large") {
+		t.Errorf("one byte over: %v", err)
+	}
+}

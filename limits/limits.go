@@ -76,4 +76,16 @@ const (
 	MaxHTMLDepth = 512
 	// QuoteBytes is the most input an error message may quote (SPEC section 12).
 	QuoteBytes = 64
+	// MaxInputBytes is the most bytes one input may hold: a file, standard
+	// input, and what a gzip stream expands to, each counted as the bytes
+	// arrive. 256 MiB is far above any page the scan budgets can analyse
+	// and low enough that a decompression bomb cannot take the process's
+	// memory.
+	MaxInputBytes = 256 << 20
+	// MaxTreeNodes is the most nodes one tree may hold, from HTML or from a
+	// capture alike.
+	MaxTreeNodes = 2_000_000
+	// MaxRequestBytes is the largest extract request file. A request is a
+	// few hundred bytes; 64 KiB leaves room for any valid one.
+	MaxRequestBytes = 64 << 10
 )

@@ -9,6 +9,7 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
 )
 
 const pkgName = "snapshot"
@@ -50,11 +51,16 @@ const (
 // ({"documents":[...],"strings":[...]}). Any inconsistency is a
 // malformed_snapshot error with a JSON-pointer path.
 func DecodeCapture(data []byte, opts CaptureOptions) (*domtree.Tree, error) {
+	return decodeCapture(data, opts, limits.MaxTreeNodes)
+}
+
+// decodeCapture is DecodeCapture with the tree's node bound as a parameter.
+func decodeCapture(data []byte, opts CaptureOptions, maxNodes int) (*domtree.Tree, error) {
 	styles, err := styleColumns(opts)
 	if err != nil {
 		return nil, err
 	}
-	rc, err := decodeRaw(data)
+	rc, err := decodeRaw(data, maxNodes)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +116,7 @@ func styleColumns(opts CaptureOptions) (styleCols, error) {
 // rawFromReply copies the tables the tree needs out of a decoded reply,
 // checking that each integer fits the 32-bit indexes the tree uses.
 func rawFromReply(r *domsnapshot.CaptureSnapshotReply) (*rawCapture, error) {
-	rc := &rawCapture{docCount: len(r.Documents)}
+	rc := &rawCapture{docCount: len(r.Documents), maxNodes: limits.MaxTreeNodes}
 	rc.strs.strs = r.Strings
 	if rc.strs.strs == nil {
 		rc.strs.strs = []string{}
@@ -176,11 +182,19 @@ func rawFromReply(r *domsnapshot.CaptureSnapshotReply) (*rawCapture, error) {
 	}
 	rareS("shadowRootType", n.ShadowRootType, &d.shadow)
 	rareS("pseudoType", n.PseudoType, &d.pseudo)
-	if n.InputChecked != nil && err == nil {
+	// Indexes only, for the check; the values stay in the reply.
+	rareS("inputValue", n.InputValue, &d.inputValue)
+	rareS("textValue", n.TextValue, &d.textValue)
+	rareB := func(name string, src *domsnapshot.RareBooleanData, dst *rareBools) {
+		if src == nil || err != nil {
+			return
+		}
 		var ok bool
-		d.checked.present = true
-		d.checked.index = conv("inputChecked/index", n.InputChecked.Index, &ok)
+		dst.present = true
+		dst.index = conv(name+"/index", src.Index, &ok)
 	}
+	rareB("inputChecked", n.InputChecked, &d.checked)
+	rareB("optionSelected", n.OptionSelected, &d.optionSelected)
 	if n.ContentDocumentIndex != nil && err == nil {
 		var ok bool
 		d.contentDoc.present = true

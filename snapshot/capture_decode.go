@@ -13,12 +13,15 @@ import (
 // rawCapture. Only documents[0]'s node and layout tables and the string
 // table are kept; everything else, including the tables that hold form
 // control values, is checked for syntax and dropped.
-func decodeRaw(data []byte) (*rawCapture, error) {
+//
+// maxNodes bounds every per-node table as it is read: a table longer than
+// that is refused before the rest of it is held.
+func decodeRaw(data []byte, maxNodes int) (*rawCapture, error) {
 	if len(data) > math.MaxInt32 {
 		return nil, malformed("", "capture larger than 2 GiB")
 	}
-	s := &scanner{data: data}
-	rc := &rawCapture{}
+	s := &scanner{data: data, maxItems: maxNodes}
+	rc := &rawCapture{maxNodes: maxNodes}
 	var haveDocs, haveStrings bool
 	// Only the two members read are refused when repeated: the others are
 	// dropped unread, as encoding/json would.
@@ -156,10 +159,17 @@ func decodeNodes(s *scanner, d *rawDoc, path string) error {
 			err = s.rareTable(p, &d.checked.present, &d.checked.index, nil)
 		case "contentDocumentIndex":
 			err = s.rareTable(p, &d.contentDoc.present, &d.contentDoc.index, &d.contentDoc.value)
+		case "inputValue":
+			// The form control tables are read for their indexes only, so
+			// that an inconsistent one is refused like any other table;
+			// the strings they point at are never decoded.
+			err = s.rareTable(p, &d.inputValue.present, &d.inputValue.index, &d.inputValue.value)
+		case "textValue":
+			err = s.rareTable(p, &d.textValue.present, &d.textValue.index, &d.textValue.value)
+		case "optionSelected":
+			err = s.rareTable(p, &d.optionSelected.present, &d.optionSelected.index, nil)
 		default:
-			// inputValue, textValue and optionSelected are skipped here on
-			// purpose: their values never leave the scanner. So are the
-			// tables the tree has no use for.
+			// The tables the tree has no use for.
 			err = s.skipValue(p)
 		}
 		return err
@@ -208,6 +218,9 @@ func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
 			return nil, reindex(err, path, len(dst))
 		}
 		dst = append(dst, v)
+		if len(dst) > s.maxItems && s.maxItems > 0 {
+			return nil, tooManyNodes(s.maxItems)
+		}
 		// The common case, a comma right after the number, skips the
 		// general space handling.
 		if s.pos < len(s.data) && s.data[s.pos] == ',' {
@@ -239,6 +252,9 @@ func (s *scanner) int64Array(path string) ([]int64, error) {
 			return nil, reindex(err, path, len(dst))
 		}
 		dst = append(dst, v)
+		if len(dst) > s.maxItems && s.maxItems > 0 {
+			return nil, tooManyNodes(s.maxItems)
+		}
 		if more, err = s.arrayNext(path); err != nil {
 			return nil, err
 		}
@@ -290,6 +306,9 @@ func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
 			return nil, nil, malformed(path+"/"+strconv.Itoa(outer), "too many values")
 		}
 		start = append(start, int32(len(flat)))
+		if len(start)-1 > s.maxItems && s.maxItems > 0 {
+			return nil, nil, tooManyNodes(s.maxItems)
+		}
 		if more, err = s.arrayNext(path); err != nil {
 			return nil, nil, err
 		}

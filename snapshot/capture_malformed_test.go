@@ -170,6 +170,24 @@ func TestMalformedCatalogue(t *testing.T) {
 		{name: "shadowRootType node out of range", edit: put(nd, "shadowRootType", map[string]any{"index": []any{7}, "value": []any{0}}), path: nd + "/shadowRootType/index/0"},
 		{name: "shadowRootType string out of range", edit: put(nd, "shadowRootType", map[string]any{"index": []any{4}, "value": []any{18}}), path: nd + "/shadowRootType/value/0"},
 		{name: "shadowRootType no value", edit: put(nd, "shadowRootType", map[string]any{"index": []any{4}}), path: nd + "/shadowRootType/value"},
+		// The form control tables are never read for their values, but a
+		// capture is checked whole before it is trusted.
+		{name: "inputValue unequal", edit: put(nd, "inputValue", map[string]any{"index": []any{6}, "value": []any{}}), path: nd + "/inputValue/value"},
+		{name: "inputValue longer value", edit: put(nd, "inputValue", map[string]any{"index": []any{6}, "value": []any{13, 13}}), path: nd + "/inputValue/value"},
+		{name: "inputValue node out of range", edit: put(nd, "inputValue", map[string]any{"index": []any{7}, "value": []any{13}}), path: nd + "/inputValue/index/0"},
+		{name: "inputValue node negative", edit: put(nd, "inputValue", map[string]any{"index": []any{-1}, "value": []any{13}}), path: nd + "/inputValue/index/0"},
+		{name: "inputValue string out of range", edit: put(nd, "inputValue", map[string]any{"index": []any{6}, "value": []any{18}}), path: nd + "/inputValue/value/0"},
+		{name: "inputValue no index", edit: put(nd, "inputValue", map[string]any{"value": []any{13}}), path: nd + "/inputValue/index"},
+		{name: "inputValue no value", edit: put(nd, "inputValue", map[string]any{"index": []any{6}}), path: nd + "/inputValue/value"},
+		{name: "inputValue index not integers", edit: put(nd, "inputValue", map[string]any{"index": []any{"6"}, "value": []any{13}}), path: nd + "/inputValue/index/0"},
+		{name: "inputValue an array", edit: put(nd, "inputValue", []any{}), path: nd + "/inputValue"},
+		{name: "inputValue twice", raw: `{"documents":[{"nodes":{"inputValue":{"index":[],"value":[]},"inputValue":{"index":[],"value":[]}}}],"strings":[]}`, path: nd + "/inputValue"},
+		{name: "textValue unequal", edit: put(nd, "textValue", map[string]any{"index": []any{}, "value": []any{13}}), path: nd + "/textValue/value"},
+		{name: "textValue node out of range", edit: put(nd, "textValue", map[string]any{"index": []any{99}, "value": []any{13}}), path: nd + "/textValue/index/0"},
+		{name: "textValue string out of range", edit: put(nd, "textValue", map[string]any{"index": []any{6}, "value": []any{-2}}), path: nd + "/textValue/value/0"},
+		{name: "optionSelected node out of range", edit: put(nd, "optionSelected", map[string]any{"index": []any{7}}), path: nd + "/optionSelected/index/0"},
+		{name: "optionSelected no index", edit: put(nd, "optionSelected", map[string]any{}), path: nd + "/optionSelected/index"},
+		{name: "optionSelected index a string", edit: put(nd, "optionSelected", map[string]any{"index": "0"}), path: nd + "/optionSelected/index"},
 		{name: "pseudoType node out of range", edit: put(nd, "pseudoType", map[string]any{"index": []any{-1}, "value": []any{0}}), path: nd + "/pseudoType/index/0"},
 		{name: "inputChecked node out of range", edit: put(nd, "inputChecked", map[string]any{"index": []any{6, 70}}), path: nd + "/inputChecked/index/1"},
 		{name: "inputChecked no index", edit: put(nd, "inputChecked", map[string]any{}), path: nd + "/inputChecked/index"},
@@ -450,5 +468,31 @@ func TestMillionNodes(t *testing.T) {
 	}
 	if tr.At(3).AttrValue("class") != "row" {
 		t.Errorf("first element: %s", dumpNode(tr.At(3)))
+	}
+}
+
+// TestFormTablesCheckedFromReply: a reply decoded by encoding/json gets the
+// same whole check of the form control tables as the wire decoder.
+func TestFormTablesCheckedFromReply(t *testing.T) {
+	for _, c := range []struct {
+		key   string
+		table map[string]any
+		path  string
+	}{
+		{"inputValue", map[string]any{"index": []any{6}, "value": []any{}}, nd + "/inputValue/value"},
+		{"textValue", map[string]any{"index": []any{7}, "value": []any{13}}, nd + "/textValue/index/0"},
+		{"optionSelected", map[string]any{"index": []any{9}}, nd + "/optionSelected/index/0"},
+	} {
+		m := baseCapture()
+		set(m, nd, c.key, c.table)
+		var r domsnapshot.CaptureSnapshotReply
+		if err := json.Unmarshal(marshal(t, m), &r); err != nil {
+			t.Fatal(err)
+		}
+		_, err := FromReply(&r, CaptureOptions{})
+		var e *errcode.Error
+		if !errors.As(err, &e) || e.Code != errcode.MalformedSnapshot || e.Path != c.path {
+			t.Errorf("%s: %v, want malformed_snapshot at %s", c.key, err, c.path)
+		}
 	}
 }

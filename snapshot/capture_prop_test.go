@@ -404,6 +404,9 @@ func checkDecode(t interface {
 
 func FuzzDecodeCapture(f *testing.F) {
 	f.Add([]byte(`{"documents":[],"strings":[]}`))
+	for _, s := range hostileSeeds(f) {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkDecode(t, data)
 	})

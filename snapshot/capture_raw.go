@@ -7,6 +7,9 @@ package snapshot
 // one validation and one build serve both.
 type rawCapture struct {
 	docCount int
+	// maxNodes bounds the main document's node count; validate refuses a
+	// capture with more.
+	maxNodes int
 	strs     strtab
 	doc      rawDoc
 	// styleCache classifies each computed style string once, by index.
@@ -32,6 +35,10 @@ type rawDoc struct {
 	shadow, pseudo rareStrings
 	checked        rareBools
 	contentDoc     rareInts
+	// The tables of form control state: only their node and string
+	// indexes are kept, to check them; no value is ever looked up.
+	inputValue, textValue rareStrings
+	optionSelected        rareBools
 
 	// layout: node index per layout object and its computed style values,
 	// flattened like attributes.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/domsnap/domsnap/limits"
 	"github.com/google/go-cmp/cmp"
 	"github.com/mafredri/cdp/protocol/domsnapshot"
 
@@ -239,7 +240,7 @@ func TestCanaryNeverInTree(t *testing.T) {
 
 	// The decoder must not even decode the secret strings: after a build,
 	// the string cache holds none of them.
-	rc, err := decodeRaw(data)
+	rc, err := decodeRaw(data, limits.MaxTreeNodes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,9 @@ func validate(rc *rawCapture) error {
 		}
 	}
 	n := len(d.parent)
+	if rc.maxNodes > 0 && n > rc.maxNodes {
+		return tooManyNodes(rc.maxNodes)
+	}
 	if n == 0 {
 		return malformed(nodesPath+"parentIndex", "no nodes: the document node is missing")
 	}
@@ -117,7 +120,7 @@ func validate(rc *rawCapture) error {
 	for _, r := range []struct {
 		name string
 		r    *rareStrings
-	}{{"shadowRootType", &d.shadow}, {"pseudoType", &d.pseudo}} {
+	}{{"shadowRootType", &d.shadow}, {"pseudoType", &d.pseudo}, {"inputValue", &d.inputValue}, {"textValue", &d.textValue}} {
 		if !r.r.present {
 			continue
 		}
@@ -135,6 +138,9 @@ func validate(rc *rawCapture) error {
 		}
 	}
 	if err := nodeIdx(nodesPath+"inputChecked/index", d.checked.index); err != nil {
+		return err
+	}
+	if err := nodeIdx(nodesPath+"optionSelected/index", d.optionSelected.index); err != nil {
 		return err
 	}
 	if d.contentDoc.present {

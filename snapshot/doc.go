@@ -57,6 +57,21 @@
 // exactly as given (compressed bytes when compressed). WriteSnapshot writes
 // an envelope as deterministic bytes, its capture always scrubbed first.
 //
+// # Limits
+//
+// Inputs are bounded while they are read, never after: Load refuses more
+// than limits.MaxInputBytes of input, a gzip stream expanding to more (it
+// counts the expansion first, keeping nothing, and then decompresses into a
+// buffer of exactly the size counted), and a tree of more than
+// limits.MaxTreeNodes nodes, all with unsupported_input and "too_large" in
+// the message. A capture's per-node tables are refused as soon as one grows
+// past the node bound while it is read. HTML is tokenized once before it is
+// parsed: more start tags, text runs, comments and doctypes than the node
+// bound are refused before any tree exists, and the parsed tree is counted
+// again before it is styled, since the parser adds implied and re-opened
+// elements of its own. A Charset that names no encoding is invalid_request
+// whatever the input, checked before anything else.
+//
 // # Scrubbing
 //
 // SPEC section 13 keeps a capture "exactly as the protocol returns it", but

@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
@@ -57,14 +56,27 @@ type HTMLInfo struct {
 // display none, as a live capture, which has no layout object for them,
 // would show. Of open details sharing a name, all but the first lose their
 // open attribute, as the parser's insertions make them do in a browser.
+//
+// A document with more start tags, text runs and comments than
+// limits.MaxTreeNodes is refused before it is parsed, and one whose parsed
+// tree holds more nodes than that before it is styled and built; both are
+// unsupported_input ("too_large").
 func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
+	return parseHTML(data, opts, limits.MaxTreeNodes)
+}
+
+func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTMLInfo, error) {
 	var info HTMLInfo
 	text, name, err := decodeHTML(data, opts.Charset)
 	if err != nil {
 		return nil, info, err
 	}
 	info.Charset = name
-	doc, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(true))
+	pre := htmlScan(text, maxNodes)
+	if pre.over {
+		return nil, info, tooManyNodes(maxNodes)
+	}
+	doc, err := html.ParseWithOptions(htmlReader(text, pre), html.ParseOptionEnableScripting(true))
 	if err != nil {
 		// The parser reports nesting beyond its open-element limit (and any
 		// other failure of its own) as an error; nothing of the input is
@@ -73,6 +85,9 @@ func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 			"the HTML parser refused the document (more than "+strconv.Itoa(limits.MaxHTMLDepth)+" nested elements?)", err)
 	}
 	p := htmlPrepare(doc)
+	if p.nodes > maxNodes {
+		return nil, info, tooManyNodes(maxNodes)
+	}
 	quirks := htmlQuirks(doc)
 	var restore []htmlSaved
 	if quirks {
@@ -749,6 +764,9 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 				c.Display = style.DisplayNone // nothing to embed: no box
 			}
 		}
+		if htmlDemotedForm(n) {
+			c.Display = style.DisplayNone
+		}
 		i := int32(len(out))
 		out = append(out, c)
 		parent = append(parent, pi)
@@ -798,6 +816,22 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 		}
 	}
 	return out
+}
+
+// htmlDemotedForm reports whether n is a form the parser inserted where a
+// table expected rows: its parent is a table, a table section or a row,
+// which only the parser's form rule for tables can make it (it inserts the
+// form and closes it at once, so it is always empty). Chromium 156 gives
+// such a form no layout object, whatever its display.
+func htmlDemotedForm(n *html.Node) bool {
+	if n.Namespace != "" || n.Data != "form" || n.Parent == nil || n.Parent.Type != html.ElementNode || n.Parent.Namespace != "" {
+		return false
+	}
+	switch n.Parent.Data {
+	case "table", "thead", "tbody", "tfoot", "tr":
+		return true
+	}
+	return false
 }
 
 // htmlHides is htmlHidesChild where p's computed style is known: content

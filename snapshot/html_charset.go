@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/snapshot/internal/legacyenc"
 )
 
 // htmlPrescanBytes is how far the HTML Standard's encoding prescan looks for a
@@ -75,6 +76,10 @@ func htmlDecodeWith(data []byte, name string) ([]byte, string, error) {
 	if name == "utf-8" && utf8.Valid(data) {
 		return data, name, nil
 	}
+	if out, ok := legacyenc.Decode(name, data); ok {
+		// x/text's decoders for these differ from the Standard's.
+		return out, name, nil
+	}
 	enc, err := htmlindex.Get(name)
 	if err != nil {
 		return nil, "", errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "unknown encoding "+errcode.Quote(name), err)
@@ -84,4 +89,19 @@ func htmlDecodeWith(data []byte, name string) ([]byte, string, error) {
 		return nil, "", errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "cannot decode the input as "+name, err)
 	}
 	return out, name, nil
+}
+
+// CheckCharset checks a caller's charset label before any input is read:
+// "" (sniff) and every label of the Encoding Standard pass; anything else is
+// invalid_request, whatever the input turns out to be (a byte-order mark or
+// a capture would never consult the label, but a wrong label is a wrong
+// request all the same).
+func CheckCharset(label string) error {
+	if label == "" {
+		return nil
+	}
+	if _, err := htmlindex.Get(label); err != nil {
+		return errcode.Wrap(errcode.InvalidRequest, pkgName, "", "unknown charset label "+errcode.Quote(label), err)
+	}
+	return nil
 }

@@ -20,6 +20,10 @@ import (
 type scanner struct {
 	data []byte
 	pos  int
+	// maxItems, when positive, bounds the length of the integer arrays
+	// the capture decoder reads: each is a table of at most one entry per
+	// node.
+	maxItems int
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

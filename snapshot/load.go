@@ -13,16 +13,36 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/readbound"
+	"github.com/domsnap/domsnap/limits"
 )
 
 // FormatName is the format of a saved snapshot envelope (SPEC section 13).
 const FormatName = "domsnap-snapshot/1"
 
-// MaxDecompressedBytes caps what a gzip-compressed input may expand to:
-// 256 MiB, far above any capture of a page the scan budgets can analyse
-// (a 100,000-node capture is about 5 MiB), and low enough that a
-// decompression bomb cannot take the memory of the process.
-const MaxDecompressedBytes = 256 << 20
+// MaxDecompressedBytes caps what a gzip-compressed input may expand to. It
+// is limits.MaxInputBytes: a compressed input is bounded like any other.
+const MaxDecompressedBytes = limits.MaxInputBytes
+
+// inputBounds are the sizes an input is refused beyond. Load uses the
+// contract's (contractBounds); tests pass small ones to probe each bound
+// just under, at and just over it without allocating the real sizes.
+type inputBounds struct {
+	// bytes bounds the input and, separately, what its gzip expands to.
+	bytes int64
+	// nodes bounds the tree.
+	nodes int
+}
+
+func contractBounds() inputBounds {
+	return inputBounds{bytes: limits.MaxInputBytes, nodes: limits.MaxTreeNodes}
+}
+
+// tooManyNodes is the refusal of a tree of more than limit nodes.
+func tooManyNodes(limit int) error {
+	return errcode.New(errcode.UnsupportedInput, pkgName, "",
+		"too_large: the tree would hold more than "+strconv.Itoa(limit)+" nodes")
+}
 
 // maxRevisionBytes bounds a recorded revision. Live revisions are short
 // ("r1.<session>.n<navigation>.o<sequence>"); anything longer is not one.
@@ -109,12 +129,28 @@ func FileRevision(data []byte) string {
 // around one of the others, a saved snapshot envelope, a bare capture, or
 // HTML. A JSON object that is neither envelope nor capture, a format name
 // other than FormatName, and binary data are unsupported_input.
+//
+// An input of more than limits.MaxInputBytes, a gzip stream expanding to
+// more, and a tree of more than limits.MaxTreeNodes nodes are refused with
+// unsupported_input ("too_large"), the stream as it expands and the tree
+// before it is built whenever its size can be known first. A Charset that
+// is not an encoding label is invalid_request whatever the input holds.
 func Load(data []byte, opts LoadOptions) (*Input, error) {
+	return load(data, opts, contractBounds())
+}
+
+func load(data []byte, opts LoadOptions, b inputBounds) (*Input, error) {
+	if err := CheckCharset(opts.Charset); err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > b.bytes {
+		return nil, readbound.TooLarge("input", b.bytes)
+	}
 	in := &Input{}
 	body := data
 	if isGzip(data) {
 		var err error
-		if body, err = gunzip(data, MaxDecompressedBytes); err != nil {
+		if body, err = gunzip(data, b.bytes); err != nil {
 			return nil, err
 		}
 		if isGzip(body) {
@@ -132,7 +168,7 @@ func Load(data []byte, opts LoadOptions) (*Input, error) {
 		if err != nil {
 			return nil, err
 		}
-		rc, err := decodeRaw(capture)
+		rc, err := decodeRaw(capture, b.nodes)
 		if err == nil {
 			in.Tree, err = buildCapture(rc, sc)
 		}
@@ -142,14 +178,14 @@ func Load(data []byte, opts LoadOptions) (*Input, error) {
 		in.Format, in.Revision, in.Envelope = FormatEnvelope, env.Revision, env
 		return in, nil
 	case FormatCapture:
-		t, err := DecodeCapture(body, CaptureOptions{ComputedStyles: opts.ComputedStyles})
+		t, err := decodeCapture(body, CaptureOptions{ComputedStyles: opts.ComputedStyles}, b.nodes)
 		if err != nil {
 			return nil, err
 		}
 		in.Tree, in.Format, in.Revision = t, FormatCapture, FileRevision(data)
 		return in, nil
 	case FormatHTML:
-		t, info, err := ParseHTML(body, HTMLOptions{Charset: opts.Charset})
+		t, info, err := parseHTML(body, HTMLOptions{Charset: opts.Charset}, b.nodes)
 		if err != nil {
 			return nil, err
 		}
@@ -162,21 +198,31 @@ func Load(data []byte, opts LoadOptions) (*Input, error) {
 func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
 // gunzip decompresses at most limit bytes; more is refused rather than cut,
-// since a cut snapshot is not the snapshot.
+// since a cut snapshot is not the snapshot. The stream is read twice: once
+// to count what it expands to, with nothing kept, and once into a buffer of
+// exactly that size. A bomb is refused after limit+1 bytes of counting and
+// no allocation, and an accepted input costs its own size, never a buffer
+// grown past it.
 func gunzip(data []byte, limit int64) ([]byte, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "gzip header unreadable", err)
 	}
-	var out bytes.Buffer
-	n, err := io.Copy(&out, io.LimitReader(zr, limit+1))
+	n, err := io.Copy(io.Discard, io.LimitReader(zr, limit+1))
 	if n > limit {
-		return nil, errcode.New(errcode.UnsupportedInput, pkgName, "", "gzip input expands beyond "+strconv.FormatInt(limit, 10)+" bytes")
+		return nil, readbound.TooLarge("gzip output", limit)
 	}
 	if err != nil {
 		return nil, errcode.Wrap(errcode.MalformedSnapshot, pkgName, "", "gzip stream corrupt or truncated", err)
 	}
-	return out.Bytes(), nil
+	if err := zr.Reset(bytes.NewReader(data)); err != nil {
+		return nil, errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "gzip header unreadable", err)
+	}
+	out := make([]byte, n)
+	if _, err := io.ReadFull(zr, out); err != nil {
+		return nil, errcode.Wrap(errcode.MalformedSnapshot, pkgName, "", "gzip stream corrupt or truncated", err)
+	}
+	return out, nil
 }
 
 // sniff decides the format: a JSON object is an envelope when its first

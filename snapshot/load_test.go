@@ -321,6 +321,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"documents":[{"nodes":{"parentIndex":[-1],"nodeType":[9],"nodeName":[0]},"layout":{"nodeIndex":[],"styles":[]}}],"strings":["#document"]}`))
 	f.Add([]byte("<!DOCTYPE html><p>x</p>"))
 	f.Add([]byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"))
+	for _, s := range hostileSeeds(f) {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := Load(data, LoadOptions{})
 		if err != nil {

@@ -10,6 +10,17 @@
 // bare captureSnapshot result, or - for standard input; the format is sniffed
 // from the bytes, never from the name. Flags may come before or after INPUT.
 //
+// # Limits
+//
+// INPUT is read up to 256 MiB and a --request file up to 64 KiB, counted as
+// the bytes arrive; a larger one is refused (unsupported_input, "too_large")
+// without being held. A directory is refused. Anything else that is not a
+// regular file (a named pipe, /dev/zero) is opened without blocking, so a
+// named pipe whose writer has not opened it yet reads as empty and is
+// refused at once rather than waited for; standard input ("-") is read as
+// it comes. An unknown --charset label is invalid_request before any input
+// is read.
+//
 // Exit status: 0 a result was printed (whether or not the collection was
 // found), 2 a usage error or an invalid request, 3 the expected revision was
 // rejected, 1 anything else. Errors are printed on standard error as

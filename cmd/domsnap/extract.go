@@ -115,6 +115,10 @@ func (c *cli) extract(args []string) int {
 		req = &r
 	}
 
+	// A wrong label is a wrong request, whatever the input turns out to be.
+	if err := snapshot.CheckCharset(f.Charset); err != nil {
+		return c.fail(err)
+	}
 	if f.Live != "" {
 		return runExtractLive(c, &f, req)
 	}
@@ -149,7 +153,7 @@ func (c *cli) extract(args []string) int {
 // with the JSON-pointer path the value would have in a request file.
 func (c *cli) buildRequest(f *extractFlags) (domsnap.Request, error) {
 	if f.set["request"] {
-		data, err := c.readInput(f.RequestFile)
+		data, err := c.readRequest(f.RequestFile)
 		if err != nil {
 			return domsnap.Request{}, err
 		}

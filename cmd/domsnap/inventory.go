@@ -38,6 +38,9 @@ func runInventory(c *cli, args []string) int {
 	if len(pos) != 1 {
 		return c.usage("inventory needs exactly one INPUT (a file, or - for standard input)")
 	}
+	if err := snapshot.CheckCharset(*charset); err != nil {
+		return c.fail(err)
+	}
 	data, err := c.readInput(pos[0])
 	if err != nil {
 		return c.fail(err)

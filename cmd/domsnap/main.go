@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/readbound"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -29,6 +30,9 @@ func main() {
 type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// maxInput, when positive, replaces limits.MaxInputBytes, so tests can
+	// probe the bound without reading 256 MiB.
+	maxInput int64
 }
 
 const usageText = `usage:
@@ -157,13 +161,41 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// readInput reads a named file, or standard input for "-".
+// readInput reads an INPUT: a named file, or standard input for "-",
+// bounded by limits.MaxInputBytes as the bytes arrive.
 func (c *cli) readInput(name string) ([]byte, error) {
+	limit := int64(limits.MaxInputBytes)
+	if c.maxInput > 0 {
+		limit = c.maxInput
+	}
+	return c.readBounded(name, limit, "input")
+}
+
+// readRequest reads a --request file, bounded by limits.MaxRequestBytes.
+func (c *cli) readRequest(name string) ([]byte, error) {
+	return c.readBounded(name, limits.MaxRequestBytes, "request")
+}
+
+// readBounded reads a named file, or standard input for "-", refusing more
+// than limit bytes without holding them. A directory is refused, and a
+// named pipe is opened without blocking (readbound says why).
+func (c *cli) readBounded(name string, limit int64, what string) ([]byte, error) {
 	if name == "-" {
-		return io.ReadAll(c.stdin)
+		// Standard input redirected from a regular file tells its size:
+		// too large is refused at once, and the rest is read in one buffer.
+		var hint int64
+		if f, ok := c.stdin.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+				if st.Size() > limit {
+					return nil, readbound.TooLarge(what, limit)
+				}
+				hint = max(st.Size(), 1)
+			}
+		}
+		return readbound.All(c.stdin, limit, hint, what)
 	}
 	if strings.HasPrefix(name, "-") {
 		return nil, &usageError{"unknown flag " + errcode.Quote(name)}
 	}
-	return os.ReadFile(name)
+	return readbound.File(name, limit, what)
 }

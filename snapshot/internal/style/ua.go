@@ -28,10 +28,11 @@ var uaInlineBlock = setOf("button", "input", "marquee", "meter", "progress", "se
 var uaInternal = setOf("caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "td", "th")
 
 // svgRendered are the SVG elements Chromium gives a layout object (besides
-// the filter primitives, fe*, in a filter).
+// the filter primitives, fe*, in a filter). A gradient's stop is not one in
+// Chromium 156: the gradient reads its stops from the DOM.
 var svgRendered = setOf("a", "circle", "clippath", "defs", "ellipse", "filter", "foreignobject", "g",
 	"image", "line", "lineargradient", "marker", "mask", "path", "pattern", "polygon", "polyline",
-	"radialgradient", "rect", "stop", "svg", "switch", "symbol", "text", "textpath", "tspan", "use")
+	"radialgradient", "rect", "svg", "switch", "symbol", "text", "textpath", "tspan", "use")
 
 // unusualContents are the elements for which display: contents behaves as
 // display: none (CSS Display 3, section 2.8, and Chromium).

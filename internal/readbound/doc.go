@@ -1,0 +1,27 @@
+// Package readbound reads a whole input into memory without ever holding
+// more than a bound: the bytes are counted as they arrive, at most one byte
+// past the bound is read, and then the input is refused. Memory never grows
+// past the bound to find out that an input is too large.
+//
+// # Limits
+//
+// Every refusal for size is errcode.UnsupportedInput with "too_large" in its
+// message. A regular file larger than the bound is refused from its size,
+// before a byte is read; a smaller one is read into a buffer of exactly its
+// size. A stream (standard input, a pipe, a device) is read in chunks that
+// are joined once at its end, so a stream that never ends costs the bound
+// and no more.
+//
+// # Files that are not files
+//
+// A directory is refused before it is read. Anything else that is not a
+// regular file (a named pipe, a character device such as /dev/zero, a
+// socket) is opened without blocking, so that a named pipe with no writer
+// cannot hang the caller: it reads as empty, and an empty stream from such a
+// file is refused. A pipe's writer must therefore have opened it before the
+// reader does, as process substitution and shell redirections do.
+//
+// # Concurrency
+//
+// The functions keep no state between calls.
+package readbound

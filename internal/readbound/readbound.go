@@ -1,0 +1,136 @@
+package readbound
+
+import (
+	"io"
+	"os"
+	"strconv"
+	"syscall"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+const pkgName = "readbound"
+
+// chunkBytes is the size of each piece a stream is read in. A stream's
+// memory is its chunks, so it never exceeds the bound by more than one
+// chunk's slack; 1 MiB keeps the number of pieces of a 256 MiB input small.
+const chunkBytes = 1 << 20
+
+// TooLarge is the refusal of an input of more than limit bytes; what names
+// it ("input", "request", "gzip output").
+func TooLarge(what string, limit int64) *errcode.Error {
+	return errcode.New(errcode.UnsupportedInput, pkgName, "",
+		"too_large: the "+what+" holds more than "+strconv.FormatInt(limit, 10)+" bytes")
+}
+
+// All reads r to its end and returns its bytes, or TooLarge when r holds
+// more than limit bytes. At most limit+1 bytes are read from r. sizeHint,
+// when positive and within the bound, is the expected size: the bytes are
+// then read into one buffer of that size plus one, and a stream that keeps
+// its word is never copied.
+func All(r io.Reader, limit, sizeHint int64, what string) ([]byte, error) {
+	if limit < 0 {
+		panic("readbound: negative limit")
+	}
+	lr := io.LimitReader(r, limit+1)
+	if sizeHint > 0 && sizeHint <= limit {
+		buf := make([]byte, 0, sizeHint+1)
+		for {
+			n, err := lr.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err == io.EOF {
+				return buf, nil
+			}
+			if err != nil {
+				return nil, readError(what, err)
+			}
+			if len(buf) == cap(buf) {
+				break // the hint was short; go on in chunks
+			}
+		}
+		return chunks(lr, [][]byte{buf}, int64(len(buf)), limit, what)
+	}
+	return chunks(lr, nil, 0, limit, what)
+}
+
+// chunks reads the rest of lr in pieces of chunkBytes, on top of the pieces
+// already read (total bytes), and joins them once at the end.
+func chunks(lr io.Reader, pieces [][]byte, total, limit int64, what string) ([]byte, error) {
+	for {
+		if total > limit {
+			return nil, TooLarge(what, limit)
+		}
+		c := make([]byte, min(chunkBytes, limit+1-total))
+		n, err := io.ReadFull(lr, c)
+		if n > 0 {
+			pieces = append(pieces, c[:n])
+			total += int64(n)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, readError(what, err)
+		}
+	}
+	if total > limit {
+		return nil, TooLarge(what, limit)
+	}
+	if len(pieces) == 1 {
+		return pieces[0], nil
+	}
+	out := make([]byte, 0, total)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out, nil
+}
+
+func readError(what string, err error) error {
+	return errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "cannot read the "+what, err)
+}
+
+// File reads the named file whole, bounded by limit as All is. A directory
+// is refused; a file that is not a regular file is opened without blocking
+// (see the package documentation) and must not read as empty.
+func File(name string, limit int64, what string) ([]byte, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, openError(err)
+	}
+	switch mode := st.Mode(); {
+	case mode.IsDir():
+		return nil, errcode.New(errcode.UnsupportedInput, pkgName, "", "the "+what+" is a directory, not a file")
+	case mode.IsRegular():
+		if st.Size() > limit {
+			return nil, TooLarge(what, limit)
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, openError(err)
+		}
+		defer f.Close()
+		// The file may have changed since Stat: the read is bounded all
+		// the same, and the size is only a hint.
+		return All(f, limit, max(st.Size(), 1), what)
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer f.Close()
+	data, err := All(f, limit, 0, what)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) == 0 {
+		return nil, errcode.New(errcode.UnsupportedInput, pkgName, "",
+			"the "+what+" is not a regular file and read as empty (a named pipe with no writer?)")
+	}
+	return data, nil
+}
+
+// openError passes the operating system's error on as it is, as
+// os.ReadFile would: a file that cannot be opened is no fault of its
+// content, so it carries no code of the contract.
+func openError(err error) error { return err }

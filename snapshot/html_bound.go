@@ -1,0 +1,106 @@
+package snapshot
+
+import (
+	"bytes"
+	"io"
+
+	"golang.org/x/net/html"
+
+	"github.com/domsnap/domsnap/domtree"
+)
+
+// htmlPrepass is what one run of the tokenizer over the decoded text learns
+// before the parser builds anything.
+type htmlPrepass struct {
+	// tokens counts the tokens that make nodes: start tags, text runs,
+	// comments and doctypes.
+	tokens int
+	// over is true when tokens passed the bound; the run stopped there.
+	over bool
+	// nameStart and nameEnd span the document's doctype name in the text
+	// when it spells "html" in another case; both are 0 otherwise.
+	nameStart, nameEnd int
+}
+
+// htmlScan tokenizes text once, without building anything, counting the
+// tokens that become nodes and stopping as soon as there are more than
+// maxNodes: a page with more tags, text runs and comments than a tree may
+// hold nodes is refused before the parser allocates its tree. (The tree
+// can still hold more nodes than there were tokens, since the parser
+// re-opens formatting elements and adds implied ones; the built tree is
+// counted again.) It also finds the doctype, if any, that the parser will
+// take for the document's.
+func htmlScan(text []byte, maxNodes int) htmlPrepass {
+	var p htmlPrepass
+	z := html.NewTokenizer(bytes.NewReader(text))
+	offset := 0
+	initial := true // no token yet other than comments and whitespace
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return p
+		}
+		raw := z.Raw()
+		switch tt {
+		case html.StartTagToken, html.SelfClosingTagToken, html.TextToken, html.CommentToken, html.DoctypeToken:
+			p.tokens++
+			if p.tokens > maxNodes {
+				p.over = true
+				return p
+			}
+		}
+		if initial {
+			switch {
+			case tt == html.CommentToken:
+			case tt == html.TextToken && len(bytes.Trim(raw, " \t\n\f\r")) == 0:
+			case tt == html.DoctypeToken:
+				p.nameStart, p.nameEnd = htmlDoctypeName(raw, offset)
+				initial = false
+			default:
+				initial = false
+			}
+		}
+		offset += len(raw)
+	}
+}
+
+// htmlDoctypeName finds the name in the raw bytes of a doctype token that
+// starts at offset, and returns its span in the text when the name is
+// "html" in a case other than lower case. Those are the doctypes that
+// golang.org/x/net/html (v0.62.0) takes for quirks mode, comparing the name
+// before lower-casing it, where the HTML Standard's tokenizer lower-cases it
+// first and then finds no quirk.
+func htmlDoctypeName(raw []byte, offset int) (int, int) {
+	const open = len("<!doctype")
+	if len(raw) < open || !domtree.EqualFold(string(raw[:open]), "<!doctype") {
+		return 0, 0
+	}
+	i := open
+	for i < len(raw) && isHTMLSpace(raw[i]) {
+		i++
+	}
+	j := i
+	for j < len(raw) && !isHTMLSpace(raw[j]) && raw[j] != '>' {
+		j++
+	}
+	name := string(raw[i:j])
+	if name == "html" || !domtree.EqualFold(name, "html") {
+		return 0, 0
+	}
+	return offset + i, offset + j
+}
+
+func isHTMLSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// htmlReader gives the parser the text with the doctype name the prepass
+// found written in lower case, as the Standard's tokenizer reads it, so the
+// parser's quirks mode agrees with a browser's and with htmlQuirks. The
+// text itself, which may be the caller's bytes, is not changed.
+func htmlReader(text []byte, p htmlPrepass) io.Reader {
+	if p.nameEnd == 0 {
+		return bytes.NewReader(text)
+	}
+	return io.MultiReader(bytes.NewReader(text[:p.nameStart]), bytes.NewReader([]byte("html")), bytes.NewReader(text[p.nameEnd:]))
+}
