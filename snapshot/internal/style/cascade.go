@@ -13,11 +13,6 @@ import (
 // may cost one document; see the package documentation.
 const MatchBudget = 1 << 22
 
-// MatchSteps bounds the compound selectors the author style sheets may try
-// on one document, combinators included: a sibling or descendant combinator
-// tries a compound on each sibling or ancestor it passes.
-const MatchSteps = 1 << 25
-
 // statePrefix starts every private state attribute name. HTML attribute names
 // never contain a space, so no page can forge or collide with one.
 const statePrefix = "domsnap "
@@ -242,8 +237,8 @@ type Engine struct {
 	// more than MatchBudget candidate pairs, or more than MatchSteps steps,
 	// and were not applied.
 	SheetsDropped bool
-	// steps is what is left of MatchSteps.
-	steps int
+	// m matches selectors and keeps what is left of MatchSteps.
+	m matcher
 	// Sheets is the number of <style> elements applied.
 	Sheets int
 }
@@ -371,7 +366,7 @@ func New(doc *html.Node, opts Options) *Engine {
 			}
 		}
 	}
-	e.steps = MatchSteps
+	e.m = newMatcher()
 	e.checkBudget(doc, elements)
 	return e
 }
@@ -379,7 +374,16 @@ func New(doc *html.Node, opts Options) *Engine {
 // OverBudget reports whether matching ran out of MatchSteps. Styles computed
 // since then are not to be trusted: the caller calls DropSheets and computes
 // every element again, so that the sheets apply everywhere or nowhere.
-func (e *Engine) OverBudget() bool { return e.steps < 0 && !e.SheetsDropped }
+func (e *Engine) OverBudget() bool { return e.m.spent() && !e.SheetsDropped }
+
+// StepsCharged is how many of MatchSteps matching has taken so far; it
+// never exceeds MatchSteps.
+func (e *Engine) StepsCharged() int { return e.m.charged }
+
+// Work is how many tests and visits matching has actually made. Each is
+// charged before it is made, so Work never exceeds StepsCharged; tests and
+// the fuzzer check that, which catches work done without being paid for.
+func (e *Engine) Work() int { return e.m.work }
 
 // DropSheets stops applying the author style sheets (style attributes still
 // apply) and records that in SheetsDropped.
@@ -553,7 +557,7 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 	try := func(list []int32) {
 		for _, i := range list {
 			r := &e.rules[i]
-			if matchComplex(&r.sel, n, &e.steps) {
+			if matchComplex(&r.sel, n, &e.m) {
 				offer(r.decls, prio{spec: r.sel.spec, order: r.order})
 			}
 		}

@@ -1,0 +1,152 @@
+package style
+
+import "golang.org/x/net/html"
+
+// MatchSteps bounds the matching work the author style sheets may cost one
+// document, in steps. A step is one simple selector tested on one element
+// (a type, class, id, attribute or pseudo-class test; a compound with
+// nothing to test costs one step all the same), or one element visited by a
+// search that a selector makes by itself: a sibling or ancestor a combinator
+// passes costs the step of the compound tried there, a descendant or child
+// that :has() looks at costs one, and so does a sibling that
+// :nth-child(An+B of S) counts. Tests whose own work grows with the element
+// charge for it up front: a pseudo-class that counts siblings (:first-child,
+// :nth-of-type, ...) one step per child of the parent, one that walks the
+// ancestors (:lang(), :enabled, :disabled) one per ancestor, and an
+// attribute selector one per 64 bytes of the element's attributes.
+//
+// 2^25 steps take well under a second; a page that needs more is analysed
+// without its author style sheets.
+const MatchSteps = 1 << 25
+
+// infoCacheSize bounds how many elements keep their split class list at
+// once; past it the cache starts afresh. A document is styled in tree
+// order, so the elements a selector looks at (the element, its ancestors and
+// siblings) were usually split moments before.
+const infoCacheSize = 1 << 16
+
+// elemInfo is what matching reads from an element again and again: its
+// class list, split once, its id, and the sizes its costlier tests charge.
+type elemInfo struct {
+	classes []string
+	set     map[string]struct{} // the classes, for long lists
+	id      string
+	// attrBytes is the length of every attribute name and value.
+	attrBytes int
+}
+
+// setThreshold is the class-list length from which a set is built: shorter
+// lists are faster to scan than to hash.
+const setThreshold = 8
+
+func (in *elemInfo) hasClass(c string) bool {
+	if in.set != nil {
+		_, ok := in.set[c]
+		return ok
+	}
+	for _, x := range in.classes {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// matcher holds the state of matching for one document: what is left of
+// the budget and the element cache.
+type matcher struct {
+	// steps is what is left of MatchSteps; -1 once a charge found too few.
+	steps int
+	// charged is what was taken from the budget.
+	charged int
+	// work counts the tests and visits actually made, charged or not, so
+	// that tests can check that nothing runs without being paid for.
+	work  int
+	cache map[*html.Node]*elemInfo
+	// last is the most recent element looked up, the one being styled.
+	lastNode *html.Node
+	lastInfo *elemInfo
+}
+
+func newMatcher() matcher {
+	return matcher{steps: MatchSteps, cache: map[*html.Node]*elemInfo{}}
+}
+
+// charge takes k steps from the budget. When fewer are left the budget is
+// spent: steps becomes -1, charge reports false, and every later charge
+// fails too, so matching unwinds at once.
+func (m *matcher) charge(k int) bool {
+	if m.steps < k {
+		m.steps = -1
+		return false
+	}
+	m.steps -= k
+	m.charged += k
+	return true
+}
+
+// spent reports whether the budget ran out.
+func (m *matcher) spent() bool { return m.steps < 0 }
+
+// info returns n's element information, splitting its class list the first
+// time n is seen.
+func (m *matcher) info(n *html.Node) *elemInfo {
+	if n == m.lastNode {
+		return m.lastInfo
+	}
+	in, ok := m.cache[n]
+	if !ok {
+		if len(m.cache) >= infoCacheSize {
+			clear(m.cache)
+		}
+		in = newElemInfo(n)
+		m.cache[n] = in
+	}
+	m.lastNode, m.lastInfo = n, in
+	return in
+}
+
+func newElemInfo(n *html.Node) *elemInfo {
+	in := &elemInfo{}
+	seenClass, seenID := false, false
+	for _, a := range n.Attr {
+		in.attrBytes += len(a.Key) + len(a.Val)
+		switch {
+		case a.Key == "class" && !seenClass:
+			seenClass = true
+			in.classes = fields(a.Val)
+		case a.Key == "id" && !seenID:
+			seenID = true
+			in.id = a.Val
+		}
+	}
+	if len(in.classes) > setThreshold {
+		in.set = make(map[string]struct{}, len(in.classes))
+		for _, c := range in.classes {
+			in.set[c] = struct{}{}
+		}
+	}
+	return in
+}
+
+// depth counts n's ancestors, the cost of a test that walks them.
+func depth(n *html.Node) int {
+	d := 0
+	for p := n.Parent; p != nil; p = p.Parent {
+		d++
+	}
+	return d
+}
+
+// siblings counts the child nodes of n's parent, the cost of a test that
+// counts positions.
+func siblings(n *html.Node) int {
+	c := 1
+	if p := n.Parent; p != nil {
+		c = 0
+		for s := p.FirstChild; s != nil; s = s.NextSibling {
+			c++
+		}
+	}
+	return c
+}
