@@ -36,6 +36,11 @@ type HTMLInfo struct {
 	// not applied (style attributes still were). Displays and visibilities
 	// may then differ from a browser's.
 	StyleSheetsDropped bool
+	// StyleMatchSteps is the selector matching work the style sheets cost,
+	// in the offline cascade's steps; it never exceeds that cascade's
+	// budget (style.MatchSteps, 2^25), and reaching the budget is what
+	// drops the sheets.
+	StyleMatchSteps int
 }
 
 // ParseHTML parses an HTML file into a tree (SPEC sections 2 and 2.1): it
@@ -58,10 +63,17 @@ type HTMLInfo struct {
 // would show. Of open details sharing a name, all but the first lose their
 // open attribute, as the parser's insertions make them do in a browser.
 func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
+	t, info, _, err := parseHTML(data, opts)
+	return t, info, err
+}
+
+// parseHTML is ParseHTML, also returning the matching work actually done
+// (style.Engine.Work), which tests hold against the steps charged.
+func parseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, int, error) {
 	var info HTMLInfo
 	text, name, err := decodeHTML(data, opts.Charset)
 	if err != nil {
-		return nil, info, err
+		return nil, info, 0, err
 	}
 	info.Charset = name
 	doc, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionEnableScripting(true))
@@ -69,7 +81,7 @@ func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 		// The parser reports nesting beyond its open-element limit (and any
 		// other failure of its own) as an error; nothing of the input is
 		// quoted.
-		return nil, info, errcode.Wrap(errcode.UnsupportedInput, pkgName, "",
+		return nil, info, 0, errcode.Wrap(errcode.UnsupportedInput, pkgName, "",
 			"the HTML parser refused the document (more than "+strconv.Itoa(limits.MaxHTMLDepth)+" nested elements?)", err)
 	}
 	p := htmlPrepare(doc)
@@ -87,14 +99,15 @@ func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
 		styles = htmlComputeStyles(doc, eng)
 	}
 	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
+	info.StyleMatchSteps = eng.StepsCharged()
 	for _, r := range restore {
 		r.attr.Val = r.val
 	}
 	t, err := p.build(doc, styles)
 	if err != nil {
-		return nil, info, err
+		return nil, info, 0, err
 	}
-	return t, info, nil
+	return t, info, eng.Work(), nil
 }
 
 // htmlPrepared is what the first pass over the parsed tree learned.

@@ -76,6 +76,10 @@ type Input struct {
 	Charset string
 	// Gzip reports whether the input was gzip-compressed.
 	Gzip bool
+	// StyleSheetsDropped is HTMLInfo.StyleSheetsDropped for an HTML file:
+	// its style sheets cost more matching than the offline cascade allows
+	// and were not applied.
+	StyleSheetsDropped bool
 	// Envelope is the envelope's metadata for FormatEnvelope, nil
 	// otherwise. Its Capture is nil: the capture's bytes hold form values,
 	// and nothing of them is kept beyond the tree.
@@ -154,6 +158,7 @@ func Load(data []byte, opts LoadOptions) (*Input, error) {
 			return nil, err
 		}
 		in.Tree, in.Format, in.Revision, in.Charset = t, FormatHTML, FileRevision(data), info.Charset
+		in.StyleSheetsDropped = info.StyleSheetsDropped
 		return in, nil
 	}
 	return nil, sniffError(body)
