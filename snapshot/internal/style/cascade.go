@@ -39,11 +39,13 @@ const (
 	propVisibility
 	propFloat
 	propPosition
+	propAppearance
 	numProps
 )
 
 var propNames = map[string]property{
 	"display": propDisplay, "visibility": propVisibility, "float": propFloat, "position": propPosition,
+	"appearance": propAppearance, "-webkit-appearance": propAppearance,
 }
 
 // valueKind is a declared value's kind: a keyword or a CSS-wide keyword.
@@ -78,6 +80,7 @@ type value struct {
 	hidden  bool // visibility hidden or collapse
 	float   bool // float other than none
 	pos     position
+	native  bool // appearance other than none
 }
 
 // decl is a parsed declaration of a property the cascade computes.
@@ -154,6 +157,11 @@ func parseKeyword(p property, words []string, v *value) bool {
 		default:
 			return false
 		}
+	case propAppearance:
+		if w != "none" && !appearanceValues[w] {
+			return false
+		}
+		v.native = w != "none"
 	case propPosition:
 		switch w {
 		case "static":
@@ -250,6 +258,7 @@ type Computed struct {
 	Hidden       bool
 	float        bool
 	pos          position
+	native       bool // computed appearance other than none
 	blockifyKids bool
 	inlinifyKids bool
 }
@@ -627,8 +636,20 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 	if c.Display.IsContents() && contentsIsNone(n) {
 		c.Display = DisplayNone
 	}
-	if n.Namespace == "" && formControls[n.Data] && c.Display.isTablePart() {
-		c.Display = displayInlineBlock
+	// appearance does not inherit; revert goes back to the user agent's.
+	c.native = uaAppearance(n)
+	if x := w[propAppearance]; x.set {
+		switch x.val.kind {
+		case valKeyword:
+			c.native = x.val.native
+		case valInherit:
+			c.native = par.native
+		case valInitial, valUnset:
+			c.native = false
+		}
+	}
+	if c.native {
+		c.Display = nativeDisplay(c.Display)
 	}
 	if c.pos == posOut {
 		c.float = false
