@@ -49,7 +49,7 @@ func TestHostileCascade(t *testing.T) {
 		probe   string // the probe's style, as htmlStyleOf writes it
 	}{
 		// The only rule nests :has(), which Chromium rejects: no rule is left.
-		{"nested :has 20 deep", cascadehostile.NestedHas(20), 0, false, "inline"},
+		{"nested :has 20 deep", cascadehostile.NestedHas(20, 45), 0, false, "inline"},
 		{"deep :has at depth 300", cascadehostile.DeepHas(300), deepHas(300), false, "block hidden"},
 		// html, head, body, table, tbody and 20 rows of tr and td match
 		// the rule, at 1+2*100 steps each (style, under head's display:
