@@ -469,6 +469,26 @@ func (e *Engine) candidates(n *html.Node, f func([]int32)) {
 	}
 }
 
+// candidatesFor is candidates with n's class list and id already read,
+// so that styling an element splits its class list once.
+func (e *Engine) candidatesFor(n *html.Node, in *elemInfo, f func([]int32)) {
+	if in.id != "" {
+		if l := e.byID[in.id]; len(l) > 0 {
+			f(l)
+		}
+	}
+	if len(e.byClass) > 0 {
+		for _, c := range in.classes {
+			if l := e.byClass[c]; len(l) > 0 {
+				f(l)
+			}
+		}
+	}
+	if l := e.byTag[domtree.ToLowerASCII(n.Data)]; len(l) > 0 {
+		f(l)
+	}
+}
+
 // isDefaultStyleMeta reports whether n is an HTML meta element whose
 // http-equiv is default-style and whose content is not empty.
 func isDefaultStyleMeta(n *html.Node) bool {
@@ -571,8 +591,10 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 			}
 		}
 	}
-	try(e.universal)
-	e.candidates(n, try)
+	if len(e.rules) > 0 {
+		try(e.universal)
+		e.candidatesFor(n, e.m.info(n), try)
+	}
 	if s, ok := attrValue(n, "style"); ok && s != "" {
 		offer(parseDecls(readDecls(tokenize(s))), prio{inline: true})
 	}
