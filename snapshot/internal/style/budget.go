@@ -63,9 +63,11 @@ type matcher struct {
 	// that tests can check that nothing runs without being paid for.
 	work  int
 	cache map[*html.Node]*elemInfo
-	// last is the most recent element looked up, the one being styled.
-	lastNode *html.Node
-	lastInfo *elemInfo
+	// cur is the element being styled, whose information is kept apart
+	// in curInfo, reusing its storage from one element to the next: most
+	// tests are on it, and most elements are never looked at again.
+	cur     *html.Node
+	curInfo elemInfo
 }
 
 func newMatcher() matcher {
@@ -91,30 +93,40 @@ func (m *matcher) spent() bool { return m.steps < 0 }
 // info returns n's element information, splitting its class list the first
 // time n is seen.
 func (m *matcher) info(n *html.Node) *elemInfo {
-	if n == m.lastNode {
-		return m.lastInfo
+	if n == m.cur {
+		return &m.curInfo
 	}
 	in, ok := m.cache[n]
 	if !ok {
 		if len(m.cache) >= infoCacheSize {
 			clear(m.cache)
 		}
-		in = newElemInfo(n)
+		in = &elemInfo{}
+		in.read(n)
 		m.cache[n] = in
 	}
-	m.lastNode, m.lastInfo = n, in
 	return in
 }
 
-func newElemInfo(n *html.Node) *elemInfo {
-	in := &elemInfo{}
+// styling makes n the element being styled.
+func (m *matcher) styling(n *html.Node) *elemInfo {
+	if n != m.cur {
+		m.cur = n
+		m.curInfo.read(n)
+	}
+	return &m.curInfo
+}
+
+// read fills in from n's attributes, reusing in's storage.
+func (in *elemInfo) read(n *html.Node) {
+	in.classes, in.set, in.id, in.attrBytes = in.classes[:0], nil, "", 0
 	seenClass, seenID := false, false
 	for _, a := range n.Attr {
 		in.attrBytes += len(a.Key) + len(a.Val)
 		switch {
 		case a.Key == "class" && !seenClass:
 			seenClass = true
-			in.classes = fields(a.Val)
+			in.classes = appendFields(in.classes, a.Val)
 		case a.Key == "id" && !seenID:
 			seenID = true
 			in.id = a.Val
@@ -126,7 +138,23 @@ func newElemInfo(n *html.Node) *elemInfo {
 			in.set[c] = struct{}{}
 		}
 	}
-	return in
+}
+
+// appendFields appends the names of a class attribute, split at ASCII
+// whitespace, to out.
+func appendFields(out []string, s string) []string {
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r' {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	return out
 }
 
 // depth counts n's ancestors, the cost of a test that walks them.

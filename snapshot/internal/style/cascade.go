@@ -593,7 +593,7 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 	}
 	if len(e.rules) > 0 {
 		try(e.universal)
-		e.candidatesFor(n, e.m.info(n), try)
+		e.candidatesFor(n, e.m.styling(n), try)
 	}
 	if s, ok := attrValue(n, "style"); ok && s != "" {
 		offer(parseDecls(readDecls(tokenize(s))), prio{inline: true})
