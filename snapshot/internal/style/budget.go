@@ -108,6 +108,82 @@ func (m *matcher) info(n *html.Node) *elemInfo {
 	return in
 }
 
+// smallAttrs and smallValue bound an element that is read in place rather
+// than cached: at most smallAttrs attributes, none longer than smallValue
+// bytes, so a test reads a bounded amount however many rules try it.
+const (
+	smallAttrs = 8
+	smallValue = 128
+)
+
+// small reports whether n's attributes are few and short enough to read
+// in place.
+func small(n *html.Node) bool {
+	if len(n.Attr) > smallAttrs {
+		return false
+	}
+	for _, a := range n.Attr {
+		if len(a.Val) > smallValue {
+			return false
+		}
+	}
+	return true
+}
+
+// hasClass reports whether n's class list holds c.
+func (m *matcher) hasClass(n *html.Node, c string) bool {
+	if n != m.cur && small(n) {
+		for _, a := range n.Attr {
+			if a.Key == "class" {
+				return includes(a.Val, c)
+			}
+		}
+		return false
+	}
+	return m.info(n).hasClass(c)
+}
+
+// id returns n's id.
+func (m *matcher) id(n *html.Node) string {
+	if n != m.cur && small(n) {
+		for _, a := range n.Attr {
+			if a.Key == "id" {
+				return a.Val
+			}
+		}
+		return ""
+	}
+	return m.info(n).id
+}
+
+// attrBytes returns the length of n's attribute names and values.
+func (m *matcher) attrBytes(n *html.Node) int {
+	if n != m.cur && small(n) {
+		b := 0
+		for _, a := range n.Attr {
+			b += len(a.Key) + len(a.Val)
+		}
+		return b
+	}
+	return m.info(n).attrBytes
+}
+
+// includes reports whether the whitespace-separated list s holds c.
+func includes(s, c string) bool {
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r' {
+			if start >= 0 && s[start:i] == c {
+				return true
+			}
+			start = -1
+		} else if start < 0 {
+			start = i
+		}
+	}
+	return false
+}
+
 // styling makes n the element being styled.
 func (m *matcher) styling(n *html.Node) *elemInfo {
 	if n != m.cur {

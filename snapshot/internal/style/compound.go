@@ -302,11 +302,11 @@ func (m *matcher) matchCompound(c *cmpd, n *html.Node) bool {
 				return false
 			}
 		case simClass:
-			if !m.info(n).hasClass(s.name) {
+			if !m.hasClass(n, s.name) {
 				return false
 			}
 		case simID:
-			if m.info(n).id != s.name {
+			if m.id(n) != s.name {
 				return false
 			}
 		case simNot:
@@ -326,7 +326,7 @@ func (m *matcher) matchCompound(c *cmpd, n *html.Node) bool {
 			extra := 0
 			switch s.cost {
 			case costAttrs:
-				extra = m.info(n).attrBytes >> 6
+				extra = m.attrBytes(n) >> 6
 			case costSiblings:
 				extra = siblings(n)
 			case costAncestors:
@@ -414,37 +414,28 @@ func (m *matcher) matchInner(x *cplx, i int, n *html.Node) matchResult {
 	if i == 0 {
 		return matches
 	}
-	return m.combine(x.comb[i], n, func(a *html.Node) matchResult { return m.matchInner(x, i-1, a) })
-}
-
-// combine walks from n along the combinator comb, trying next on each
-// element it reaches, and stops as soon as trying more cannot help.
-func (m *matcher) combine(comb byte, n *html.Node, next func(*html.Node) matchResult) matchResult {
-	switch comb {
+	// The walk along the combinator, as in matchFrom.
+	switch x.comb[i] {
 	case ' ':
 		for a := parentElement(n); a != nil; a = parentElement(a) {
-			r := next(a)
-			if r == matches || r == failsCompletely {
+			if r := m.matchInner(x, i-1, a); r == matches || r == failsCompletely {
 				return r
 			}
 		}
 		return failsCompletely
 	case '>':
-		a := parentElement(n)
-		if a == nil {
-			return failsCompletely
+		if a := parentElement(n); a != nil {
+			return m.matchInner(x, i-1, a)
 		}
-		return next(a)
+		return failsCompletely
 	case '+':
-		s := prevElement(n)
-		if s == nil {
-			return failsAllSiblings
+		if s := prevElement(n); s != nil {
+			return m.matchInner(x, i-1, s)
 		}
-		return next(s)
+		return failsAllSiblings
 	case '~':
 		for s := prevElement(n); s != nil; s = prevElement(s) {
-			r := next(s)
-			if r == matches || r == failsAllSiblings || r == failsCompletely {
+			if r := m.matchInner(x, i-1, s); r == matches || r == failsAllSiblings || r == failsCompletely {
 				return r
 			}
 		}

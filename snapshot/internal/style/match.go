@@ -44,7 +44,35 @@ func matchFrom(cs *complexSel, i int, n *html.Node, m *matcher) matchResult {
 	if i == 0 {
 		return matches
 	}
-	return m.combine(p.comb, n, func(a *html.Node) matchResult { return matchFrom(cs, i-1, a, m) })
+	// Walk along the combinator, stopping as soon as trying more
+	// ancestors or siblings cannot help.
+	switch p.comb {
+	case ' ':
+		for a := parentElement(n); a != nil; a = parentElement(a) {
+			if r := matchFrom(cs, i-1, a, m); r == matches || r == failsCompletely {
+				return r
+			}
+		}
+		return failsCompletely
+	case '>':
+		if a := parentElement(n); a != nil {
+			return matchFrom(cs, i-1, a, m)
+		}
+		return failsCompletely
+	case '+':
+		if s := prevElement(n); s != nil {
+			return matchFrom(cs, i-1, s, m)
+		}
+		return failsAllSiblings
+	case '~':
+		for s := prevElement(n); s != nil; s = prevElement(s) {
+			if r := matchFrom(cs, i-1, s, m); r == matches || r == failsAllSiblings || r == failsCompletely {
+				return r
+			}
+		}
+		return failsAllSiblings
+	}
+	return failsCompletely
 }
 
 func parentElement(n *html.Node) *html.Node {
