@@ -1,6 +1,7 @@
 package style
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -117,5 +118,49 @@ func TestMatchWorkCharged(t *testing.T) {
 	e, _ := computeAll(doc)
 	if e.StepsCharged() == 0 || e.Work() > e.StepsCharged() || e.StepsCharged() > MatchSteps {
 		t.Errorf("work %d, steps charged %d, budget %d", e.Work(), e.StepsCharged(), MatchSteps)
+	}
+}
+
+// TestClassLookupPaths: a class or id test answers the same whether the
+// element is the one being styled, an ancestor read in place (few, short
+// attributes) or an ancestor split and cached (a list longer than
+// setThreshold, a value longer than smallValue, more than smallAttrs
+// attributes), each just under, at and just over its bound.
+func TestClassLookupPaths(t *testing.T) {
+	list := func(n int, last string) string {
+		var b strings.Builder
+		for i := range n - 1 {
+			b.WriteString("x" + strings.Repeat("y", i%3) + " ")
+		}
+		return b.String() + last
+	}
+	attrs := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(" data-a" + strings.Repeat("b", i) + "=1")
+		}
+		return b.String()
+	}
+	var body strings.Builder
+	want := map[string]string{}
+	for i, c := range []struct{ class, extra string }{
+		{list(setThreshold-1, "t"), ""}, {list(setThreshold, "t"), ""}, {list(setThreshold+1, "t"), ""},
+		{"t " + strings.Repeat("z", smallValue-3), ""}, {"t " + strings.Repeat("z", smallValue-2), ""},
+		{"t " + strings.Repeat("z", smallValue-1), ""},
+		{"t", attrs(smallAttrs - 3)}, {"t", attrs(smallAttrs - 2)}, {"t", attrs(smallAttrs - 1)},
+	} {
+		id := fmt.Sprintf("p%d", i)
+		fmt.Fprintf(&body, `<div class="%s" id=%s%s><span id=%s-child>x</span></div>`, c.class, id, c.extra, id)
+		want[id] = "block flow"
+		want[id+"-child"] = "block flow"
+	}
+	got := styleOf(t, `<style>.t{display:block} .t > span{display:block} #p4 > span, #p7{display:block}</style><body>`+body.String())
+	for id := range got {
+		if _, ok := want[id]; !ok {
+			delete(got, id)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
