@@ -95,7 +95,7 @@ func TestHTMLNodeBound(t *testing.T) {
 		if pre := htmlScan(page, c.bound); pre.over != c.prepassOver {
 			t.Errorf("%d tags, bound %d: prepass over=%t after %d tokens", c.tags, c.bound, pre.over, pre.tokens)
 		}
-		tr, _, err := parseHTML(page, HTMLOptions{}, c.bound)
+		tr, _, _, err := parseHTML(page, HTMLOptions{}, c.bound)
 		if c.ok {
 			if err != nil || tr.Len() != c.tags+4 {
 				t.Errorf("%d tags, bound %d: %v", c.tags, c.bound, err)
@@ -131,7 +131,7 @@ func TestHTMLBuiltTreeBound(t *testing.T) {
 		bound int
 		ok    bool
 	}{{nodes - 1, false}, {nodes, true}, {nodes + 1, true}, {pre.tokens, false}} {
-		_, _, err := parseHTML(page, HTMLOptions{}, c.bound)
+		_, _, _, err := parseHTML(page, HTMLOptions{}, c.bound)
 		if c.ok && err != nil || !c.ok && !isTooLarge(err) {
 			t.Errorf("%d nodes, bound %d: %v", nodes, c.bound, err)
 		}

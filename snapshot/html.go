@@ -35,6 +35,11 @@ type HTMLInfo struct {
 	// not applied (style attributes still were). Displays and visibilities
 	// may then differ from a browser's.
 	StyleSheetsDropped bool
+	// StyleMatchSteps is the selector matching work the style sheets cost,
+	// in the offline cascade's steps; it never exceeds that cascade's
+	// budget (style.MatchSteps, 2^25), and reaching the budget is what
+	// drops the sheets.
+	StyleMatchSteps int
 }
 
 // ParseHTML parses an HTML file into a tree (SPEC sections 2 and 2.1): it
@@ -62,31 +67,36 @@ type HTMLInfo struct {
 // tree holds more nodes than that before it is styled and built; both are
 // unsupported_input ("too_large").
 func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
-	return parseHTML(data, opts, limits.MaxTreeNodes)
+	t, info, _, err := parseHTML(data, opts, limits.MaxTreeNodes)
+	return t, info, err
 }
 
-func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTMLInfo, error) {
+// parseHTML is ParseHTML with the node bound as a parameter, so tests can
+// probe it without building millions of nodes, also returning the matching
+// work actually done (style.Engine.Work), which tests hold against the steps
+// charged.
+func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTMLInfo, int, error) {
 	var info HTMLInfo
 	text, name, err := decodeHTML(data, opts.Charset)
 	if err != nil {
-		return nil, info, err
+		return nil, info, 0, err
 	}
 	info.Charset = name
 	pre := htmlScan(text, maxNodes)
 	if pre.over {
-		return nil, info, tooManyNodes(maxNodes)
+		return nil, info, 0, tooManyNodes(maxNodes)
 	}
 	doc, err := html.ParseWithOptions(htmlReader(text, pre), html.ParseOptionEnableScripting(true))
 	if err != nil {
 		// The parser reports nesting beyond its open-element limit (and any
 		// other failure of its own) as an error; nothing of the input is
 		// quoted.
-		return nil, info, errcode.Wrap(errcode.UnsupportedInput, pkgName, "",
+		return nil, info, 0, errcode.Wrap(errcode.UnsupportedInput, pkgName, "",
 			"the HTML parser refused the document (more than "+strconv.Itoa(limits.MaxHTMLDepth)+" nested elements?)", err)
 	}
 	p := htmlPrepare(doc)
 	if p.nodes > maxNodes {
-		return nil, info, tooManyNodes(maxNodes)
+		return nil, info, 0, tooManyNodes(maxNodes)
 	}
 	quirks := htmlQuirks(doc)
 	var restore []htmlSaved
@@ -102,14 +112,15 @@ func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTML
 		styles = htmlComputeStyles(doc, eng)
 	}
 	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
+	info.StyleMatchSteps = eng.StepsCharged()
 	for _, r := range restore {
 		r.attr.Val = r.val
 	}
 	t, err := p.build(doc, styles)
 	if err != nil {
-		return nil, info, err
+		return nil, info, 0, err
 	}
-	return t, info, nil
+	return t, info, eng.Work(), nil
 }
 
 // htmlPrepared is what the first pass over the parsed tree learned.

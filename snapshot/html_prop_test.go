@@ -3,6 +3,9 @@ package snapshot
 import (
 	"errors"
 	"fmt"
+	"github.com/domsnap/domsnap/limits"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,6 +13,7 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/snapshot/internal/style"
 )
 
 // htmlCheckTree checks the invariants every tree from ParseHTML keeps:
@@ -115,7 +119,12 @@ func htmlCheckParse(t interface {
 	Fatalf(string, ...any)
 }, data []byte) {
 	t.Helper()
-	tr, info, err := ParseHTML(data, HTMLOptions{})
+	tr, info, work, err := parseHTML(data, HTMLOptions{}, limits.MaxTreeNodes)
+	// Matching is bounded by its budget, and nothing is matched without
+	// being charged: slow inputs show up here as a failure.
+	if info.StyleMatchSteps > style.MatchSteps || work > info.StyleMatchSteps {
+		t.Fatalf("matching charged %d steps (budget %d) for %d units of work", info.StyleMatchSteps, style.MatchSteps, work)
+	}
 	if err != nil {
 		var e *errcode.Error
 		if !errors.As(err, &e) || e.Code != errcode.UnsupportedInput || tr != nil {
@@ -189,6 +198,19 @@ func FuzzParseHTML(f *testing.F) {
 	f.Add([]byte(`<style>i:nth-child(2n of .a){dis\70 lay:none} :dir(rtl),:read-only,:placeholder-shown{display:none}</style>` +
 		`<p dir=auto>\u05e9<i class=a></i><i class=a></i></p><input placeholder=p><select><option>a</option></select>` +
 		`<details name=g open></details><details name=g open></details><canvas><b>x</b></canvas><img align=left>`))
+	// The hostile cascade corpus, small pages of the probes that once made
+	// matching slow.
+	hostile, err := filepath.Glob(filepath.Join("..", "testdata", "hostile", "cascade-*.html"))
+	if err != nil || len(hostile) == 0 {
+		f.Fatalf("no hostile cascade pages: %v", err)
+	}
+	for _, name := range hostile {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		htmlCheckParse(t, data)
 	})

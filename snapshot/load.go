@@ -96,6 +96,10 @@ type Input struct {
 	Charset string
 	// Gzip reports whether the input was gzip-compressed.
 	Gzip bool
+	// StyleSheetsDropped is HTMLInfo.StyleSheetsDropped for an HTML file:
+	// its style sheets cost more matching than the offline cascade allows
+	// and were not applied.
+	StyleSheetsDropped bool
 	// Envelope is the envelope's metadata for FormatEnvelope, nil
 	// otherwise. Its Capture is nil: the capture's bytes hold form values,
 	// and nothing of them is kept beyond the tree.
@@ -185,11 +189,12 @@ func load(data []byte, opts LoadOptions, b inputBounds) (*Input, error) {
 		in.Tree, in.Format, in.Revision = t, FormatCapture, FileRevision(data)
 		return in, nil
 	case FormatHTML:
-		t, info, err := parseHTML(body, HTMLOptions{Charset: opts.Charset}, b.nodes)
+		t, info, _, err := parseHTML(body, HTMLOptions{Charset: opts.Charset}, b.nodes)
 		if err != nil {
 			return nil, err
 		}
 		in.Tree, in.Format, in.Revision, in.Charset = t, FormatHTML, FileRevision(data), info.Charset
+		in.StyleSheetsDropped = info.StyleSheetsDropped
 		return in, nil
 	}
 	return nil, sniffError(body)

@@ -130,6 +130,7 @@ func (c *cli) extract(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	c.warnInput(in)
 	if wantsObservation {
 		return runExtractObservation(c, &f, req, in)
 	}

@@ -49,6 +49,7 @@ func runInventory(c *cli, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	c.warnInput(in)
 	o, err := domsnap.Observe(in.Tree, in.Revision, nil)
 	if err != nil {
 		return c.fail(err)

@@ -13,11 +13,6 @@ import (
 // may cost one document; see the package documentation.
 const MatchBudget = 1 << 22
 
-// MatchSteps bounds the compound selectors the author style sheets may try
-// on one document, combinators included: a sibling or descendant combinator
-// tries a compound on each sibling or ancestor it passes.
-const MatchSteps = 1 << 25
-
 // statePrefix starts every private state attribute name. HTML attribute names
 // never contain a space, so no page can forge or collide with one.
 const statePrefix = "domsnap "
@@ -44,11 +39,13 @@ const (
 	propVisibility
 	propFloat
 	propPosition
+	propAppearance
 	numProps
 )
 
 var propNames = map[string]property{
 	"display": propDisplay, "visibility": propVisibility, "float": propFloat, "position": propPosition,
+	"appearance": propAppearance, "-webkit-appearance": propAppearance,
 }
 
 // valueKind is a declared value's kind: a keyword or a CSS-wide keyword.
@@ -83,6 +80,7 @@ type value struct {
 	hidden  bool // visibility hidden or collapse
 	float   bool // float other than none
 	pos     position
+	native  bool // appearance other than none
 }
 
 // decl is a parsed declaration of a property the cascade computes.
@@ -159,6 +157,11 @@ func parseKeyword(p property, words []string, v *value) bool {
 		default:
 			return false
 		}
+	case propAppearance:
+		if w != "none" && !appearanceValues[w] {
+			return false
+		}
+		v.native = w != "none"
 	case propPosition:
 		switch w {
 		case "static":
@@ -242,8 +245,8 @@ type Engine struct {
 	// more than MatchBudget candidate pairs, or more than MatchSteps steps,
 	// and were not applied.
 	SheetsDropped bool
-	// steps is what is left of MatchSteps.
-	steps int
+	// m matches selectors and keeps what is left of MatchSteps.
+	m matcher
 	// Sheets is the number of <style> elements applied.
 	Sheets int
 }
@@ -255,6 +258,7 @@ type Computed struct {
 	Hidden       bool
 	float        bool
 	pos          position
+	native       bool // computed appearance other than none
 	blockifyKids bool
 	inlinifyKids bool
 }
@@ -371,7 +375,7 @@ func New(doc *html.Node, opts Options) *Engine {
 			}
 		}
 	}
-	e.steps = MatchSteps
+	e.m = newMatcher()
 	e.checkBudget(doc, elements)
 	return e
 }
@@ -379,7 +383,16 @@ func New(doc *html.Node, opts Options) *Engine {
 // OverBudget reports whether matching ran out of MatchSteps. Styles computed
 // since then are not to be trusted: the caller calls DropSheets and computes
 // every element again, so that the sheets apply everywhere or nowhere.
-func (e *Engine) OverBudget() bool { return e.steps < 0 && !e.SheetsDropped }
+func (e *Engine) OverBudget() bool { return e.m.spent() && !e.SheetsDropped }
+
+// StepsCharged is how many of MatchSteps matching has taken so far; it
+// never exceeds MatchSteps.
+func (e *Engine) StepsCharged() int { return e.m.charged }
+
+// Work is how many tests and visits matching has actually made. Each is
+// charged before it is made, so Work never exceeds StepsCharged; tests and
+// the fuzzer check that, which catches work done without being paid for.
+func (e *Engine) Work() int { return e.m.work }
 
 // DropSheets stops applying the author style sheets (style attributes still
 // apply) and records that in SheetsDropped.
@@ -446,6 +459,26 @@ func (e *Engine) candidates(n *html.Node, f func([]int32)) {
 	}
 	if cls, ok := attrValue(n, "class"); ok && len(e.byClass) > 0 {
 		for _, c := range fields(cls) {
+			if l := e.byClass[c]; len(l) > 0 {
+				f(l)
+			}
+		}
+	}
+	if l := e.byTag[domtree.ToLowerASCII(n.Data)]; len(l) > 0 {
+		f(l)
+	}
+}
+
+// candidatesFor is candidates with n's class list and id already read,
+// so that styling an element splits its class list once.
+func (e *Engine) candidatesFor(n *html.Node, in *elemInfo, f func([]int32)) {
+	if in.id != "" {
+		if l := e.byID[in.id]; len(l) > 0 {
+			f(l)
+		}
+	}
+	if len(e.byClass) > 0 {
+		for _, c := range in.classes {
 			if l := e.byClass[c]; len(l) > 0 {
 				f(l)
 			}
@@ -553,13 +586,15 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 	try := func(list []int32) {
 		for _, i := range list {
 			r := &e.rules[i]
-			if matchComplex(&r.sel, n, &e.steps) {
+			if matchComplex(&r.sel, n, &e.m) {
 				offer(r.decls, prio{spec: r.sel.spec, order: r.order})
 			}
 		}
 	}
-	try(e.universal)
-	e.candidates(n, try)
+	if len(e.rules) > 0 {
+		try(e.universal)
+		e.candidatesFor(n, e.m.styling(n), try)
+	}
 	if s, ok := attrValue(n, "style"); ok && s != "" {
 		offer(parseDecls(readDecls(tokenize(s))), prio{inline: true})
 	}
@@ -623,8 +658,20 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 	if c.Display.IsContents() && contentsIsNone(n) {
 		c.Display = DisplayNone
 	}
-	if n.Namespace == "" && formControls[n.Data] && c.Display.isTablePart() {
-		c.Display = displayInlineBlock
+	// appearance does not inherit; revert goes back to the user agent's.
+	c.native = uaAppearance(n)
+	if x := w[propAppearance]; x.set {
+		switch x.val.kind {
+		case valKeyword:
+			c.native = x.val.native
+		case valInherit:
+			c.native = par.native
+		case valInitial, valUnset:
+			c.native = false
+		}
+	}
+	if c.native {
+		c.Display = nativeDisplay(c.Display)
 	}
 	if c.pos == posOut {
 		c.float = false

@@ -142,13 +142,16 @@ func (d Display) blockify() Display {
 }
 
 // blockifiesChildren reports whether d's box makes its in-flow children
-// block-level: flex, grid and math containers, as Chromium does.
+// block-level: flex, grid and math containers, as Chromium does. The
+// legacy -webkit-box lays its children out as flex items, but Chromium
+// leaves their computed display alone (an inline child stays inline), and
+// computed display is what a capture reports.
 func (d Display) blockifiesChildren() bool {
 	if d.outer == outerNone || d.outer == outerContents || d.outer == outerInternal {
 		return false
 	}
 	switch d.inner {
-	case innerFlex, innerGrid, innerWebkitBox, innerMath:
+	case innerFlex, innerGrid, innerMath:
 		return true
 	}
 	return false

@@ -42,6 +42,21 @@
 // checks the position among the siblings that match S while matching; it
 // weighs what S does and one pseudo-class more.
 //
+// The library parses each compound and says what it weighs; matching is
+// done here, on a small tree read from the same text (see compound.go), so
+// that every test is charged to the budget below. Class and id selectors
+// look the name up in the element's class list, split once per element
+// (kept in a set when long), instead of scanning the attribute for every
+// rule; attribute selectors and the pseudo-classes without a selector
+// argument are still the library's, one at a time.
+//
+// Selectors that Chromium rejects drop their whole rule, as an invalid
+// selector does: the library's own extensions (:contains(), :containsOwn(),
+// :matches() and :matchesOwn() with regular expressions, :haschild(),
+// :input, and the attribute operators != and #=), a :has() anywhere inside
+// another :has(), and a pseudo-element inside a :has(). Applying them would
+// hide what a browser shows.
+//
 // # Divergences
 //
 // These differ from a live Chromium capture of the same bytes, on purpose or
@@ -88,6 +103,12 @@
 //     element ignores -webkit-user-modify from CSS.
 //   - In quirks mode, attribute selectors on class and id ([class=Foo])
 //     become case-insensitive here.
+//   - Functional pseudo-classes nested deeper than MaxSelectorNesting (32,
+//     with each :is() or :where() counting twice) drop their rule.
+//   - In a :has() argument with combinators, the compounds to the left may
+//     match above the :has() element, as the selector library matches them:
+//     div:has(.a .b) matches a div with a .b inside it and a .a anywhere
+//     above that .b, where CSS requires the .a inside the div too.
 //   - Whether a display: contents element with only whitespace inside has a
 //     box is decided by a simple rule (whitespace after inline content in
 //     the same block container counts) that covers the usual cases only.
@@ -99,19 +120,28 @@
 // Complex selectors are matched right to left with the classic "fails
 // completely" short cut, so descendant and sibling combinators never
 // backtrack exponentially; a selector may hold at most MaxCompounds compound
-// selectors, and combinators nested inside functional pseudo-classes (which
-// the compound matcher evaluates by itself) are limited to
-// MaxNestedCombinators. :nth-child(An+B of S) counts siblings: such a rule
-// is costly, and every sibling it counts is a step. Rules are indexed by the
-// id, class or tag of their rightmost compound. Before any author rule is
-// matched, the number of
-// candidate (rule, element) pairs is counted; when it exceeds MatchBudget the
-// author style sheets are not applied at all (style attributes still are)
-// and Engine.SheetsDropped says so. Matching itself counts every compound it
-// tries against MatchSteps; when they run out, OverBudget tells the caller
-// to DropSheets and compute again, so the sheets apply everywhere or
-// nowhere. Nesting is bounded by MaxNesting and MaxNestedSelectorBytes. All
-// of this is deterministic.
+// selectors, combinators nested inside functional pseudo-classes are
+// limited to MaxNestedCombinators, and functional pseudo-classes nest at
+// most MaxSelectorNesting deep. Rules are indexed by the id, class or tag of
+// their rightmost compound.
+//
+// Matching work is counted in steps, and a document's author style sheets
+// may cost at most MatchSteps of them (2^25): a step is one simple selector
+// tested on one element, or one element visited by a search a selector
+// makes (an ancestor or sibling a combinator passes, a descendant or child
+// :has() looks at, a sibling :nth-child(An+B of S) counts); a test whose
+// own work grows with the element (counting siblings, walking ancestors,
+// reading attributes) is charged for that work before it runs. Every
+// matcher call charges, inside :has() and :not() too, so the count bounds
+// the work: Engine.Work, the tests and visits actually made, never exceeds
+// Engine.StepsCharged. When a charge finds too few steps left, OverBudget
+// tells the caller to DropSheets and compute again, so the sheets apply
+// everywhere or nowhere; the page is then styled by the user-agent sheet
+// and the style attributes alone, and Engine.SheetsDropped says so. Before
+// any author rule is matched, the candidate (rule, element) pairs are
+// counted too, and more than MatchBudget drops the sheets at once. Nesting
+// is bounded by MaxNesting and MaxNestedSelectorBytes. All of this is
+// deterministic: the same bytes always cost the same steps.
 //
 // # Security
 //

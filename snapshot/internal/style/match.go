@@ -15,28 +15,27 @@ const (
 	failsCompletely
 )
 
-// matchComplex reports whether element n matches the complex selector.
-// steps is decremented once for every compound tried; when a compound is to
-// be tried with none left, it becomes -1, the match gives up (answering
-// false) and the caller must treat the whole cascade as over budget.
-func matchComplex(cs *complexSel, n *html.Node, steps *int) bool {
-	return len(cs.parts) > 0 && matchFrom(cs, len(cs.parts)-1, n, steps) == matches
+// matchComplex reports whether element n matches the complex selector,
+// charging m's budget for every test (see MatchSteps). Once the budget is
+// spent the answer is false and the caller must treat the whole cascade as
+// over budget.
+func matchComplex(cs *complexSel, n *html.Node, m *matcher) bool {
+	return len(cs.parts) > 0 && matchFrom(cs, len(cs.parts)-1, n, m) == matches
 }
 
 // matchFrom matches parts[0..i] with parts[i] on n. Its recursion depth is at
 // most MaxCompounds, a property of the style sheet and not of the document.
-func matchFrom(cs *complexSel, i int, n *html.Node, steps *int) matchResult {
-	if *steps <= 0 {
-		*steps = -1 // a step was needed and none was left
-		return failsCompletely
-	}
-	*steps--
-	if !cs.parts[i].sel.Match(n) {
+func matchFrom(cs *complexSel, i int, n *html.Node, m *matcher) matchResult {
+	p := &cs.parts[i]
+	if !m.matchCompound(p.m, n) {
+		if m.spent() {
+			return failsCompletely
+		}
 		return failsLocally
 	}
-	for k := range cs.parts[i].nth {
-		if !cs.parts[i].nth[k].match(n, steps) {
-			if *steps < 0 {
+	for k := range p.nth {
+		if !p.nth[k].match(n, m) {
+			if m.spent() {
 				return failsCompletely
 			}
 			return failsLocally
@@ -45,31 +44,29 @@ func matchFrom(cs *complexSel, i int, n *html.Node, steps *int) matchResult {
 	if i == 0 {
 		return matches
 	}
-	switch cs.parts[i].comb {
+	// Walk along the combinator, stopping as soon as trying more
+	// ancestors or siblings cannot help.
+	switch p.comb {
 	case ' ':
 		for a := parentElement(n); a != nil; a = parentElement(a) {
-			r := matchFrom(cs, i-1, a, steps)
-			if r == matches || r == failsCompletely {
+			if r := matchFrom(cs, i-1, a, m); r == matches || r == failsCompletely {
 				return r
 			}
 		}
 		return failsCompletely
 	case '>':
-		a := parentElement(n)
-		if a == nil {
-			return failsCompletely
+		if a := parentElement(n); a != nil {
+			return matchFrom(cs, i-1, a, m)
 		}
-		return matchFrom(cs, i-1, a, steps)
+		return failsCompletely
 	case '+':
-		s := prevElement(n)
-		if s == nil {
-			return failsAllSiblings
+		if s := prevElement(n); s != nil {
+			return matchFrom(cs, i-1, s, m)
 		}
-		return matchFrom(cs, i-1, s, steps)
+		return failsAllSiblings
 	case '~':
 		for s := prevElement(n); s != nil; s = prevElement(s) {
-			r := matchFrom(cs, i-1, s, steps)
-			if r == matches || r == failsAllSiblings || r == failsCompletely {
+			if r := matchFrom(cs, i-1, s, m); r == matches || r == failsAllSiblings || r == failsCompletely {
 				return r
 			}
 		}

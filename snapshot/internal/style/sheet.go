@@ -403,7 +403,10 @@ const (
 // compound is one compound selector and the combinator joining it to the
 // compound on its left (0 for the leftmost).
 type compound struct {
+	// sel is the selector library's reading, which says the compound is
+	// valid and what it weighs; m is what this package matches.
 	sel  cascadia.Sel
+	m    *cmpd
 	comb byte
 	// nth are the compound's :nth-child(An+B of S) and :nth-last-child(An+B
 	// of S) conditions, which the selector library cannot evaluate; sel
@@ -417,7 +420,7 @@ type compound struct {
 type nthOf struct {
 	a, b int
 	last bool
-	of   cascadia.SelectorGroup
+	of   []*cplx
 }
 
 // parseAnB parses the An+B microsyntax (odd, even, an integer, or a step
@@ -490,9 +493,9 @@ func (q *nthOf) at(pos int) bool {
 }
 
 // match reports whether n's position among the siblings matching q.of is
-// An+B. Each sibling tried costs one of steps; when they run out, steps
-// becomes -1 and the answer is false.
-func (q *nthOf) match(n *html.Node, steps *int) bool {
+// An+B. Each sibling tried costs a step, besides what matching it costs;
+// when the budget runs out the answer is false.
+func (q *nthOf) match(n *html.Node, m *matcher) bool {
 	pos := 1
 	for s := n; ; {
 		if q.last {
@@ -506,13 +509,15 @@ func (q *nthOf) match(n *html.Node, steps *int) bool {
 		if s.Type != html.ElementNode {
 			continue
 		}
-		if *steps <= 0 {
-			*steps = -1
+		if !m.charge(1) {
 			return false
 		}
-		*steps--
-		if q.of.Match(s) {
+		m.work++
+		if m.matchGroup(q.of, s) {
 			pos++
+		}
+		if m.spent() {
+			return false
 		}
 	}
 	return q.at(pos)
@@ -633,9 +638,11 @@ func parseSelectors(prelude []token) ([]complexSel, bool) {
 
 // parseComplex parses one complex selector.
 func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
-	if len(toks) == 0 {
+	if len(toks) == 0 || rejected(toks) {
 		return cs, false, false
 	}
+	// nested counts the combinators inside functional pseudo-classes.
+	nested := 0
 	type part struct {
 		text    strings.Builder
 		comb    byte
@@ -661,7 +668,6 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 		nthStart int
 	}
 	var extra []debt
-	nested := 0
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if b.depth() == 0 {
@@ -688,8 +694,6 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 					return cs, false, false
 				}
 			}
-		} else if t.tt == css.WhitespaceToken || (t.tt == css.DelimToken && (t.data == ">" || t.data == "+" || t.data == "~")) {
-			nested++
 		}
 		if t.tt == css.DelimToken && t.data == "&" || t.tt == css.DelimToken && t.data == "|" {
 			return cs, false, false // nesting and namespace selectors are not supported
@@ -833,10 +837,15 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 					}
 				}
 				if d.nth != nil {
-					g, err := cascadia.ParseGroup(cur.text.String()[d.nthStart:])
-					if err != nil {
+					text := cur.text.String()[d.nthStart:]
+					if _, err := cascadia.ParseGroup(text); err != nil {
 						return cs, false, false
 					}
+					g, inner, ok := parseGroupText(text)
+					if !ok {
+						return cs, false, false
+					}
+					nested += inner
 					d.nth.of = g
 					cur.nth = append(cur.nth, *d.nth)
 				}
@@ -859,18 +868,18 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 	if pseudoElement {
 		return cs, true, true
 	}
-	if nested > MaxNestedCombinators {
-		return cs, false, false
-	}
-	if nested > 0 {
-		cs.costly = true
-	}
 	for _, p := range parts {
 		sel, err := cascadia.Parse(p.text.String())
 		if err != nil || sel.PseudoElement() != "" {
 			return cs, false, false
 		}
-		cs.parts = append(cs.parts, compound{sel: sel, comb: p.comb, nth: p.nth})
+		m, inner, searches, ok := parseCompound(p.text.String())
+		if !ok {
+			return cs, false, false
+		}
+		nested += inner
+		cs.costly = cs.costly || searches
+		cs.parts = append(cs.parts, compound{sel: sel, m: m, comb: p.comb, nth: p.nth})
 		sp := sel.Specificity()
 		for k := range sp {
 			sp[k] -= p.zero[k]
@@ -879,6 +888,9 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 		cs.spec = cs.spec.Add(sp)
 	}
 	last := parts[len(parts)-1]
+	if nested > MaxNestedCombinators {
+		return cs, false, false
+	}
 	cs.key, cs.keyText = last.key, last.keyText
 	return cs, false, true
 }

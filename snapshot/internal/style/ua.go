@@ -39,10 +39,6 @@ var svgRendered = setOf("a", "circle", "clippath", "defs", "ellipse", "filter", 
 var unusualContents = setOf("br", "wbr", "meter", "progress", "canvas", "embed", "object", "audio",
 	"iframe", "img", "video", "frame", "frameset", "input", "textarea", "select")
 
-// formControls are the elements Chromium draws itself; a table-internal
-// display on one of them gives an inline-block box.
-var formControls = setOf("input", "button", "select", "textarea", "meter", "progress")
-
 // svgContentsOK are the SVG elements for which display: contents is honoured.
 var svgContentsOK = setOf("g", "use", "tspan", "textpath", "a")
 
