@@ -1,7 +1,6 @@
 package media
 
 import (
-
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 )
