@@ -34,6 +34,9 @@ func captureHTMLAt(ctx context.Context, b *Browser, addr string, data []byte, ch
 		return nil, err
 	}
 	defer p.Close()
+	if err := p.pinReferenceScreen(ctx); err != nil {
+		return nil, err
+	}
 	if err := p.Navigate(ctx, srv.URL()); err != nil {
 		return nil, err
 	}
