@@ -2,6 +2,7 @@ package style
 
 import (
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/snapshot/internal/media"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
@@ -189,8 +190,9 @@ type prio struct {
 	rank   rank
 	inline bool
 	spec   cascadia.Specificity
-	order  int // rule order in the document
-	index  int // declaration order within its rule
+	order  int   // rule order in the document
+	index  int   // declaration order within its rule
+	layer  int32 // the cascade layer's rank (layers.finish); 0 is below every layer
 }
 
 func (a prio) less(b prio) bool {
@@ -199,6 +201,14 @@ func (a prio) less(b prio) bool {
 	}
 	if a.inline != b.inline {
 		return !a.inline
+	}
+	if a.layer != b.layer {
+		// Important declarations of earlier layers win, normal ones of
+		// later layers (and of no layer).
+		if a.rank == rankAuthorImportant {
+			return a.layer > b.layer
+		}
+		return a.layer < b.layer
 	}
 	if a.spec != b.spec {
 		return a.spec.Less(b.spec)
@@ -214,6 +224,7 @@ type rule struct {
 	sel   complexSel
 	decls []decl
 	order int
+	layer int32 // while reading, the layer's id; then its rank
 }
 
 // Options say how the document was parsed.
@@ -261,7 +272,8 @@ type Computed struct {
 
 // New collects the style sheets of the document rooted at doc: every <style>
 // element (HTML or SVG) reachable from doc whose type is CSS and whose media
-// is absent, empty, "all" or "screen". Template contents and declarative
+// query list matches the reference screen (package media), and the rules of
+// theirs that apply to that screen. Template contents and declarative
 // shadow roots must already be cut off the tree by the caller.
 //
 // In quirks mode (Options.Quirks), class and id selectors match ASCII
@@ -275,6 +287,7 @@ func New(doc *html.Node, opts Options) *Engine {
 	order := 0
 	elements := 0
 	preferred := ""
+	ctx := newSheetContext()
 	for n := doc; n != nil; n = NextNode(n, doc, true) {
 		if n.Type != html.ElementNode {
 			continue
@@ -287,7 +300,7 @@ func New(doc *html.Node, opts Options) *Engine {
 			preferred, _ = attrValue(n, "content")
 			continue
 		}
-		if !isStyleElement(n) {
+		if !isStyleElement(n, ctx.screen) {
 			continue
 		}
 		// A titled sheet belongs to a named set: the first title names the
@@ -322,8 +335,9 @@ func New(doc *html.Node, opts Options) *Engine {
 			// after that rule and all it nests, as CSS Nesting says.
 			trailing []decl
 			sels     []complexSel
+			layer    int32
 		}
-		top := readRules(toks)
+		top := readRules(toks, ctx)
 		stack := make([]item, 0, len(top))
 		for i := len(top) - 1; i >= 0; i-- {
 			stack = append(stack, item{r: top[i]})
@@ -333,10 +347,17 @@ func New(doc *html.Node, opts Options) *Engine {
 			stack = stack[:len(stack)-1]
 			if it.trailing != nil {
 				for _, s := range it.sels {
-					e.add(rule{sel: s, decls: it.trailing, order: order})
+					e.add(rule{sel: s, decls: it.trailing, order: order, layer: it.layer})
 				}
 				order++
 				continue
+			}
+			if it.r.at != "" {
+				layer, ok := ctx.groupApplies(it.r.at, it.r.atPrelude, it.r.layer)
+				if !ok {
+					continue
+				}
+				it.r.layer = layer
 			}
 			prelude := it.r.prelude
 			var resolved []string
@@ -357,19 +378,25 @@ func New(doc *html.Node, opts Options) *Engine {
 			decls := parseDecls(segs[0])
 			for _, s := range sels {
 				if len(decls) > 0 {
-					e.add(rule{sel: s, decls: decls, order: order})
+					e.add(rule{sel: s, decls: decls, order: order, layer: it.r.layer})
 				}
 			}
 			order++
 			for i := len(nested) - 1; i >= 0; i-- {
 				if d := parseDecls(segs[i+1]); len(d) > 0 {
-					stack = append(stack, item{trailing: d, sels: sels})
+					stack = append(stack, item{trailing: d, sels: sels, layer: it.r.layer})
 				}
 				if it.depth+1 < MaxNesting {
+					nested[i].layer = it.r.layer
 					stack = append(stack, item{r: nested[i], parents: resolved, depth: it.depth + 1})
 				}
 			}
 		}
+	}
+	// Layer order is known once every sheet is read.
+	ctx.layers.finish()
+	for i := range e.rules {
+		e.rules[i].layer = ctx.layers.rank[e.rules[i].layer]
 	}
 	e.steps = MatchSteps
 	e.checkBudget(doc, elements)
@@ -466,19 +493,15 @@ func isDefaultStyleMeta(n *html.Node) bool {
 	return c != ""
 }
 
-func isStyleElement(n *html.Node) bool {
+func isStyleElement(n *html.Node, screen media.Screen) bool {
 	if n.Data != "style" || (n.Namespace != "" && n.Namespace != "svg") {
 		return false
 	}
 	if t, ok := attrValue(n, "type"); ok && t != "" && domtree.ToLowerASCII(strings.TrimSpace(t)) != "text/css" {
 		return false
 	}
-	if m, ok := attrValue(n, "media"); ok {
-		switch domtree.ToLowerASCII(strings.Trim(m, " \t\n\f\r")) {
-		case "", "all", "screen":
-		default:
-			return false // a media query is not evaluated offline
-		}
+	if m, ok := attrValue(n, "media"); ok && !media.Match(m, screen) {
+		return false
 	}
 	return true
 }
@@ -554,7 +577,7 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 		for _, i := range list {
 			r := &e.rules[i]
 			if matchComplex(&r.sel, n, &e.steps) {
-				offer(r.decls, prio{spec: r.sel.spec, order: r.order})
+				offer(r.decls, prio{spec: r.sel.spec, order: r.order, layer: r.layer})
 			}
 		}
 	}
