@@ -61,6 +61,9 @@ const (
 	valInitial
 	valUnset
 	valRevert
+	// valVar is a display or visibility value that uses var(); raw holds
+	// it until it is substituted for an element.
+	valVar
 )
 
 var cssWide = map[string]valueKind{
@@ -84,6 +87,7 @@ type value struct {
 	hidden  bool // visibility hidden or collapse
 	float   bool // float other than none
 	pos     position
+	raw     []token // a custom property's value, or a valVar value
 }
 
 // decl is a parsed declaration of a property the cascade computes.
@@ -91,6 +95,7 @@ type decl struct {
 	prop      property
 	val       value
 	important bool
+	custom    string // the name of a custom property (prop is propCustom)
 }
 
 // parseDecls keeps the declarations the cascade needs, valid as Chromium
@@ -98,6 +103,25 @@ type decl struct {
 func parseDecls(raw []rawDecl) []decl {
 	var out []decl
 	for _, r := range raw {
+		if strings.HasPrefix(r.name, "--") {
+			// A custom property keeps its tokens; a CSS-wide keyword
+			// alone is that keyword.
+			v := value{raw: r.value}
+			if words, ok := keywords(r.value); ok && len(words) == 1 {
+				if k, wide := cssWide[words[0]]; wide {
+					v = value{kind: k}
+				}
+			}
+			out = append(out, decl{prop: propCustom, custom: r.name, val: v, important: r.important})
+			continue
+		}
+		if p, ok := propNames[r.name]; ok && (p == propDisplay || p == propVisibility) && usesVar(r.value) {
+			// Valid until computed, if its var() are well formed.
+			if validVars(r.value) {
+				out = append(out, decl{prop: p, val: value{kind: valVar, raw: r.value}, important: r.important})
+			}
+			continue
+		}
 		words, ok := keywords(r.value)
 		if !ok {
 			continue
@@ -255,6 +279,8 @@ type Engine struct {
 	SheetsDropped bool
 	// steps is what is left of MatchSteps.
 	steps int
+	// varSteps is what is left of VarSteps.
+	varSteps int
 	// Sheets is the number of <style> elements applied.
 	Sheets int
 }
@@ -268,6 +294,7 @@ type Computed struct {
 	pos          position
 	blockifyKids bool
 	inlinifyKids bool
+	vars         *varScope
 }
 
 // New collects the style sheets of the document rooted at doc: every <style>
@@ -399,6 +426,7 @@ func New(doc *html.Node, opts Options) *Engine {
 		e.rules[i].layer = ctx.layers.rank[e.rules[i].layer]
 	}
 	e.steps = MatchSteps
+	e.varSteps = VarSteps
 	e.checkBudget(doc, elements)
 	return e
 }
@@ -414,6 +442,7 @@ func (e *Engine) DropSheets() {
 	e.rules, e.universal = nil, nil
 	e.byID, e.byClass, e.byTag = map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
 	e.SheetsDropped = true
+	e.varSteps = VarSteps
 }
 
 func (e *Engine) add(r rule) {
@@ -563,12 +592,25 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 		// A presentational hint: author origin, before every author rule.
 		w[propFloat].offer(prio{rank: rankAuthorNormal, order: -1}, value{float: true})
 	}
+	var custom map[string]*winner
 	offer := func(ds []decl, p prio) {
 		for i, d := range ds {
 			p.index = i
 			p.rank = rankAuthorNormal
 			if d.important {
 				p.rank = rankAuthorImportant
+			}
+			if d.prop == propCustom {
+				if custom == nil {
+					custom = map[string]*winner{}
+				}
+				x := custom[d.custom]
+				if x == nil {
+					x = &winner{}
+					custom[d.custom] = x
+				}
+				x.offer(p, d.val)
+				continue
 			}
 			w[d.prop].offer(p, d.val)
 		}
@@ -592,6 +634,15 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 		par = *parent
 	}
 	var c Computed
+	c.vars = par.vars
+	if len(custom) > 0 {
+		own := make(map[string]customDecl, len(custom))
+		for name, x := range custom {
+			own[name] = customDecl{kind: x.val.kind, toks: x.val.raw}
+		}
+		c.vars = &varScope{parent: par.vars, own: own}
+	}
+	e.substituteVars(&w, c.vars)
 	// display
 	c.Display = DisplayInline
 	if x := w[propDisplay]; x.set {

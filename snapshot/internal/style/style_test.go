@@ -45,7 +45,7 @@ func TestReadRules(t *testing.T) {
 		{"@media print{a{display:none}} b{display:block}", []rule{{"b", "display=block;"}}},
 		{"@media screen{a{display:none}} b{display:block}", []rule{{"a", "display=none;"}, {"b", "display=block;"}}},
 		{"@media screen{@media (min-width:1px){a{display:none}}} b{x:y}", []rule{{"a", "display=none;"}, {"b", "x=y;"}}},
-		{"@media screen{a{x:y}", []rule{{"a", "x=y;"}}}, // an unclosed group runs to the end
+		{"@media screen{a{x:y}", []rule{{"a", "x=y;"}}},    // an unclosed group runs to the end
 		{"@media screen{a} b{x:y}", []rule{{"b", "x=y;"}}}, // the group's end ends the prelude
 		{"@layer x{a{x:y}} @layer; b{x:y}", []rule{{"a", "x=y;"}, {"b", "x=y;"}}},
 		{"@layer x, y{a{x:y}} b{x:y}", []rule{{"b", "x=y;"}}}, // a block names one layer
@@ -55,7 +55,7 @@ func TestReadRules(t *testing.T) {
 		{"a{b{display:none} display:block}", []rule{{"a", "display=block;"}}},
 		{"a{@media x{b{c:d}} display:block}", []rule{{"a", "display=block;"}}},
 		{"a{--x:{display:none}; display:block}", []rule{{"a", "--x={display:none};display=block;"}}},
-		{"a{display:none", []rule{{"a", "display=none;"}}},                        // unclosed block runs to the end
+		{"a{display:none", []rule{{"a", "display=none;"}}}, // unclosed block runs to the end
 		{"a", nil}, // no block: dropped
 		{"a{display}b{display:none}", []rule{{"a", ""}, {"b", "display=none;"}}},
 		{"a{display:(;)none}", []rule{{"a", "display=(;)none;"}}}, // ';' inside a block does not end it
