@@ -44,7 +44,6 @@ var divergences = []divergence{
 	{"css-import", "state", "", "a sheet imported from a data: URL is applied live only"},
 	{"css-link-stylesheet", "state", "", "a linked sheet at a data: URL is applied live only"},
 	{"css-at-rule-blocks", "state", "", "rules inside @scope blocks are applied live only"},
-	{"css-custom-properties", "state", "", "display and visibility values using var() are applied live only"},
 	{"css-content-visibility", "state", "", "content-visibility: hidden leaves descendants without layout objects live only"},
 	{"css-csp-meta", "state", "", "a meta style-src 'none' policy blocks author styles live only"},
 	{"css-form-validity", "state", "", "rules using :valid, :invalid, :in-range or :out-of-range are applied live only"},
