@@ -15,6 +15,9 @@ import (
 type sheetContext struct {
 	screen media.Screen
 	layers *layers
+	// steps counts the tokens readRules looks at, to show its cost is
+	// linear in the sheet.
+	steps int
 }
 
 func newSheetContext() *sheetContext {
@@ -27,27 +30,19 @@ func atName(t token) string {
 }
 
 // atPrelude finds the end of the prelude of the at-rule at toks[i]: the
-// index of its first top-level ';' or '{' before limit, or limit.
-func atPrelude(toks []token, i, limit int) int {
+// index of its first top-level ';' or '{', or len(toks). Inside a group
+// (nested), a top-level '}' ends it too: it closes the group.
+func atPrelude(toks []token, i int, nested bool) int {
 	var b blocks
 	j := i + 1
-	for ; j < limit; j++ {
-		if b.depth() == 0 && (toks[j].tt == css.SemicolonToken || toks[j].tt == css.LeftBraceToken) {
+	for ; j < len(toks); j++ {
+		t := toks[j]
+		if b.depth() == 0 && (t.tt == css.SemicolonToken || t.tt == css.LeftBraceToken || (nested && t.tt == css.RightBraceToken)) {
 			return j
 		}
-		b.step(toks[j])
+		b.step(t)
 	}
-	return limit
-}
-
-// blockClose returns the index of the '}' closing the block opened at
-// toks[k], or len(toks) when the sheet ends first (which closes it).
-func blockClose(toks []token, k int) int {
-	e := skipBlock(toks, k)
-	if e > k+1 && e <= len(toks) && toks[e-1].tt == css.RightBraceToken {
-		return e - 1
-	}
-	return len(toks)
+	return j
 }
 
 // groupApplies decides a conditional group rule met in a style sheet or
@@ -137,8 +132,10 @@ func splitTop(toks []token, sep css.TokenType) [][]token {
 // cascade layer each belongs to. The rules of a @media block whose query
 // matches the screen, of a @supports block whose condition holds and of a
 // @layer block are read where they stand, as if the block were not there
-// (apart from the layer), to any depth: an explicit stack of open blocks
-// replaces recursion. @layer statements declare their layers. Every other
+// (apart from the layer), to any depth: a stack of open groups replaces
+// recursion, and a '}' where a rule could start closes the innermost, as
+// CSS Syntax reads a block's rules. Every token is looked at a bounded
+// number of times. @layer statements declare their layers. Every other
 // at-rule, and every block whose condition fails, is skipped whole;
 // @import loads nothing. c may be nil for a sheet read on its own.
 func readRules(toks []token, c *sheetContext) []rawRule {
@@ -146,69 +143,68 @@ func readRules(toks []token, c *sheetContext) []rawRule {
 		c = newSheetContext()
 	}
 	var rules []rawRule
-	type open struct {
-		end   int // index of the block's '}', or len(toks)
-		layer int32
-	}
-	stack := []open{{end: len(toks), layer: rootLayer}}
-	for i := 0; ; {
-		top := stack[len(stack)-1]
-		if i >= top.end {
-			if len(stack) == 1 {
-				break
-			}
-			stack = stack[:len(stack)-1]
-			i = top.end + 1
-			continue
-		}
+	layers := []int32{rootLayer} // the open groups' layers, outermost first
+	for i := 0; i < len(toks); {
+		c.steps++
+		nested := len(layers) > 1
+		layer := layers[len(layers)-1]
 		t := toks[i]
 		switch t.tt {
 		case css.WhitespaceToken, css.CDOToken, css.CDCToken:
 			i++
 			continue
+		case css.RightBraceToken:
+			if nested {
+				layers = layers[:len(layers)-1]
+				i++
+				continue
+			}
+			// At the top level a stray '}' starts a qualified rule, whose
+			// selector is then invalid; so does a stray ';'.
 		case css.AtKeywordToken:
-			// A stray semicolon at the top level is left to the
-			// qualified-rule reader below: its selector is invalid.
-			j := atPrelude(toks, i, top.end)
-			if j >= top.end {
-				i = top.end // runs to the end of its block: dropped
+			j := atPrelude(toks, i, nested)
+			c.steps += j - i
+			if j >= len(toks) || toks[j].tt == css.RightBraceToken {
+				i = j // runs to the end of its block: dropped
 				continue
 			}
 			prelude := toks[i+1 : j]
 			name := atName(t)
 			if toks[j].tt == css.SemicolonToken {
 				if name == "layer" {
-					c.declareLayers(trimSpace(prelude), top.layer)
+					c.declareLayers(trimSpace(prelude), layer)
 				}
 				i = j + 1
 				continue
 			}
-			end := blockClose(toks, j)
-			if layer, ok := c.groupApplies(name, prelude, top.layer); ok {
-				stack = append(stack, open{end: min(end, top.end), layer: layer})
+			if inner, ok := c.groupApplies(name, prelude, layer); ok {
+				layers = append(layers, inner)
 				i = j + 1
 				continue
 			}
-			i = min(end+1, top.end)
+			next := skipBlock(toks, j)
+			c.steps += next - j
+			i = next
 			continue
 		}
 		// A qualified rule: the prelude runs to the first top-level '{'.
 		var b blocks
 		start := i
-		for i < top.end && (b.depth() > 0 || toks[i].tt != css.LeftBraceToken) {
+		for i < len(toks) && (b.depth() > 0 || (toks[i].tt != css.LeftBraceToken && !(nested && i > start && toks[i].tt == css.RightBraceToken))) {
 			b.step(toks[i])
 			i++
 		}
-		if i >= top.end {
-			i = top.end // no block before the end: the rule is dropped
-			continue
+		c.steps += i - start
+		if i >= len(toks) || toks[i].tt != css.LeftBraceToken {
+			continue // no block before the group or the sheet ends: dropped
 		}
-		end := min(skipBlock(toks, i), top.end)
+		end := skipBlock(toks, i)
+		c.steps += end - i
 		blockEnd := end
 		if blockEnd > i+1 && toks[blockEnd-1].tt == css.RightBraceToken {
 			blockEnd--
 		}
-		rules = append(rules, rawRule{prelude: toks[start:i], block: toks[i+1 : blockEnd], layer: top.layer})
+		rules = append(rules, rawRule{prelude: toks[start:i], block: toks[i+1 : blockEnd], layer: layer})
 		i = end
 	}
 	return rules

@@ -180,3 +180,40 @@ func TestLayers(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestReadRulesLinear: reading a sheet looks at each token a bounded number
+// of times however deeply groups nest or however many are skipped: the
+// step count of twice the input is twice that of the input, less the
+// constant for the sheet's ends.
+func TestReadRulesLinear(t *testing.T) {
+	shapes := map[string]func(n int) string{
+		"nested matching groups": func(n int) string {
+			return strings.Repeat("@media all{@layer x{@supports (display:grid){", n) + "a{x:y}" + strings.Repeat("}}}", n)
+		},
+		"nested failing groups": func(n int) string {
+			return strings.Repeat("@media print{", n) + "a{x:y}" + strings.Repeat("}", n)
+		},
+		"unclosed groups": func(n int) string { return strings.Repeat("@media all{a{x:y}", n) },
+		"many groups":     func(n int) string { return strings.Repeat("@media all{a{x:y}} @media print{b{x:y}} @layer l;", n) },
+		"stray braces":    func(n int) string { return strings.Repeat("@media all{}}}a{x:y}", n) },
+	}
+	for name, shape := range shapes {
+		steps := func(n int) int {
+			c := newSheetContext()
+			readRules(tokenize(shape(n)), c)
+			return c.steps
+		}
+		s1, s2, s4 := steps(1000), steps(2000), steps(4000)
+		if s4-s2 != 2*(s2-s1) || s2-s1 > 64*1000 {
+			t.Errorf("%s: %d, %d, %d steps for 1000, 2000, 4000 repetitions: not linear", name, s1, s2, s4)
+		}
+	}
+	// One small sheet, counted by hand: the reader's 3 turns (the group, the
+	// rule, the closing '}'), 3 tokens from "@media" to the group's '{', the
+	// rule's 1 prelude token and its 5 block tokens.
+	c := newSheetContext()
+	readRules(tokenize("@media all{a{x:y}}"), c)
+	if c.steps != 12 {
+		t.Errorf("steps = %d, want 12", c.steps)
+	}
+}

@@ -167,7 +167,7 @@ func readBlock(toks []token) (segs [][]rawDecl, rules []rawRule) {
 		}
 		if toks[i].tt == css.AtKeywordToken {
 			name := atName(toks[i])
-			j := atPrelude(toks, i, len(toks))
+			j := atPrelude(toks, i, false)
 			if j < len(toks) && toks[j].tt == css.LeftBraceToken && (name == "media" || name == "supports" || name == "layer") {
 				end := skipBlock(toks, j)
 				blockEnd := end
