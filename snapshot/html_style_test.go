@@ -191,11 +191,13 @@ ns|x,.aw{display:none} .ax{display:none} .ay[{display:none} .az{display:none}`,
 <div id=w><i class=x id=k>k</i></div>`,
 			// The nested rule weighs like :is(#w) .x, more than .x.
 			map[string]string{"a": "none", "b": "inline", "c": "none", "d": "none", "e": "none", "f": "none", "g": "none",
-				"h": "inline", "i": "inline", "j": "none", "k": "none"}},
-		{"not applied: at-rules, var, media attribute", `@media all{.bd{display:none}} @supports (display:grid){.be{display:none}}
+				"h": "inline", "i": "none", "j": "none", "k": "none"}},
+		{"conditional at-rules, an undefined var(), @import", `@media all{.bd{display:none}} @supports (display:grid){.be{display:none}}
+@media print{.bg{display:none}} @supports (display:nosuch){.bh{display:none}}
 @import url(x.css); .ay{color:red; .az{display:none} display:none} .ba{display:var(--x)} .bf{display:none}`,
-			`<i class=bd id=bd>x</i><i class=be id=be>x</i><i class=ay id=ay>x</i><i class="ay az" id=az>x</i><i class=ba id=ba>x</i><i class=bf id=bf>x</i>`,
-			map[string]string{"bd": "inline", "be": "inline", "ay": "none", "az": "none", "ba": "inline", "bf": "none"}},
+			`<i class=bd id=bd>x</i><i class=be id=be>x</i><i class=ay id=ay>x</i><i class="ay az" id=az>x</i><i class=ba id=ba>x</i><i class=bf id=bf>x</i>
+<i class=bg id=bg>x</i><i class=bh id=bh>x</i>`,
+			map[string]string{"bd": "none", "be": "none", "ay": "none", "az": "none", "ba": "inline", "bf": "none", "bg": "inline", "bh": "inline"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -222,16 +224,16 @@ func TestOfflineCascadeStyleElements(t *testing.T) {
 	page := `<html><head>
 <style media=print>.a{display:none}</style><style media=" Screen ">.b{display:none}</style>
 <style type="text/foo">.c{display:none}</style><style type="TEXT/CSS">.d{display:none}</style>
-<style media="(min-width: 1px)">.e{display:none}</style>
+<style media="(min-width: 1px)">.e{display:none}</style><style media="(max-width: 1px)">.j{display:none}</style>
 <template><style>.f{display:none}</style></template>
 <noscript><style>.g{display:none}</style></noscript>
 </head><body><svg><style>.h{display:none}</style></svg>
 <div id=host><template shadowrootmode=open><style>.i{display:none}</style></template></div>
 <i class=a id=a>x</i><i class=b id=b>x</i><i class=c id=c>x</i><i class=d id=d>x</i><i class=e id=e>x</i>
-<i class=f id=f>x</i><i class=g id=g>x</i><i class=h id=h>x</i><i class=i id=i>x</i></body></html>`
+<i class=f id=f>x</i><i class=g id=g>x</i><i class=h id=h>x</i><i class=i id=i>x</i><i class=j id=j>x</i></body></html>`
 	tr, info := htmlParse(t, page)
-	want := map[string]string{"a": "inline", "b": "none", "c": "inline", "d": "none", "e": "inline",
-		"f": "inline", "g": "inline", "h": "none", "i": "inline"}
+	want := map[string]string{"a": "inline", "b": "none", "c": "inline", "d": "none", "e": "none",
+		"f": "inline", "g": "inline", "h": "none", "i": "inline", "j": "inline"}
 	got := map[string]string{}
 	for id := range want {
 		got[id] = htmlStyleOf(htmlByID(t, tr, id))
@@ -239,8 +241,8 @@ func TestOfflineCascadeStyleElements(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if info.StyleSheets != 3 {
-		t.Errorf("StyleSheets = %d, want 3 (media screen, text/css, svg)", info.StyleSheets)
+	if info.StyleSheets != 4 {
+		t.Errorf("StyleSheets = %d, want 4 (media screen, text/css, a matching query, svg)", info.StyleSheets)
 	}
 	_ = strings.TrimSpace
 }

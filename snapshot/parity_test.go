@@ -41,12 +41,9 @@ var divergences = []divergence{
 		"so live the element itself is rendered while its content has no layout objects and stays excluded."},
 	// The css-* pages show the divergences of docs/divergences.md on purpose:
 	// every difference they make is one of display or exclusion.
-	{"css-media", "state", "", "rules inside @media blocks and <style media> queries are applied live only"},
-	{"css-supports", "state", "", "rules inside @supports blocks are applied live only"},
 	{"css-import", "state", "", "a sheet imported from a data: URL is applied live only"},
 	{"css-link-stylesheet", "state", "", "a linked sheet at a data: URL is applied live only"},
-	{"css-at-rule-blocks", "state", "", "rules inside @layer and @scope blocks are applied live only"},
-	{"css-custom-properties", "state", "", "display and visibility values using var() are applied live only"},
+	{"css-at-rule-blocks", "state", "", "rules inside @scope blocks are applied live only"},
 	{"css-content-visibility", "state", "", "content-visibility: hidden leaves descendants without layout objects live only"},
 	{"css-csp-meta", "state", "", "a meta style-src 'none' policy blocks author styles live only"},
 	{"css-form-validity", "state", "", "rules using :valid, :invalid, :in-range or :out-of-range are applied live only"},

@@ -2,6 +2,7 @@ package style
 
 import (
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/snapshot/internal/media"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
@@ -57,6 +58,9 @@ const (
 	valInitial
 	valUnset
 	valRevert
+	// valVar is a display or visibility value that uses var(); raw holds
+	// it until it is substituted for an element.
+	valVar
 )
 
 var cssWide = map[string]valueKind{
@@ -81,6 +85,7 @@ type value struct {
 	float   bool // float other than none
 	pos     position
 	native  bool // appearance other than none
+	raw     []token // a custom property's value, or a valVar value
 }
 
 // decl is a parsed declaration of a property the cascade computes.
@@ -88,6 +93,7 @@ type decl struct {
 	prop      property
 	val       value
 	important bool
+	custom    string // the name of a custom property (prop is propCustom)
 }
 
 // parseDecls keeps the declarations the cascade needs, valid as Chromium
@@ -95,6 +101,25 @@ type decl struct {
 func parseDecls(raw []rawDecl) []decl {
 	var out []decl
 	for _, r := range raw {
+		if strings.HasPrefix(r.name, "--") {
+			// A custom property keeps its tokens; a CSS-wide keyword
+			// alone is that keyword.
+			v := value{raw: r.value}
+			if words, ok := keywords(r.value); ok && len(words) == 1 {
+				if k, wide := cssWide[words[0]]; wide {
+					v = value{kind: k}
+				}
+			}
+			out = append(out, decl{prop: propCustom, custom: r.name, val: v, important: r.important})
+			continue
+		}
+		if p, ok := propNames[r.name]; ok && (p == propDisplay || p == propVisibility) && usesVar(r.value) {
+			// Valid until computed, if its var() are well formed.
+			if validVars(r.value) {
+				out = append(out, decl{prop: p, val: value{kind: valVar, raw: r.value}, important: r.important})
+			}
+			continue
+		}
 		words, ok := keywords(r.value)
 		if !ok {
 			continue
@@ -192,8 +217,9 @@ type prio struct {
 	rank   rank
 	inline bool
 	spec   cascadia.Specificity
-	order  int // rule order in the document
-	index  int // declaration order within its rule
+	order  int   // rule order in the document
+	index  int   // declaration order within its rule
+	layer  int32 // the cascade layer's rank (layers.finish); 0 is below every layer
 }
 
 func (a prio) less(b prio) bool {
@@ -202,6 +228,14 @@ func (a prio) less(b prio) bool {
 	}
 	if a.inline != b.inline {
 		return !a.inline
+	}
+	if a.layer != b.layer {
+		// Important declarations of earlier layers win, normal ones of
+		// later layers (and of no layer).
+		if a.rank == rankAuthorImportant {
+			return a.layer > b.layer
+		}
+		return a.layer < b.layer
 	}
 	if a.spec != b.spec {
 		return a.spec.Less(b.spec)
@@ -217,6 +251,7 @@ type rule struct {
 	sel   complexSel
 	decls []decl
 	order int
+	layer int32 // while reading, the layer's id; then its rank
 }
 
 // Options say how the document was parsed.
@@ -247,6 +282,8 @@ type Engine struct {
 	SheetsDropped bool
 	// m matches selectors and keeps what is left of MatchSteps.
 	m matcher
+	// varSteps is what is left of VarSteps.
+	varSteps int
 	// Sheets is the number of <style> elements applied.
 	Sheets int
 }
@@ -261,11 +298,13 @@ type Computed struct {
 	native       bool // computed appearance other than none
 	blockifyKids bool
 	inlinifyKids bool
+	vars         *varScope
 }
 
 // New collects the style sheets of the document rooted at doc: every <style>
 // element (HTML or SVG) reachable from doc whose type is CSS and whose media
-// is absent, empty, "all" or "screen". Template contents and declarative
+// query list matches the reference screen (package media), and the rules of
+// theirs that apply to that screen. Template contents and declarative
 // shadow roots must already be cut off the tree by the caller.
 //
 // In quirks mode (Options.Quirks), class and id selectors match ASCII
@@ -279,6 +318,7 @@ func New(doc *html.Node, opts Options) *Engine {
 	order := 0
 	elements := 0
 	preferred := ""
+	ctx := newSheetContext()
 	for n := doc; n != nil; n = NextNode(n, doc, true) {
 		if n.Type != html.ElementNode {
 			continue
@@ -291,7 +331,7 @@ func New(doc *html.Node, opts Options) *Engine {
 			preferred, _ = attrValue(n, "content")
 			continue
 		}
-		if !isStyleElement(n) {
+		if !isStyleElement(n, ctx.screen) {
 			continue
 		}
 		// A titled sheet belongs to a named set: the first title names the
@@ -326,8 +366,9 @@ func New(doc *html.Node, opts Options) *Engine {
 			// after that rule and all it nests, as CSS Nesting says.
 			trailing []decl
 			sels     []complexSel
+			layer    int32
 		}
-		top := readRules(toks)
+		top := readRules(toks, ctx)
 		stack := make([]item, 0, len(top))
 		for i := len(top) - 1; i >= 0; i-- {
 			stack = append(stack, item{r: top[i]})
@@ -337,10 +378,17 @@ func New(doc *html.Node, opts Options) *Engine {
 			stack = stack[:len(stack)-1]
 			if it.trailing != nil {
 				for _, s := range it.sels {
-					e.add(rule{sel: s, decls: it.trailing, order: order})
+					e.add(rule{sel: s, decls: it.trailing, order: order, layer: it.layer})
 				}
 				order++
 				continue
+			}
+			if it.r.at != "" {
+				layer, ok := ctx.groupApplies(it.r.at, it.r.atPrelude, it.r.layer)
+				if !ok {
+					continue
+				}
+				it.r.layer = layer
 			}
 			prelude := it.r.prelude
 			var resolved []string
@@ -361,21 +409,28 @@ func New(doc *html.Node, opts Options) *Engine {
 			decls := parseDecls(segs[0])
 			for _, s := range sels {
 				if len(decls) > 0 {
-					e.add(rule{sel: s, decls: decls, order: order})
+					e.add(rule{sel: s, decls: decls, order: order, layer: it.r.layer})
 				}
 			}
 			order++
 			for i := len(nested) - 1; i >= 0; i-- {
 				if d := parseDecls(segs[i+1]); len(d) > 0 {
-					stack = append(stack, item{trailing: d, sels: sels})
+					stack = append(stack, item{trailing: d, sels: sels, layer: it.r.layer})
 				}
 				if it.depth+1 < MaxNesting {
+					nested[i].layer = it.r.layer
 					stack = append(stack, item{r: nested[i], parents: resolved, depth: it.depth + 1})
 				}
 			}
 		}
 	}
 	e.m = newMatcher()
+	// Layer order is known once every sheet is read.
+	ctx.layers.finish()
+	for i := range e.rules {
+		e.rules[i].layer = ctx.layers.rank[e.rules[i].layer]
+	}
+	e.varSteps = VarSteps
 	e.checkBudget(doc, elements)
 	return e
 }
@@ -400,6 +455,7 @@ func (e *Engine) DropSheets() {
 	e.rules, e.universal = nil, nil
 	e.byID, e.byClass, e.byTag = map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
 	e.SheetsDropped = true
+	e.varSteps = VarSteps
 }
 
 func (e *Engine) add(r rule) {
@@ -499,19 +555,15 @@ func isDefaultStyleMeta(n *html.Node) bool {
 	return c != ""
 }
 
-func isStyleElement(n *html.Node) bool {
+func isStyleElement(n *html.Node, screen media.Screen) bool {
 	if n.Data != "style" || (n.Namespace != "" && n.Namespace != "svg") {
 		return false
 	}
 	if t, ok := attrValue(n, "type"); ok && t != "" && domtree.ToLowerASCII(strings.TrimSpace(t)) != "text/css" {
 		return false
 	}
-	if m, ok := attrValue(n, "media"); ok {
-		switch domtree.ToLowerASCII(strings.Trim(m, " \t\n\f\r")) {
-		case "", "all", "screen":
-		default:
-			return false // a media query is not evaluated offline
-		}
+	if m, ok := attrValue(n, "media"); ok && !media.Match(m, screen) {
+		return false
 	}
 	return true
 }
@@ -573,12 +625,25 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 		// A presentational hint: author origin, before every author rule.
 		w[propFloat].offer(prio{rank: rankAuthorNormal, order: -1}, value{float: true})
 	}
+	var custom map[string]*winner
 	offer := func(ds []decl, p prio) {
 		for i, d := range ds {
 			p.index = i
 			p.rank = rankAuthorNormal
 			if d.important {
 				p.rank = rankAuthorImportant
+			}
+			if d.prop == propCustom {
+				if custom == nil {
+					custom = map[string]*winner{}
+				}
+				x := custom[d.custom]
+				if x == nil {
+					x = &winner{}
+					custom[d.custom] = x
+				}
+				x.offer(p, d.val)
+				continue
 			}
 			w[d.prop].offer(p, d.val)
 		}
@@ -587,7 +652,7 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 		for _, i := range list {
 			r := &e.rules[i]
 			if matchComplex(&r.sel, n, &e.m) {
-				offer(r.decls, prio{spec: r.sel.spec, order: r.order})
+				offer(r.decls, prio{spec: r.sel.spec, order: r.order, layer: r.layer})
 			}
 		}
 	}
@@ -604,6 +669,15 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 		par = *parent
 	}
 	var c Computed
+	c.vars = par.vars
+	if len(custom) > 0 {
+		own := make(map[string]customDecl, len(custom))
+		for name, x := range custom {
+			own[name] = customDecl{kind: x.val.kind, toks: x.val.raw}
+		}
+		c.vars = &varScope{parent: par.vars, own: own}
+	}
+	e.substituteVars(&w, c.vars)
 	// display
 	c.Display = DisplayInline
 	if x := w[propDisplay]; x.set {

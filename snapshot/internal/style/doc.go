@@ -6,12 +6,29 @@
 // The inputs are the user-agent defaults of the HTML Standard's rendering
 // section (as Chromium applies them), the document's own <style> elements
 // and the style attributes. Declarations are ordered by origin and
-// importance, then inline-ness, specificity and source order; inherit,
+// importance, then inline-ness, cascade layer, specificity and source order;
+// inherit,
 // initial, unset, revert and revert-layer are honoured, and visibility
 // inherits. Chromium's display adjustments are applied after the cascade:
 // blockification of floats, absolutely positioned boxes, flex, grid and math
 // items and the root, and display: contents on elements that cannot be
 // contents.
+//
+// Both sides of a parity check see one reference screen (package media):
+// @media blocks and <style media> sheets apply when their query list
+// matches it. @supports blocks apply when their condition holds as Chromium
+// 156 decides it from data: a declaration by whether the property is in
+// the generated table of names Chromium knows (properties_gen.go, made by
+// internal/gencssprops from MDN's compatibility data) and, for display and
+// visibility, whether the value is valid; selector() by this package's
+// selector parser. @layer blocks and statements order rules in cascade
+// layers by first declaration across all sheets of the document; rules
+// outside every layer beat layered ones, and the reverse for !important.
+// Conditional groups nested in style rules apply to the enclosing
+// selectors. var() in display and visibility is substituted from custom
+// properties, which cascade like other properties and inherit; a value
+// invalid after substitution (an undefined property without fallback, a
+// cycle) makes the declaration behave as unset.
 //
 // Style rules nested in style rules (CSS Nesting) are applied, resolved to
 // flat selectors: "&" stands for each enclosing selector in turn, and a
@@ -65,22 +82,31 @@
 //   - hidden=until-found is display: none (SPEC section 2.1); Chromium
 //     renders the element and hides its content with content-visibility.
 //     <div hidden=until-found>x</div>
-//   - Rules inside at-rule blocks are not applied (SPEC section 2.1):
-//     @media, @supports, @layer, @scope, @container, @starting-style, also
-//     when nested in a style rule.
-//     <style>@media all{p{display:none}}</style><p>x</p>
+//   - Rules inside @scope, @container and @starting-style blocks are not
+//     applied, also when nested in a style rule.
+//     <style>@scope (body){p{display:none}}</style><p>x</p>
+//   - In @supports, the value of a declaration is checked only for display
+//     and visibility (any value of another known property counts as
+//     supported), font-tech() and font-format() are false, and a selector
+//     this package drops (:valid, say) is unsupported, where Chromium
+//     supports it. A property Chromium knows that the compatibility data
+//     does not list is unknown here.
+//   - Media features whose value depends on fonts (lengths in ex, ch, cap,
+//     ic, lh and their root forms) are unknown: neither they nor their
+//     negation match.
+//   - revert-layer acts as revert; @property registrations are not read, so
+//     every custom property inherits and has no initial value; a @layer
+//     statement nested in a style rule declares nothing; @import layer()
+//     declares no layer.
 //   - Style rules nested deeper than MaxNesting, or whose selector grows
 //     past MaxNestedSelectorBytes once the enclosing selectors are written
 //     in, are not applied. A resolved selector weighs what its own enclosing
 //     selector does, where CSS weighs "&" as the heaviest of them; and
 //     ".a &" in a rule for "b c" requires .a above b, where CSS also
 //     accepts .a between b and c.
-//   - var() is not resolved: a declaration using it is dropped, where a
-//     browser substitutes the custom property or, failing that, unsets.
-//     <p style="--d:none;display:var(--d)">x</p>
-//   - External style sheets and @import load nothing; a <style media> with a
-//     query other than all or screen is not applied.
-//     <style media="(min-width:1px)">p{display:none}</style><p>x</p>
+//   - var() is substituted only in display and visibility; float and
+//     position values that use it are dropped.
+//   - External style sheets and @import load nothing.
 //   - On one generated page of badly misnested formatting elements
 //     (<b><i><em>...</b>), Chromium left an element that :last-child
 //     matches (element.matches says so) with a style that ignores the
@@ -141,7 +167,11 @@
 // any author rule is matched, the candidate (rule, element) pairs are
 // counted too, and more than MatchBudget drops the sheets at once. Nesting
 // is bounded by MaxNesting and MaxNestedSelectorBytes. All of this is
-// deterministic: the same bytes always cost the same steps.
+// deterministic: the same bytes always cost the same steps. Conditional
+// groups and layers nest through an explicit stack. var() substitution is lazy and remembered per scope; a value may
+// hold at most MaxVarTokens tokens and pass through MaxVarDepth custom
+// properties, and all substitutions together produce at most VarSteps
+// tokens, past which the author sheets are dropped as for MatchSteps.
 //
 // # Security
 //

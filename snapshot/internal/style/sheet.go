@@ -98,52 +98,16 @@ func skipBlock(toks []token, i int) int {
 }
 
 // rawRule is a style rule as read: its prelude (the selector list) and the
-// tokens of its block.
+// tokens of its block, and the cascade layer it belongs to. A conditional
+// group rule nested in a style rule (@media, @supports, @layer) is read as
+// a rule for "&" whose block is the group's, with at and atPrelude set: it
+// applies, to the enclosing selectors, when the group does.
 type rawRule struct {
-	prelude []token
-	block   []token
-}
-
-// readRules reads the top-level style rules of a style sheet. At-rules and
-// their blocks are skipped whole: nothing inside @media, @supports, @layer
-// and the like is applied, and @import loads nothing.
-func readRules(toks []token) []rawRule {
-	var rules []rawRule
-	for i := 0; i < len(toks); {
-		t := toks[i]
-		switch t.tt {
-		case css.WhitespaceToken, css.CDOToken, css.CDCToken, css.SemicolonToken:
-			// A stray semicolon at top level starts a qualified rule in CSS
-			// Syntax whose prelude swallows it; the rule's selector is then
-			// invalid. Skipping it alone would apply the rule, so fall through
-			// to the qualified-rule reader unless it is whitespace or CDO/CDC.
-			if t.tt != css.SemicolonToken {
-				i++
-				continue
-			}
-		case css.AtKeywordToken:
-			i = skipAtRule(toks, i)
-			continue
-		}
-		// A qualified rule: the prelude runs to the first top-level '{'.
-		var b blocks
-		start := i
-		for i < len(toks) && (b.depth() > 0 || toks[i].tt != css.LeftBraceToken) {
-			b.step(toks[i])
-			i++
-		}
-		if i >= len(toks) {
-			break // no block before the end: the rule is dropped
-		}
-		end := skipBlock(toks, i)
-		blockEnd := end
-		if blockEnd > i+1 && toks[blockEnd-1].tt == css.RightBraceToken {
-			blockEnd--
-		}
-		rules = append(rules, rawRule{prelude: toks[start:i], block: toks[i+1 : blockEnd]})
-		i = end
-	}
-	return rules
+	prelude   []token
+	block     []token
+	layer     int32
+	at        string
+	atPrelude []token
 }
 
 // skipAtRule returns the index past the at-rule starting at i: through its
@@ -184,7 +148,9 @@ func readDecls(toks []token) []rawDecl {
 }
 
 // readBlock reads the declarations of a style rule's block and the style
-// rules nested in it. Nested at-rules are skipped whole. The declarations
+// rules nested in it. Conditional group rules (@media, @supports, @layer)
+// nested in it come back as rules too (see rawRule); other nested at-rules
+// are skipped whole. The declarations
 // come in segments, split where a nested rule stands: segs[0] holds those
 // before the first nested rule, segs[k] those after rules[k-1]. CSS Nesting
 // gives each later segment a place of its own in the cascade, after the
@@ -200,6 +166,20 @@ func readBlock(toks []token) (segs [][]rawDecl, rules []rawRule) {
 			break
 		}
 		if toks[i].tt == css.AtKeywordToken {
+			name := atName(toks[i])
+			j := atPrelude(toks, i, false)
+			if j < len(toks) && toks[j].tt == css.LeftBraceToken && (name == "media" || name == "supports" || name == "layer") {
+				end := skipBlock(toks, j)
+				blockEnd := end
+				if blockEnd > j+1 && toks[blockEnd-1].tt == css.RightBraceToken {
+					blockEnd--
+				}
+				rules = append(rules, rawRule{prelude: []token{{tt: css.DelimToken, data: "&"}}, block: toks[j+1 : blockEnd], at: name, atPrelude: toks[i+1 : j]})
+				segs = append(segs, out)
+				out = nil
+				i = end
+				continue
+			}
 			i = skipAtRule(toks, i)
 			continue
 		}
@@ -328,10 +308,13 @@ func nestSelectors(prelude []token, parents []string) ([]string, bool) {
 // parseDecl parses "name : value [!important]".
 func parseDecl(toks []token) (rawDecl, bool) {
 	toks = trimSpace(toks)
-	if len(toks) < 2 || toks[0].tt != css.IdentToken {
+	if len(toks) < 2 || (toks[0].tt != css.IdentToken && toks[0].tt != css.CustomPropertyNameToken) {
 		return rawDecl{}, false
 	}
 	d := rawDecl{name: domtree.ToLowerASCII(unescapeIdent(toks[0].data))}
+	if toks[0].tt == css.CustomPropertyNameToken || strings.HasPrefix(d.name, "--") {
+		d.name = unescapeIdent(toks[0].data) // custom property names keep their case
+	}
 	rest := trimSpace(toks[1:])
 	if len(rest) == 0 || rest[0].tt != css.ColonToken {
 		return rawDecl{}, false

@@ -16,7 +16,7 @@ func TestReadRules(t *testing.T) {
 	type rule struct{ Prelude, Decls string }
 	render := func(css string) []rule {
 		var out []rule
-		for _, r := range readRules(tokenize(css)) {
+		for _, r := range readRules(tokenize(css), nil) {
 			var p, d strings.Builder
 			for _, tk := range r.prelude {
 				p.WriteString(tk.data)
@@ -42,12 +42,20 @@ func TestReadRules(t *testing.T) {
 		{"a{display:none}", []rule{{"a", "display=none;"}}},
 		{"/* c */ a , b { display : none ; visibility:hidden }", []rule{{"a , b", "display=none;visibility=hidden;"}}},
 		{"a{display:none!important;x:y !  important}", []rule{{"a", "display=none!;x=y!;"}}},
-		{"@media screen{a{display:none}} b{display:block}", []rule{{"b", "display=block;"}}},
+		{"@media print{a{display:none}} b{display:block}", []rule{{"b", "display=block;"}}},
+		{"@media screen{a{display:none}} b{display:block}", []rule{{"a", "display=none;"}, {"b", "display=block;"}}},
+		{"@media screen{@media (min-width:1px){a{display:none}}} b{x:y}", []rule{{"a", "display=none;"}, {"b", "x=y;"}}},
+		{"@media screen{a{x:y}", []rule{{"a", "x=y;"}}},    // an unclosed group runs to the end
+		{"@media screen{a} b{x:y}", []rule{{"b", "x=y;"}}}, // the group's end ends the prelude
+		{"@layer x{a{x:y}} @layer; b{x:y}", []rule{{"a", "x=y;"}, {"b", "x=y;"}}},
+		{"@layer x, y{a{x:y}} b{x:y}", []rule{{"b", "x=y;"}}}, // a block names one layer
+		{"@supports (nosuch: 1){a{x:y}} b{x:y}", []rule{{"b", "x=y;"}}},
+		{"@scope (a){a{x:y}} @container (min-width: 1px){a{x:y}} b{x:y}", []rule{{"b", "x=y;"}}},
 		{"@import url(x.css); @charset 'x'; c{display:block}", []rule{{"c", "display=block;"}}},
 		{"a{b{display:none} display:block}", []rule{{"a", "display=block;"}}},
 		{"a{@media x{b{c:d}} display:block}", []rule{{"a", "display=block;"}}},
-		{"a{--x:{display:none}; display:block}", []rule{{"a", "display=block;"}}}, // custom properties are not kept
-		{"a{display:none", []rule{{"a", "display=none;"}}},                        // unclosed block runs to the end
+		{"a{--x:{display:none}; display:block}", []rule{{"a", "--x={display:none};display=block;"}}},
+		{"a{display:none", []rule{{"a", "display=none;"}}}, // unclosed block runs to the end
 		{"a", nil}, // no block: dropped
 		{"a{display}b{display:none}", []rule{{"a", ""}, {"b", "display=none;"}}},
 		{"a{display:(;)none}", []rule{{"a", "display=(;)none;"}}}, // ';' inside a block does not end it
