@@ -64,23 +64,18 @@ func openSession(ctx context.Context, chrome, url string) (s *live.Session, clos
 	return s, closeAll, err
 }
 
-// browserFlags starts the flag set of a command that launches Chromium:
-// its errors and usage go to standard error, the usage line first, and it
-// has the --chrome flag, whose value is returned.
+// browserFlags starts the flag set of a command that launches Chromium
+// (see cli.flagSet; usage is the usage line when the command table does not
+// list name), with the --chrome flag, whose value is returned.
 func browserFlags(c *cli, name, usage string) (*flag.FlagSet, *string) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+	fs := c.flagSet(name, usage)
 	chrome := fs.String("chrome", "", "the Chromium binary (default $"+live.EnvChrome+", then the usual paths)")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, usage)
-		fs.PrintDefaults()
-	}
 	return fs, chrome
 }
 
 // parseCommand parses a command's flags and operands. When done is set the
-// command returns code at once: exitOK after -h (the usage was printed),
-// exitUsage after a bad flag (the flag package explained it).
+// command returns code at once: exitOK after -h (the help was printed),
+// exitUsage after a bad flag (the flag set explained it).
 func parseCommand(fs *flag.FlagSet, args []string) (pos []string, code int, done bool) {
 	pos, err := parseInterleaved(fs, args)
 	if err == flag.ErrHelp {
@@ -187,11 +182,7 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	if f.Format == "table" {
-		writeTable(c.stdout, res, *req)
-		return exitOK
-	}
-	return c.writeJSON(res.Canonical())
+	return c.writeResult(f, res, *req)
 }
 
 func (c *cli) writeJSON(out []byte) int {
@@ -224,6 +215,9 @@ func runParity(c *cli, args []string) int {
 	// costs no launch.
 	var inputs []input
 	for _, name := range files {
+		if err := c.refuseURL(name); err != nil {
+			return c.fail(err)
+		}
 		data, err := c.readInput(name)
 		if err != nil {
 			return c.fail(err)
