@@ -4,12 +4,18 @@ FUZZTIME ?= 30s
 BENCHTIME ?= 1x
 SHARED ?= ../shared
 
-.PHONY: all build test vet fmt-check test-browser install-browser conformance check fuzz bench bench-browser captures example
+.PHONY: all build install test vet fmt-check test-browser install-browser conformance check fuzz bench bench-browser captures example
 
 all: build test
 
+# Every package, and the command as ./bin/domsnap.
 build:
 	$(GO) build ./...
+	$(GO) build -o bin/domsnap ./cmd/domsnap
+
+# The command into $(go env GOPATH)/bin, or $GOBIN when set.
+install:
+	$(GO) install ./cmd/domsnap
 
 vet:
 	$(GO) vet ./...

@@ -1,12 +1,19 @@
 package domsnap_test
 
 import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // mdLink matches the target of a Markdown link: ](target).
@@ -99,5 +106,84 @@ func TestHeadingAnchor(t *testing.T) {
 		if got := headingAnchor(h); got != want {
 			t.Errorf("headingAnchor(%q) = %q, want %q", h, got, want)
 		}
+	}
+}
+
+// goBlocks returns the ```go code blocks of a Markdown file.
+func goBlocks(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	var cur *strings.Builder
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case cur == nil && line == "```go":
+			cur = &strings.Builder{}
+		case cur != nil && line == "```":
+			blocks = append(blocks, cur.String())
+			cur = nil
+		case cur != nil:
+			cur.WriteString(line + "\n")
+		}
+	}
+	return blocks
+}
+
+// funcBody prints the statements of the named function of a parsed file,
+// without comments, and the file's import paths.
+func funcBody(t *testing.T, fset *token.FileSet, f *ast.File, name string) (body string, imports []string) {
+	t.Helper()
+	for _, imp := range f.Imports {
+		imports = append(imports, imp.Path.Value)
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != name {
+			continue
+		}
+		var b bytes.Buffer
+		for _, st := range fd.Body.List {
+			if err := printer.Fprint(&b, fset, st); err != nil {
+				t.Fatal(err)
+			}
+			b.WriteByte('\n')
+		}
+		return b.String(), imports
+	}
+	t.Fatalf("no function %s", name)
+	return "", nil
+}
+
+// TestReadmeExample: README's Go program is a complete file that parses,
+// and its main does exactly what Example_readme does (which go test runs
+// and checks), with the same imports, so the snippet compiles and works
+// as shown.
+func TestReadmeExample(t *testing.T) {
+	blocks := goBlocks(t, "README.md")
+	if len(blocks) != 1 {
+		t.Fatalf("README.md has %d Go blocks, want 1", len(blocks))
+	}
+	fset := token.NewFileSet()
+	readme, err := parser.ParseFile(fset, "README.md", blocks[0], 0)
+	if err != nil {
+		t.Fatalf("README's Go program does not parse: %v", err)
+	}
+	if readme.Name.Name != "main" {
+		t.Errorf("README's program is package %s", readme.Name.Name)
+	}
+	example, err := parser.ParseFile(fset, "example_readme_test.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotBody, gotImports := funcBody(t, fset, readme, "main")
+	wantBody, wantImports := funcBody(t, fset, example, "Example_readme")
+	if diff := cmp.Diff(wantBody, gotBody); diff != "" {
+		t.Errorf("README's main differs from Example_readme (-example +readme):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantImports, gotImports); diff != "" {
+		t.Errorf("imports differ (-example +readme):\n%s", diff)
 	}
 }

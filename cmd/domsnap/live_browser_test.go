@@ -124,7 +124,7 @@ func TestParityCommand(t *testing.T) {
 }
 
 func TestVersionShowsBrowser(t *testing.T) {
-	r := runCmd(t, "", "version")
+	r := runCmd(t, "", "version", "--browser")
 	if r.code != exitOK || !strings.Contains(r.stdout, "browser Chrome/") {
 		t.Fatalf("exit %d, stdout %q", r.code, r.stdout)
 	}
