@@ -85,6 +85,7 @@ func TestMistakesGetSuggestions(t *testing.T) {
 		{[]string{"extract", "--selector", "x", example}, `usage: unknown flag "-selector"`},
 		{[]string{"inventory", "--charst", "utf-8", example}, `usage: unknown flag "-charst"; did you mean --charset?`},
 		{[]string{"capture", "--chrom", "x", "http://127.0.0.1:1/", "-o", "x"}, `usage: unknown flag "-chrom"; did you mean --chrome?`},
+		{[]string{"parity", "--know", "x", "a.html"}, `usage: unknown flag "-know"; did you mean --known?`},
 		{[]string{"version", "--browsr"}, `usage: unknown flag "-browsr"; did you mean --browser?`},
 		{[]string{"extract", "--format", "tabel", "--kind", "table", "--field", "a:0:string", example}, `usage: --format must be json, table or csv, got "tabel"; did you mean table?`},
 	} {
