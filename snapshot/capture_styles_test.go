@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -171,5 +172,36 @@ func TestStyleValues(t *testing.T) {
 		if got := isVisibilityValue(v); got != want {
 			t.Errorf("isVisibilityValue(%q) = %t, want %t", v, got, want)
 		}
+	}
+}
+
+// BenchmarkCheckStyles measures the style check alone against building the
+// whole tree from the same decoded capture (which includes the check), and
+// reports the check's share of the build as the metric check_share.
+func BenchmarkCheckStyles(b *testing.B) {
+	for _, n := range benchSizes {
+		data := flatCapture(n)
+		rc, err := decodeRaw(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sc, _ := styleColumns(CaptureOptions{})
+		b.Run("nodes="+strconv.Itoa(3+2*n), func(b *testing.B) {
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				if err := checkStyles(rc, sc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			check := time.Since(start)
+			start = time.Now()
+			for i := 0; i < b.N; i++ {
+				if _, err := buildCapture(rc, sc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			build := time.Since(start)
+			b.ReportMetric(float64(check)/float64(build), "check_share")
+		})
 	}
 }
