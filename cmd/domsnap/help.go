@@ -163,6 +163,10 @@ func runHelp(c *cli, args []string) int {
 		writeOverview(c.stdout)
 		return exitOK
 	case 1:
+		if args[0] == "help" {
+			writeOverview(c.stdout)
+			return exitOK
+		}
 		if cmd := findCommand(args[0]); cmd != nil {
 			c.cmd = cmd
 			return cmd.run(c, []string{"-h"})

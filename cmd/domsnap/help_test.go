@@ -50,7 +50,7 @@ func TestExtractHelpExplainsColumnsAndTypes(t *testing.T) {
 }
 
 func TestOverview(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "help"}} {
 		r := runCmd(t, "", args...)
 		if r.code != exitOK || r.stderr != "" || !strings.HasPrefix(r.stdout, "usage: domsnap COMMAND") {
 			t.Errorf("%v: exit %d %q %q", args, r.code, r.stdout, r.stderr)
