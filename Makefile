@@ -4,17 +4,24 @@ FUZZTIME ?= 30s
 BENCHTIME ?= 1x
 SHARED ?= ../shared
 
-.PHONY: all build test vet fmt-check test-browser install-browser conformance check fuzz bench bench-browser captures example
+.PHONY: all build install test-examples test vet fmt-check test-browser install-browser conformance check fuzz bench bench-browser captures example
 
 all: build test
 
+# Every package, and the command as ./bin/domsnap.
 build:
 	$(GO) build ./...
+	$(GO) build -o bin/domsnap ./cmd/domsnap
+
+# The command into $(go env GOPATH)/bin, or $GOBIN when set.
+install:
+	$(GO) install ./cmd/domsnap
 
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags browser ./...
 	$(GO) vet -tags conformance ./...
+	$(GO) vet -tags examples ./examples/...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -27,6 +34,12 @@ test: vet fmt-check
 # The real-Chromium partition (SPEC section 15): fails, never skips.
 test-browser:
 	$(GO) run ./internal/browserpartition
+
+# The capture programs of examples/capture (Puppeteer, Playwright, chromedp)
+# against real Chromium: needs Node.js 20 or later and npm, which fetches the
+# pinned packages (no browser download).
+test-examples:
+	$(GO) test -tags examples -count=1 -v ./examples/capture/
 
 install-browser:
 	@if command -v chromium >/dev/null 2>&1; then echo "chromium present: $$(chromium --version 2>/dev/null)"; \

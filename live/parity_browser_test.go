@@ -3,13 +3,11 @@
 package live
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +43,7 @@ func loadRequests(t testing.TB, path string) []domsnap.Request {
 }
 
 // inventoryRow stands for the request-less observation in the table.
-const inventoryRow = -2
+const inventoryRow = InventoryRequest
 
 // divergence is one row of the divergence table.
 type divergence struct {
@@ -53,9 +51,9 @@ type divergence struct {
 	request int // -1 for every request of the fixture
 }
 
-// readDivergences parses the table in docs/divergences.md: rows of the form
-// | `fixture` | request | cause |, where request is a number, "inventory"
-// (the observation without a request) or "all".
+// readDivergences reads the table in docs/divergences.md with
+// ReadDivergences, the reader domsnap parity --known uses, keyed by fixture
+// and request (-1 for "all", inventoryRow for the inventory).
 func readDivergences(t testing.TB) map[divergence]string {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "docs", "divergences.md"))
@@ -63,36 +61,13 @@ func readDivergences(t testing.TB) map[divergence]string {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	rows, err := ReadDivergences(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	table := map[divergence]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "| `") {
-			continue
-		}
-		cols := strings.Split(strings.Trim(line, "|"), "|")
-		if len(cols) < 3 {
-			t.Fatalf("divergence row %q has too few columns", line)
-		}
-		fixture := strings.Trim(strings.TrimSpace(cols[0]), "`")
-		reqCol := strings.TrimSpace(cols[1])
-		d := divergence{fixture: fixture, request: -1}
-		switch reqCol {
-		case "all":
-		case "inventory":
-			d.request = inventoryRow
-		default:
-			n, err := strconv.Atoi(reqCol)
-			if err != nil {
-				t.Fatalf("divergence row %q: request %q", line, reqCol)
-			}
-			d.request = n
-		}
-		cause := strings.TrimSpace(cols[2])
-		if cause == "" {
-			t.Fatalf("divergence row %q gives no cause", line)
-		}
-		table[d] = cause
+	for _, d := range rows {
+		table[divergence{fixture: d.Fixture, request: d.Request}] = d.Cause
 	}
 	return table
 }

@@ -270,6 +270,9 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 	if err := validate(rc); err != nil {
 		return nil, err
 	}
+	if err := checkStyles(rc, sc); err != nil {
+		return nil, err
+	}
 	d := &rc.doc
 	n := len(d.parent)
 	st := &rc.strs

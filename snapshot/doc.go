@@ -31,7 +31,12 @@
 // the computed styles named by CaptureOptions.ComputedStyles. An element
 // without a layout object is not rendered (domtree.DisplayNone) unless a
 // descendant has one (display: contents); then it is DisplayBlock with its
-// parent's visibility.
+// parent's visibility. Those styles are checked, not trusted: every element
+// and text layout object must hold a display value where display is
+// expected and a visibility value where visibility is, else the capture is
+// malformed_snapshot. A bare capture names no styles, so one taken with
+// other styles, or in another order, is refused rather than misread until
+// LoadOptions.ComputedStyles names them.
 //
 // A shadow root with no nodes at all leaves no trace in a capture, so its
 // host is not marked ShadowHost live; nothing would be inside it to enter

@@ -4,7 +4,12 @@
 //	domsnap inventory INPUT           the page's collections: which index to ask for
 //	domsnap capture URL -o FILE       a live page into a saved snapshot
 //	domsnap parity FILE...            offline against live analysis of HTML files
-//	domsnap version                   module, dependency and browser versions
+//	domsnap version [--browser]       module and dependency versions (and the browser's)
+//	domsnap help [COMMAND]            a command's usage, flags and examples
+//
+// Every command's help (help.go's table) prints on standard output with
+// examples; a mistyped command or flag is answered with the closest known
+// one, and a URL given as INPUT with a hint instead of a missing-file error.
 //
 // INPUT is an .html file, a saved snapshot (optionally gzip-compressed), a
 // bare captureSnapshot result, or - for standard input; the format is sniffed
@@ -42,6 +47,8 @@
 //
 // The command prints page content only inside results, and in the table
 // format it quotes every string so control characters and bidirectional
-// overrides from a page cannot drive the terminal. It never prints a form
+// overrides from a page cannot drive the terminal. The CSV format prints
+// values as they are, for spreadsheets and scripts: like the JSON, it is
+// page content and should be treated as untrusted. It never prints a form
 // control's value: such values never enter the tree it analyzes.
 package main

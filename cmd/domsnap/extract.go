@@ -1,9 +1,8 @@
 package main
 
 import (
+	"errors"
 	"flag"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +30,9 @@ type extractFlags struct {
 	ModelBytes  int
 	Chrome      string
 	Timeout     time.Duration
+	MaxWidth    int
+	// Styles is --computed-styles, split; nil when not given.
+	Styles []string
 	// Input is the INPUT argument, "" with --live.
 	Input string
 	// set records which flags the command line named.
@@ -43,43 +45,71 @@ type fieldList []string
 func (f *fieldList) String() string     { return strings.Join(*f, ",") }
 func (f *fieldList) Set(v string) error { *f = append(*f, v); return nil }
 
-func newExtractFlagSet(f *extractFlags, out io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
-	fs.SetOutput(out)
+func newExtractFlagSet(c *cli, f *extractFlags) *flag.FlagSet {
+	fs := c.flagSet("extract", "")
 	fs.StringVar(&f.Kind, "kind", "", "collection kind: table, list or form")
 	fs.IntVar(&f.Index, "index", 0, "zero-based visible index of the collection, 0 to 15")
 	fs.Var(&f.Fields, "field", "a typed column, name:column:type[:required] (repeatable)")
 	fs.IntVar(&f.Rows, "rows", limits.DefaultRowLimit, "rows returned, 1 to 50")
 	fs.StringVar(&f.RequestFile, "request", "", "a JSON extract request file (instead of --kind, --index, --field, --rows)")
-	fs.StringVar(&f.Format, "format", "json", "output format: json or table")
+	fs.StringVar(&f.Format, "format", "json", "output format: json, table (aligned, for people) or csv (values only)")
+	fs.IntVar(&f.MaxWidth, "max-width", defaultMaxWidth, "with --format table: the widest a cell is shown, in terminal columns (0: never cut)")
+	fs.Func("computed-styles", "the computed styles a bare capture asked for, in order (default display,visibility)", f.setStyles)
 	fs.StringVar(&f.Charset, "charset", "", "decode HTML input with this charset instead of sniffing it")
 	fs.StringVar(&f.Live, "live", "", "capture this URL in Chromium instead of reading INPUT")
 	fs.BoolVar(&f.Observation, "observation", false, "print the observation (inventory and extraction)")
 	fs.IntVar(&f.ModelBytes, "model-bytes", limits.ModelBytes, "print the observation's model projection within this many bytes")
 	fs.StringVar(&f.Chrome, "chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
 	fs.DurationVar(&f.Timeout, "timeout", limits.LiveTimeout, "with --live, the most the whole live operation may take, browser launch included (at most "+limits.MaxLiveTimeout.String()+")")
-	fs.Usage = func() {
-		fmt.Fprintln(out, "usage: domsnap extract [flags] INPUT|--live URL")
-		fs.PrintDefaults()
-	}
 	return fs
+}
+
+// setStyles reads --computed-styles: names separated by commas, which must
+// include display and visibility, each once.
+func (f *extractFlags) setStyles(v string) error {
+	styles, err := parseStyles(v)
+	f.Styles = styles
+	return err
+}
+
+func parseStyles(v string) ([]string, error) {
+	var styles []string
+	seen := map[string]bool{}
+	for _, s := range strings.Split(v, ",") {
+		s = strings.ToLower(strings.TrimSpace(s))
+		if s == "" || seen[s] {
+			return nil, errors.New("want comma-separated style names, each once, such as display,visibility")
+		}
+		seen[s] = true
+		styles = append(styles, s)
+	}
+	if !seen["display"] || !seen["visibility"] {
+		return nil, errors.New("the styles must include display and visibility")
+	}
+	return styles, nil
 }
 
 func (c *cli) extract(args []string) int {
 	var f extractFlags
-	fs := newExtractFlagSet(&f, c.stderr)
-	pos, err := parseInterleaved(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage // flag has printed the problem and the usage
+	fs := newExtractFlagSet(c, &f)
+	pos, code, done := parseCommand(fs, args)
+	if done {
+		return code
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 
-	if f.Format != "json" && f.Format != "table" {
-		return c.usage("--format must be json or table, got " + errcode.Quote(f.Format))
+	if f.Format != "json" && f.Format != "table" && f.Format != "csv" {
+		return c.usage("--format must be json, table or csv, got " + errcode.Quote(f.Format) + suggestion(f.Format, []string{"json", "table", "csv"}, ""))
+	}
+	if f.MaxWidth != 0 && f.MaxWidth < minMaxWidth {
+		return c.usage("--max-width must be 0 (never cut) or at least " + strconv.Itoa(minMaxWidth) + ", got " + strconv.Itoa(f.MaxWidth))
+	}
+	if f.set["max-width"] && f.Format != "table" {
+		return c.usage("--max-width applies to --format table only")
+	}
+	if f.Format == "csv" && (f.Observation || f.set["model-bytes"]) {
+		return c.usage("--format csv prints an extraction's rows; it cannot be combined with --observation or --model-bytes")
 	}
 	if f.set["request"] {
 		for _, other := range []string{"kind", "index", "field", "rows"} {
@@ -95,6 +125,9 @@ func (c *cli) extract(args []string) int {
 		return c.usage("extract needs exactly one INPUT (a file, or - for standard input)")
 	case f.Live == "":
 		f.Input = pos[0]
+		if err := c.refuseURL(f.Input); err != nil {
+			return c.fail(err)
+		}
 	}
 	if err := checkTimeout(f.Timeout); err != nil {
 		return c.fail(err)
@@ -126,7 +159,7 @@ func (c *cli) extract(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	in, err := snapshot.Load(data, snapshot.LoadOptions{Charset: f.Charset})
+	in, err := snapshot.Load(data, snapshot.LoadOptions{Charset: f.Charset, ComputedStyles: f.Styles})
 	if err != nil {
 		return c.fail(err)
 	}
@@ -138,15 +171,22 @@ func (c *cli) extract(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	if f.Format == "table" {
-		writeTable(c.stdout, res, *req)
+	return c.writeResult(&f, res, *req)
+}
+
+// writeResult prints an extraction result in the format asked for.
+func (c *cli) writeResult(f *extractFlags, res *domsnap.Result, req domsnap.Request) int {
+	switch f.Format {
+	case "table":
+		writeTable(c.stdout, res, req, f.MaxWidth)
+		return exitOK
+	case "csv":
+		if err := writeCSV(c.stdout, c.stderr, res, req); err != nil {
+			return c.fail(err)
+		}
 		return exitOK
 	}
-	out := res.Canonical()
-	if _, err := c.stdout.Write(append(out, '\n')); err != nil {
-		return c.fail(err)
-	}
-	return exitOK
+	return c.writeJSON(res.Canonical())
 }
 
 // buildRequest makes the request from --request, or from the other flags.

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/errcode"
@@ -13,27 +11,24 @@ import (
 )
 
 // runInventory is "domsnap inventory [--format table|json] [--charset C]
-// INPUT": the observation without a request, which lists the collections a
+// [--computed-styles A,B] INPUT": the observation without a request, which lists the collections a
 // request may name. The table format is for people; the JSON format is the
 // canonical observation, one line.
 func runInventory(c *cli, args []string) int {
-	fs := flag.NewFlagSet("inventory", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+	fs := c.flagSet("inventory", "")
 	format := fs.String("format", "table", "output format: table or json")
 	charset := fs.String("charset", "", "decode HTML input with this charset instead of sniffing it")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: domsnap inventory [flags] INPUT")
-		fs.PrintDefaults()
-	}
-	pos, err := parseInterleaved(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage // flag has printed the problem and the usage
+	var styles []string
+	fs.Func("computed-styles", "the computed styles a bare capture asked for, in order (default display,visibility)", func(v string) (err error) {
+		styles, err = parseStyles(v)
+		return err
+	})
+	pos, code, done := parseCommand(fs, args)
+	if done {
+		return code
 	}
 	if *format != "table" && *format != "json" {
-		return c.usage("--format must be table or json, got " + errcode.Quote(*format))
+		return c.usage("--format must be table or json, got " + errcode.Quote(*format) + suggestion(*format, []string{"table", "json"}, ""))
 	}
 	if len(pos) != 1 {
 		return c.usage("inventory needs exactly one INPUT (a file, or - for standard input)")
@@ -41,11 +36,14 @@ func runInventory(c *cli, args []string) int {
 	if err := snapshot.CheckCharset(*charset); err != nil {
 		return c.fail(err)
 	}
+	if err := c.refuseURL(pos[0]); err != nil {
+		return c.fail(err)
+	}
 	data, err := c.readInput(pos[0])
 	if err != nil {
 		return c.fail(err)
 	}
-	in, err := snapshot.Load(data, snapshot.LoadOptions{Charset: *charset})
+	in, err := snapshot.Load(data, snapshot.LoadOptions{Charset: *charset, ComputedStyles: styles})
 	if err != nil {
 		return c.fail(err)
 	}
@@ -85,7 +83,7 @@ func runExtractObservation(c *cli, f *extractFlags, req *domsnap.Request, in *sn
 		writeInventory(c.stdout, o)
 		if o.Extraction != nil {
 			fmt.Fprintln(c.stdout)
-			writeTable(c.stdout, o.Extraction, *req)
+			writeTable(c.stdout, o.Extraction, *req, f.MaxWidth)
 		}
 		return exitOK
 	}
@@ -101,8 +99,7 @@ func writeInventory(w io.Writer, o *domsnap.Observation) {
 		fmt.Fprintln(w, "no visible table, list or form in the part of the page the scan read")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "kind\tindex\tsource\trows\tname")
+	lines := [][]string{{"kind", "index", "source", "rows", "name"}}
 	for _, e := range o.Inventory {
 		rows := strconv.Itoa(e.Rows)
 		if !e.RowsComplete {
@@ -110,9 +107,9 @@ func writeInventory(w io.Writer, o *domsnap.Observation) {
 		}
 		name := "-"
 		if e.Name != "" {
-			name = quoteShort(e.Name)
+			name = quoteShort(e.Name, defaultMaxWidth)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", e.Kind, e.Index, e.Source, rows, name)
+		lines = append(lines, []string{e.Kind.String(), strconv.Itoa(e.Index), e.Source.String(), rows, name})
 	}
-	tw.Flush()
+	writeAligned(w, lines)
 }

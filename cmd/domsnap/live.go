@@ -96,23 +96,18 @@ func openSession(ctx context.Context, chrome, url string) (s *live.Session, clos
 	return s, closeAll, err
 }
 
-// browserFlags starts the flag set of a command that launches Chromium:
-// its errors and usage go to standard error, the usage line first, and it
-// has the --chrome flag, whose value is returned.
+// browserFlags starts the flag set of a command that launches Chromium
+// (see cli.flagSet; usage is the usage line when the command table does not
+// list name), with the --chrome flag, whose value is returned.
 func browserFlags(c *cli, name, usage string) (*flag.FlagSet, *string) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+	fs := c.flagSet(name, usage)
 	chrome := fs.String("chrome", "", "the Chromium binary (default $"+live.EnvChrome+", then the usual paths)")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, usage)
-		fs.PrintDefaults()
-	}
 	return fs, chrome
 }
 
 // parseCommand parses a command's flags and operands. When done is set the
-// command returns code at once: exitOK after -h (the usage was printed),
-// exitUsage after a bad flag (the flag package explained it).
+// command returns code at once: exitOK after -h (the help was printed),
+// exitUsage after a bad flag (the flag set explained it).
 func parseCommand(fs *flag.FlagSet, args []string) (pos []string, code int, done bool) {
 	pos, err := parseInterleaved(fs, args)
 	if err == flag.ErrHelp {
@@ -232,11 +227,7 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
 	if interrupted() {
 		return c.fail(errInterrupted())
 	}
-	if f.Format == "table" {
-		writeTable(c.stdout, res, *req)
-		return exitOK
-	}
-	return c.writeJSON(res.Canonical())
+	return c.writeResult(f, res, *req)
 }
 
 func (c *cli) writeJSON(out []byte) int {
@@ -246,13 +237,16 @@ func (c *cli) writeJSON(out []byte) int {
 	return exitOK
 }
 
-// runParity is "domsnap parity FILE...": each HTML file analyzed offline
-// and live, with the requests of <name>.requests.json beside it when there
-// is one, else live.DefaultParityRequests. Every difference is printed; the
-// exit status is 1 when any file differs.
+// runParity is "domsnap parity [--known TABLE] FILE...": each HTML file
+// analyzed offline and live, with the requests of <name>.requests.json
+// beside it when there is one, else live.DefaultParityRequests. Every
+// difference is printed. With --known, a difference on a page and request
+// the divergence table lists is expected: it is marked as listed, the rows
+// seen are summed up, and only unlisted differences fail the command.
 func runParity(c *cli, args []string) int {
 	fs, chrome := browserFlags(c, "parity", "usage: domsnap parity FILE...")
 	timeout := timeoutFlag(fs)
+	knownFile := fs.String("known", "", "a divergence table (such as docs/divergences.md): differences it lists are expected")
 	files, code, done := parseCommand(fs, args)
 	if done {
 		return code
@@ -262,6 +256,18 @@ func runParity(c *cli, args []string) int {
 	}
 	if err := checkTimeout(*timeout); err != nil {
 		return c.fail(err)
+	}
+	var known []live.Divergence
+	if *knownFile != "" {
+		f, err := os.Open(*knownFile)
+		if err != nil {
+			return c.fail(err)
+		}
+		known, err = live.ReadDivergences(f)
+		f.Close()
+		if err != nil {
+			return c.fail(err)
+		}
 	}
 	type input struct {
 		name    string
@@ -273,6 +279,9 @@ func runParity(c *cli, args []string) int {
 	// costs no launch.
 	var inputs []input
 	for _, name := range files {
+		if err := c.refuseURL(name); err != nil {
+			return c.fail(err)
+		}
 		data, err := c.readInput(name)
 		if err != nil {
 			return c.fail(err)
@@ -292,7 +301,8 @@ func runParity(c *cli, args []string) int {
 		return c.fail(err)
 	}
 	defer b.Close()
-	differ := 0
+	differ, listedOnly := 0, 0
+	seen := make([]bool, len(known))
 	for _, in := range inputs {
 		rep, err := live.Parity(ctx, b, in.data, in.reqs)
 		if err != nil {
@@ -301,31 +311,102 @@ func runParity(c *cli, args []string) int {
 		for _, i := range in.skipped {
 			fmt.Fprintf(c.stdout, "%s: request %d: not a valid request, not compared\n", in.name, i)
 		}
-		n := 0
+		fixture := strings.TrimSuffix(filepath.Base(in.name), filepath.Ext(in.name))
+		unlisted, listed := 0, 0
 		for _, r := range append(rep.Results, rep.Inventory) {
+			if len(r.Differences) == 0 {
+				continue
+			}
 			what := "request " + strconv.Itoa(r.Request)
 			if r.Request < 0 {
 				what = "inventory"
 			}
+			mark := ""
+			if row := coveringRow(known, fixture, r.Request); row >= 0 {
+				seen[row] = true
+				mark = " (listed: " + known[row].Fixture + " " + known[row].RequestName() + ")"
+				listed++
+			} else {
+				unlisted++
+			}
 			for _, d := range r.Differences {
-				fmt.Fprintf(c.stdout, "%s: %s: %s: offline %s, live %s\n", in.name, what, pathOrRoot(d.Path), d.Offline, d.Live)
-				n++
+				fmt.Fprintf(c.stdout, "%s: %s: %s: offline %s, live %s%s\n", in.name, what, pathOrRoot(d.Path), d.Offline, d.Live, mark)
 			}
 		}
-		if n == 0 {
-			fmt.Fprintf(c.stdout, "%s: offline and live agree (%d requests and the inventory, charset %s, %s)\n", in.name, len(rep.Results), rep.Charset, b.Version())
-		} else {
+		switch {
+		case unlisted > 0:
 			differ++
+		case listed > 0:
+			listedOnly++
+		default:
+			fmt.Fprintf(c.stdout, "%s: offline and live agree (%d requests and the inventory, charset %s, %s)\n", in.name, len(rep.Results), rep.Charset, b.Version())
 		}
 	}
 	if interrupted() {
 		return c.fail(errInterrupted())
 	}
+	if *knownFile != "" {
+		writeKnownSummary(c, *knownFile, known, seen, fixtureNames(files))
+	}
 	if differ > 0 {
-		fmt.Fprintf(c.stderr, "parity: %d of %d files differ\n", differ, len(inputs))
+		how := ""
+		if *knownFile != "" {
+			how = " in ways " + *knownFile + " does not list"
+		}
+		fmt.Fprintf(c.stderr, "parity: %d of %d files differ%s\n", differ, len(inputs), how)
 		return exitFailure
 	}
+	if listedOnly > 0 {
+		fmt.Fprintf(c.stderr, "parity: %d of %d files differ, every difference listed in %s\n", listedOnly, len(inputs), *knownFile)
+	}
 	return exitOK
+}
+
+// coveringRow returns the index of the first row of known that lists
+// request req of fixture, or -1.
+func coveringRow(known []live.Divergence, fixture string, req int) int {
+	for i, d := range known {
+		if d.Covers(fixture, req) {
+			return i
+		}
+	}
+	return -1
+}
+
+// fixtureNames are the names the divergence table gives the files: the
+// base name without its extension.
+func fixtureNames(files []string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		out[strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))] = true
+	}
+	return out
+}
+
+// writeKnownSummary says which listed rows the run saw differ, and which
+// rows of the pages it compared did not differ: those rows may be stale.
+// Rows of pages not compared are not mentioned.
+func writeKnownSummary(c *cli, table string, known []live.Divergence, seen []bool, compared map[string]bool) {
+	var saw, quiet []string
+	for i, d := range known {
+		if !compared[d.Fixture] {
+			continue
+		}
+		name := d.Fixture + " " + d.RequestName()
+		if seen[i] {
+			saw = append(saw, name)
+		} else {
+			quiet = append(quiet, name)
+		}
+	}
+	fmt.Fprintf(c.stdout, "listed in %s and seen: %d rows", table, len(saw))
+	if len(saw) > 0 {
+		fmt.Fprintf(c.stdout, ": %s", strings.Join(saw, ", "))
+	}
+	fmt.Fprintln(c.stdout)
+	if len(quiet) > 0 {
+		fmt.Fprintf(c.stdout, "listed in %s but agreeing now: %s\n", table, strings.Join(quiet, ", "))
+	}
 }
 
 func pathOrRoot(p string) string {

@@ -124,8 +124,54 @@ func TestParityCommand(t *testing.T) {
 }
 
 func TestVersionShowsBrowser(t *testing.T) {
-	r := runCmd(t, "", "version")
+	r := runCmd(t, "", "version", "--browser")
 	if r.code != exitOK || !strings.Contains(r.stdout, "browser Chrome/") {
 		t.Fatalf("exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+// TestParityKnown: with the project's divergence table, a page whose every
+// difference is listed passes and the rows seen are named; a difference the
+// table does not list fails, and a listed row that agrees is reported.
+func TestParityKnown(t *testing.T) {
+	html := filepath.Join("..", "..", "testdata", "html")
+	agree := filepath.Join(html, "table-basic.html")
+	listed := filepath.Join(html, "css-media.html")
+	table := filepath.Join("..", "..", "docs", "divergences.md")
+	r := runCmd(t, "", "parity", "--known", table, agree, listed)
+	if r.code != exitOK {
+		t.Fatalf("listed differences only: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"table-basic.html: offline and live agree",
+		"css-media.html: request 2: /coverage/rows_returned: offline 5, live 1 (listed: css-media 2)\n",
+		"listed in " + table + " and seen: 3 rows: css-media 2, css-media 3, css-media inventory\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r.stderr != "parity: 1 of 2 files differ, every difference listed in "+table+"\n" {
+		t.Errorf("stderr %q", r.stderr)
+	}
+
+	// A page the table does not list, and a table row for a page that agrees.
+	unlisted := writeTemp(t, "media.html", `<!DOCTYPE html><style>@media all { .gone { display: none } }</style>`+
+		`<table class="gone"><tr><td>only offline</td></tr></table>`)
+	own := writeTemp(t, "known.md", "| fixture | request | cause |\n|---|---|---|\n"+
+		"| `css-media` | all | media queries |\n| `table-basic` | 0 | a row that no longer differs |\n")
+	r = runCmd(t, "", "parity", "--known", own, agree, listed, unlisted)
+	if r.code != exitFailure || r.stderr != "parity: 1 of 3 files differ in ways "+own+" does not list\n" {
+		t.Fatalf("unlisted difference: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"media.html: request 0: /collection/found: offline true, live false\n",
+		"(listed: css-media all)",
+		"listed in " + own + " and seen: 1 rows: css-media all\n",
+		"listed in " + own + " but agreeing now: table-basic 0\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
 	}
 }

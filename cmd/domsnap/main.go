@@ -26,48 +26,36 @@ func main() {
 }
 
 // cli carries the streams of one run, so tests can run the real command
-// in-process.
+// in-process, and the command being run, whose usage line a usage error
+// prints.
 type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	// maxInput, when positive, replaces limits.MaxInputBytes, so tests can
 	// probe the bound without reading 256 MiB.
 	maxInput int64
+	cmd      *command
 }
-
-const usageText = `usage:
-  domsnap extract [flags] INPUT|--live URL
-  domsnap inventory INPUT
-  domsnap capture URL -o FILE
-  domsnap parity FILE...
-  domsnap version
-Run "domsnap extract -h" for the extract flags.
-`
 
 // run is the whole command: it parses args, does the work and returns the
 // exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usageText)
+		writeOverview(stderr)
 		return exitUsage
 	}
 	switch args[0] {
-	case "extract":
-		return c.extract(args[1:])
-	case "inventory":
-		return runInventory(c, args[1:])
-	case "capture":
-		return runCapture(c, args[1:])
-	case "parity":
-		return runParity(c, args[1:])
-	case "version":
-		return c.version(args[1:])
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usageText)
-		return exitOK
+		return runHelp(c, args[1:])
+	case "--version", "-version":
+		args = append([]string{"version"}, args[1:]...)
 	}
-	return c.usage("unknown command " + errcode.Quote(args[0]))
+	if cmd := findCommand(args[0]); cmd != nil {
+		c.cmd = cmd
+		return cmd.run(c, args[1:])
+	}
+	return c.usage("unknown command " + errcode.Quote(args[0]) + suggestion(args[0], commandNames(), ""))
 }
 
 // usageError is a mistake in the command line itself.
@@ -75,9 +63,15 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// usage reports a usage error and returns its status.
+// usage reports a usage error, with the usage line of the command being
+// run (or the list of commands), and returns its status.
 func (c *cli) usage(msg string) int {
-	fmt.Fprintf(c.stderr, "usage: %s\n%s", msg, usageText)
+	fmt.Fprintf(c.stderr, "usage: %s\n", msg)
+	if c.cmd != nil {
+		writeCommandPointer(c.stderr, c.cmd)
+	} else {
+		writeOverview(c.stderr)
+	}
 	return exitUsage
 }
 
