@@ -164,3 +164,25 @@ func TestClassLookupPaths(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestHasScope: the argument of :has() is relative to the :has() element,
+// so every compound of it must lie inside that element (Chromium 156
+// agrees: see the css-has-scope fixture).
+func TestHasScope(t *testing.T) {
+	got := styleOf(t, `<style>div:has(.a .b){display:inline} div:has(.a > .c){display:flex} div:has(.a ~ .d){display:grid}</style><body>
+<section class=a><div id=outside><i class=b></i><i class=c></i></div></section>
+<div id=inside><section class=a><i class=b></i></section></div>
+<section class=a><div id=child-outside><i class=c></i></div></section>
+<div id=child-inside><p class=a><i class=c></i></p></div>
+<div id=siblings><i class=a></i><i class=d></i></div>`)
+	want := map[string]string{"outside": "block flow", "inside": "inline flow", "child-outside": "block flow",
+		"child-inside": "block flex", "siblings": "block grid"}
+	for id := range got {
+		if _, ok := want[id]; !ok {
+			delete(got, id)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

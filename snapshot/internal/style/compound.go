@@ -310,7 +310,7 @@ func (m *matcher) matchCompound(c *cmpd, n *html.Node) bool {
 				return false
 			}
 		case simNot:
-			r := m.matchGroup(s.group, n)
+			r := m.matchGroup(s.group, n, nil)
 			if m.spent() || r {
 				return false
 			}
@@ -346,10 +346,13 @@ func (m *matcher) matchCompound(c *cmpd, n *html.Node) bool {
 	return true
 }
 
-// matchGroup reports whether n matches one of the complex selectors.
-func (m *matcher) matchGroup(g []*cplx, n *html.Node) bool {
+// matchGroup reports whether n matches one of the complex selectors. When
+// scope is not nil, the compounds to the left must lie inside it: the
+// argument of :has() is relative to the :has() element, so ".a .b" in
+// div:has(.a .b) needs the .a inside the div.
+func (m *matcher) matchGroup(g []*cplx, n, scope *html.Node) bool {
 	for _, x := range g {
-		if m.matchInner(x, len(x.parts)-1, n) == matches {
+		if m.matchInner(x, len(x.parts)-1, n, scope) == matches {
 			return true
 		}
 		if m.spent() {
@@ -359,9 +362,8 @@ func (m *matcher) matchGroup(g []*cplx, n *html.Node) bool {
 	return false
 }
 
-// hasDescendant reports whether some descendant element of n matches g;
-// each element looked at costs a step. Like the selector library, the
-// combinators of g may reach above n.
+// hasDescendant reports whether some descendant element of n matches g,
+// every compound of it inside n; each element looked at costs a step.
 func (m *matcher) hasDescendant(g []*cplx, n *html.Node) bool {
 	for d := NextNode(n, n, true); d != nil; d = NextNode(d, n, true) {
 		if d.Type != html.ElementNode {
@@ -371,7 +373,7 @@ func (m *matcher) hasDescendant(g []*cplx, n *html.Node) bool {
 			return false
 		}
 		m.work++
-		if m.matchGroup(g, d) {
+		if m.matchGroup(g, d, n) {
 			return true
 		}
 		if m.spent() {
@@ -381,7 +383,8 @@ func (m *matcher) hasDescendant(g []*cplx, n *html.Node) bool {
 	return false
 }
 
-// hasChild reports whether some child element of n matches g.
+// hasChild reports whether some child element of n matches g, which the
+// selector library's :haschild() matches without a scope.
 func (m *matcher) hasChild(g []*cplx, n *html.Node) bool {
 	for d := n.FirstChild; d != nil; d = d.NextSibling {
 		if d.Type != html.ElementNode {
@@ -391,7 +394,7 @@ func (m *matcher) hasChild(g []*cplx, n *html.Node) bool {
 			return false
 		}
 		m.work++
-		if m.matchGroup(g, d) {
+		if m.matchGroup(g, d, nil) {
 			return true
 		}
 		if m.spent() {
@@ -403,8 +406,8 @@ func (m *matcher) hasChild(g []*cplx, n *html.Node) bool {
 
 // matchInner matches parts[0..i] of a complex selector inside a
 // pseudo-class with parts[i] on n, right to left with the same early exits
-// as matchFrom.
-func (m *matcher) matchInner(x *cplx, i int, n *html.Node) matchResult {
+// as matchFrom. Ancestor walks stop below scope when it is not nil.
+func (m *matcher) matchInner(x *cplx, i int, n, scope *html.Node) matchResult {
 	if !m.matchCompound(x.parts[i], n) {
 		if m.spent() {
 			return failsCompletely
@@ -417,25 +420,25 @@ func (m *matcher) matchInner(x *cplx, i int, n *html.Node) matchResult {
 	// The walk along the combinator, as in matchFrom.
 	switch x.comb[i] {
 	case ' ':
-		for a := parentElement(n); a != nil; a = parentElement(a) {
-			if r := m.matchInner(x, i-1, a); r == matches || r == failsCompletely {
+		for a := parentElement(n); a != nil && a != scope; a = parentElement(a) {
+			if r := m.matchInner(x, i-1, a, scope); r == matches || r == failsCompletely {
 				return r
 			}
 		}
 		return failsCompletely
 	case '>':
-		if a := parentElement(n); a != nil {
-			return m.matchInner(x, i-1, a)
+		if a := parentElement(n); a != nil && a != scope {
+			return m.matchInner(x, i-1, a, scope)
 		}
 		return failsCompletely
 	case '+':
 		if s := prevElement(n); s != nil {
-			return m.matchInner(x, i-1, s)
+			return m.matchInner(x, i-1, s, scope)
 		}
 		return failsAllSiblings
 	case '~':
 		for s := prevElement(n); s != nil; s = prevElement(s) {
-			if r := m.matchInner(x, i-1, s); r == matches || r == failsAllSiblings || r == failsCompletely {
+			if r := m.matchInner(x, i-1, s, scope); r == matches || r == failsAllSiblings || r == failsCompletely {
 				return r
 			}
 		}

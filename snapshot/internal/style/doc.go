@@ -131,10 +131,8 @@
 //     become case-insensitive here.
 //   - Functional pseudo-classes nested deeper than MaxSelectorNesting (32,
 //     with each :is() or :where() counting twice) drop their rule.
-//   - In a :has() argument with combinators, the compounds to the left may
-//     match above the :has() element, as the selector library matches them:
-//     div:has(.a .b) matches a div with a .b inside it and a .a anywhere
-//     above that .b, where CSS requires the .a inside the div too.
+//   - :has(> X) is the selector library's :haschild(X): a child matching X,
+//     so in :has(> .a .b) the .b is the child, where CSS makes it the .a.
 //   - Whether a display: contents element with only whitespace inside has a
 //     box is decided by a simple rule (whitespace after inline content in
 //     the same block container counts) that covers the usual cases only.

@@ -496,7 +496,7 @@ func (q *nthOf) match(n *html.Node, m *matcher) bool {
 			return false
 		}
 		m.work++
-		if m.matchGroup(q.of, s) {
+		if m.matchGroup(q.of, s, nil) {
 			pos++
 		}
 		if m.spent() {
