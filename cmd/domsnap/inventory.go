@@ -33,7 +33,7 @@ func runInventory(c *cli, args []string) int {
 	if len(pos) != 1 {
 		return c.usage("inventory needs exactly one INPUT (a file, or - for standard input)")
 	}
-	if err := c.refuseURL(pos[0]); err != nil {
+	if err := c.refuseURL(fs, pos[0]); err != nil {
 		return c.fail(err)
 	}
 	data, err := c.readInput(pos[0])
