@@ -18,40 +18,58 @@ import (
 func checkStyles(rc *rawCapture, sc styleCols) error {
 	d := &rc.doc
 	need := max(sc.display, sc.visibility) + 1
-	// Each string is classified once: 0 not yet, 1 yes, 2 no.
-	var isDisplay, isVis []uint8
-	classify := func(cache *[]uint8, i int32, test func(string) bool) bool {
+	// Each string is classified once, both ways; a page has few distinct
+	// style values.
+	kinds := make([]styleKind, rc.strs.len())
+	kind := func(i int32) styleKind {
 		if i < 0 {
-			return false
+			return kindChecked
 		}
-		if *cache == nil {
-			*cache = make([]uint8, rc.strs.len())
+		k := kinds[i]
+		if k == 0 {
+			k = classifyStyle(rc.strs.get(i))
+			kinds[i] = k
 		}
-		c := &(*cache)[i]
-		if *c == 0 {
-			*c = 2
-			if test(rc.strs.get(i)) {
-				*c = 1
-			}
-		}
-		return *c == 1
+		return k
 	}
 	for j, node := range d.layoutNode {
 		if t := d.nodeType[node]; t != nodeElement && t != nodeText {
 			continue
 		}
 		styles := d.styles[d.styleStart[j]:d.styleStart[j+1]]
-		path := "/documents/0/layout/styles/" + strconv.Itoa(j)
-		switch {
-		case len(styles) < need:
-			return malformed(path, "the layout object has "+strconv.Itoa(len(styles))+" computed styles, want display and visibility"+styleAdvice(sc))
-		case !classify(&isDisplay, styles[sc.display], isDisplayValue):
-			return malformed(path+"/"+strconv.Itoa(sc.display), "not a CSS display value, so the capture's computed styles are not the ones expected"+styleAdvice(sc))
-		case !classify(&isVis, styles[sc.visibility], isVisibilityValue):
-			return malformed(path+"/"+strconv.Itoa(sc.visibility), "not a CSS visibility value, so the capture's computed styles are not the ones expected"+styleAdvice(sc))
+		if len(styles) < need {
+			return malformed("/documents/0/layout/styles/"+strconv.Itoa(j), "the layout object has "+strconv.Itoa(len(styles))+" computed styles, want display and visibility"+styleAdvice(sc))
+		}
+		if kind(styles[sc.display])&kindDisplay == 0 {
+			return malformed("/documents/0/layout/styles/"+strconv.Itoa(j)+"/"+strconv.Itoa(sc.display), "not a CSS display value, so the capture's computed styles are not the ones expected"+styleAdvice(sc))
+		}
+		if kind(styles[sc.visibility])&kindVisibility == 0 {
+			return malformed("/documents/0/layout/styles/"+strconv.Itoa(j)+"/"+strconv.Itoa(sc.visibility), "not a CSS visibility value, so the capture's computed styles are not the ones expected"+styleAdvice(sc))
 		}
 	}
 	return nil
+}
+
+// styleKind says what a style string can be: bits for a display value and
+// a visibility value, and kindChecked so that a string that is neither is
+// classified only once.
+type styleKind uint8
+
+const (
+	kindChecked styleKind = 1 << iota
+	kindDisplay
+	kindVisibility
+)
+
+func classifyStyle(v string) styleKind {
+	k := kindChecked
+	if isDisplayValue(v) {
+		k |= kindDisplay
+	}
+	if isVisibilityValue(v) {
+		k |= kindVisibility
+	}
+	return k
 }
 
 // styleAdvice says which styles were expected where and how to say

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"encoding/json"
+	"github.com/domsnap/domsnap/limits"
 	"os"
 	"strconv"
 	"strings"
@@ -181,7 +182,7 @@ func TestStyleValues(t *testing.T) {
 func BenchmarkCheckStyles(b *testing.B) {
 	for _, n := range benchSizes {
 		data := flatCapture(n)
-		rc, err := decodeRaw(data)
+		rc, err := decodeRaw(data, limits.MaxTreeNodes)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -125,7 +125,7 @@ func (c *cli) extract(args []string) int {
 		return c.usage("extract needs exactly one INPUT (a file, or - for standard input)")
 	case f.Live == "":
 		f.Input = pos[0]
-		if err := c.refuseURL(f.Input); err != nil {
+		if err := c.refuseURL(fs, f.Input); err != nil {
 			return c.fail(err)
 		}
 	}

@@ -28,8 +28,8 @@ type command struct {
 	about string
 	// examples are command lines, each with a comment after "#".
 	examples []string
-	// urlHint answers an INPUT that is a URL; empty when the command takes
-	// no INPUT.
+	// urlHint answers an INPUT that is a URL when the command has no --live
+	// flag to suggest; empty when the command takes no INPUT.
 	urlHint string
 	run     func(c *cli, args []string) int
 }
@@ -69,8 +69,7 @@ Exit status: 0 a result was printed (found or not), 2 usage or invalid_request,
 				"domsnap extract --kind list --field item:0:string --format csv page.snapshot.json.gz   # a list as CSV",
 				"domsnap extract --request request.json --format table --live https://example.test/   # a live page, for people",
 			},
-			urlHint: "add --live to capture it in Chromium: domsnap extract --live URL [flags]",
-			run:     (*cli).extract,
+			run: (*cli).extract,
 		},
 		{
 			name:     "inventory",
@@ -295,9 +294,10 @@ func editDistance(a, b string) int {
 // urlScheme matches the start of an absolute URL.
 var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
 
-// refuseURL refuses an INPUT that is a URL rather than a file, with the
-// current command's hint. A file that exists under such a name is read.
-func (c *cli) refuseURL(input string) error {
+// refuseURL refuses an INPUT that is a URL rather than a file, with a hint:
+// to add --live when the command's flag set fs has it, else the command's
+// own. A file that exists under such a name is read.
+func (c *cli) refuseURL(fs *flag.FlagSet, input string) error {
 	if !urlScheme.MatchString(input) {
 		return nil
 	}
@@ -305,7 +305,10 @@ func (c *cli) refuseURL(input string) error {
 		return nil
 	}
 	hint := "INPUT must be a file or -"
-	if c.cmd != nil && c.cmd.urlHint != "" {
+	switch {
+	case fs.Lookup("live") != nil:
+		hint = "add --live to capture it in Chromium: domsnap " + fs.Name() + " --live URL [flags]"
+	case c.cmd != nil && c.cmd.urlHint != "":
 		hint = c.cmd.urlHint
 	}
 	return &usageError{errcode.Quote(input) + " is a URL, not a file: " + hint}

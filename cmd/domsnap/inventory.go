@@ -36,7 +36,7 @@ func runInventory(c *cli, args []string) int {
 	if err := snapshot.CheckCharset(*charset); err != nil {
 		return c.fail(err)
 	}
-	if err := c.refuseURL(pos[0]); err != nil {
+	if err := c.refuseURL(fs, pos[0]); err != nil {
 		return c.fail(err)
 	}
 	data, err := c.readInput(pos[0])

@@ -279,7 +279,7 @@ func runParity(c *cli, args []string) int {
 	// costs no launch.
 	var inputs []input
 	for _, name := range files {
-		if err := c.refuseURL(name); err != nil {
+		if err := c.refuseURL(fs, name); err != nil {
 			return c.fail(err)
 		}
 		data, err := c.readInput(name)
