@@ -84,7 +84,7 @@ type value struct {
 	hidden  bool // visibility hidden or collapse
 	float   bool // float other than none
 	pos     position
-	native  bool // appearance other than none
+	native  bool    // appearance other than none
 	raw     []token // a custom property's value, or a valVar value
 }
 
