@@ -2,8 +2,10 @@ package snapshot
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -228,5 +230,30 @@ func TestGzipBombFullSize(t *testing.T) {
 	}
 	if _, err := Load(bomb, LoadOptions{}); !isTooLarge(err) {
 		t.Errorf("gzip expanding to %d bytes: %v", limits.MaxInputBytes+1, err)
+	}
+}
+
+// BenchmarkHTMLScan is the cost of the tokenizer pass that bounds the node
+// count before parsing, against html.Parse of the same page: the pass adds
+// that fraction to ParseHTML's time.
+func BenchmarkHTMLScan(b *testing.B) {
+	for _, size := range []int{10_000, 100_000} {
+		page := htmlBenchPage(size)
+		b.Run("nodes="+strconv.Itoa(size), func(b *testing.B) {
+			var scan, parse time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if pre := htmlScan(page, limits.MaxTreeNodes); pre.over {
+					b.Fatal("over")
+				}
+				t1 := time.Now()
+				if _, err := html.Parse(bytes.NewReader(page)); err != nil {
+					b.Fatal(err)
+				}
+				scan += t1.Sub(t0)
+				parse += time.Since(t1)
+			}
+			b.ReportMetric(float64(scan)/float64(parse), "ratio-vs-html.Parse")
+		})
 	}
 }
