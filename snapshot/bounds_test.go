@@ -257,3 +257,32 @@ func BenchmarkHTMLScan(b *testing.B) {
 		})
 	}
 }
+
+// TestCheckHead: the head check refuses exactly binary data that is
+// neither gzip nor JSON, and whatever it refuses Load refuses too.
+func TestCheckHead(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		refuse bool
+	}{
+		{"", false},
+		{"<p>x</p>", false},
+		{"\x00\x00\x00", true},
+		{"\x1f\x8b\x00\x00", false},
+		{" \n{\"documents\":\x00", false},
+		{"\xff\xfe<\x00p\x00", false},
+		{strings.Repeat(" ", sniffBytes) + "\x00", false},
+		{strings.Repeat(" ", sniffBytes-1) + "\x00", true},
+	} {
+		err := CheckHead([]byte(c.in))
+		if (err != nil) != c.refuse {
+			t.Errorf("%q: %v", c.in[:min(len(c.in), 12)], err)
+		}
+		if err == nil {
+			continue
+		}
+		if _, lerr := Load([]byte(c.in), LoadOptions{}); errcode.CodeOf(lerr) != errcode.UnsupportedInput || errcode.CodeOf(err) != errcode.UnsupportedInput {
+			t.Errorf("%q: head refused (%v) but Load says %v", c.in[:min(len(c.in), 12)], err, lerr)
+		}
+	}
+}
