@@ -2,8 +2,10 @@ package snapshot
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -228,5 +230,59 @@ func TestGzipBombFullSize(t *testing.T) {
 	}
 	if _, err := Load(bomb, LoadOptions{}); !isTooLarge(err) {
 		t.Errorf("gzip expanding to %d bytes: %v", limits.MaxInputBytes+1, err)
+	}
+}
+
+// BenchmarkHTMLScan is the cost of the tokenizer pass that bounds the node
+// count before parsing, against html.Parse of the same page: the pass adds
+// that fraction to ParseHTML's time.
+func BenchmarkHTMLScan(b *testing.B) {
+	for _, size := range []int{10_000, 100_000} {
+		page := htmlBenchPage(size)
+		b.Run("nodes="+strconv.Itoa(size), func(b *testing.B) {
+			var scan, parse time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if pre := htmlScan(page, limits.MaxTreeNodes); pre.over {
+					b.Fatal("over")
+				}
+				t1 := time.Now()
+				if _, err := html.Parse(bytes.NewReader(page)); err != nil {
+					b.Fatal(err)
+				}
+				scan += t1.Sub(t0)
+				parse += time.Since(t1)
+			}
+			b.ReportMetric(float64(scan)/float64(parse), "ratio-vs-html.Parse")
+		})
+	}
+}
+
+// TestCheckHead: the head check refuses exactly binary data that is
+// neither gzip nor JSON, and whatever it refuses Load refuses too.
+func TestCheckHead(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		refuse bool
+	}{
+		{"", false},
+		{"<p>x</p>", false},
+		{"\x00\x00\x00", true},
+		{"\x1f\x8b\x00\x00", false},
+		{" \n{\"documents\":\x00", false},
+		{"\xff\xfe<\x00p\x00", false},
+		{strings.Repeat(" ", sniffBytes) + "\x00", false},
+		{strings.Repeat(" ", sniffBytes-1) + "\x00", true},
+	} {
+		err := CheckHead([]byte(c.in))
+		if (err != nil) != c.refuse {
+			t.Errorf("%q: %v", c.in[:min(len(c.in), 12)], err)
+		}
+		if err == nil {
+			continue
+		}
+		if _, lerr := Load([]byte(c.in), LoadOptions{}); errcode.CodeOf(lerr) != errcode.UnsupportedInput || errcode.CodeOf(err) != errcode.UnsupportedInput {
+			t.Errorf("%q: head refused (%v) but Load says %v", c.in[:min(len(c.in), 12)], err, lerr)
+		}
 	}
 }

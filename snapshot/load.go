@@ -202,6 +202,21 @@ func load(data []byte, opts LoadOptions, b inputBounds) (*Input, error) {
 
 func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
+// CheckHead refuses, from the first bytes of an input alone, what Load
+// would refuse as binary data whatever followed them: not gzip, not JSON,
+// and a binary byte in the first 1,024 bytes. A reader of a stream calls
+// it on the stream's head so that, say, /dev/zero is refused at once
+// instead of after 256 MiB.
+func CheckHead(head []byte) error {
+	if len(head) > sniffBytes {
+		head = head[:sniffBytes]
+	}
+	if isGzip(head) || (&scanner{data: head}).peek() == '{' || !isBinary(head) {
+		return nil
+	}
+	return errcode.New(errcode.UnsupportedInput, pkgName, "", "binary data: not HTML, JSON or gzip")
+}
+
 // gunzip decompresses at most limit bytes; more is refused rather than cut,
 // since a cut snapshot is not the snapshot. The stream is read twice: once
 // to count what it expands to, with nothing kept, and once into a buffer of

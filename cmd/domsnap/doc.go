@@ -23,8 +23,9 @@
 // regular file (a named pipe, /dev/zero) is opened without blocking, so a
 // named pipe whose writer has not opened it yet reads as empty and is
 // refused at once rather than waited for; standard input ("-") is read as
-// it comes. An unknown --charset label is invalid_request before any input
-// is read.
+// it comes. A stream whose first bytes are binary data (not gzip, JSON or
+// HTML) is refused as soon as they arrive. An unknown --charset label is
+// invalid_request before any input is read.
 //
 // Exit status: 0 a result was printed (whether or not the collection was
 // found), 2 a usage error or an invalid request, 3 the expected revision was

@@ -11,6 +11,7 @@ import (
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/readbound"
 	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // Exit statuses (SPEC section 14).
@@ -162,18 +163,18 @@ func (c *cli) readInput(name string) ([]byte, error) {
 	if c.maxInput > 0 {
 		limit = c.maxInput
 	}
-	return c.readBounded(name, limit, "input")
+	return c.readBounded(name, limit, "input", snapshot.CheckHead)
 }
 
 // readRequest reads a --request file, bounded by limits.MaxRequestBytes.
 func (c *cli) readRequest(name string) ([]byte, error) {
-	return c.readBounded(name, limits.MaxRequestBytes, "request")
+	return c.readBounded(name, limits.MaxRequestBytes, "request", nil)
 }
 
 // readBounded reads a named file, or standard input for "-", refusing more
 // than limit bytes without holding them. A directory is refused, and a
 // named pipe is opened without blocking (readbound says why).
-func (c *cli) readBounded(name string, limit int64, what string) ([]byte, error) {
+func (c *cli) readBounded(name string, limit int64, what string, check readbound.Check) ([]byte, error) {
 	if name == "-" {
 		// Standard input redirected from a regular file tells its size:
 		// too large is refused at once, and the rest is read in one buffer.
@@ -186,10 +187,10 @@ func (c *cli) readBounded(name string, limit int64, what string) ([]byte, error)
 				hint = max(st.Size(), 1)
 			}
 		}
-		return readbound.All(c.stdin, limit, hint, what)
+		return readbound.AllChecked(c.stdin, limit, hint, what, check)
 	}
 	if strings.HasPrefix(name, "-") {
 		return nil, &usageError{"unknown flag " + errcode.Quote(name)}
 	}
-	return readbound.File(name, limit, what)
+	return readbound.FileChecked(name, limit, what, check)
 }

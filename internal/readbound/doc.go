@@ -12,6 +12,10 @@
 // are joined once at its end, so a stream that never ends costs the bound
 // and no more.
 //
+// A caller can give a Check of a stream's first bytes, made as soon as they
+// arrive: a stream that can only be refused (binary bytes where text was
+// expected) is then refused after its first chunk rather than its bound.
+//
 // # Files that are not files
 //
 // A directory is refused before it is read. Anything else that is not a

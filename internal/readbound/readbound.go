@@ -29,6 +29,22 @@ func TooLarge(what string, limit int64) *errcode.Error {
 // then read into one buffer of that size plus one, and a stream that keeps
 // its word is never copied.
 func All(r io.Reader, limit, sizeHint int64, what string) ([]byte, error) {
+	return AllChecked(r, limit, sizeHint, what, nil)
+}
+
+// HeadBytes is how much of a stream's first bytes a Check sees.
+const HeadBytes = 1024
+
+// Check looks at the first HeadBytes bytes of a stream (fewer when the
+// stream is shorter) and refuses it with an error, so a stream that can
+// only be refused, such as /dev/zero as an HTML file, is not read to its
+// bound first.
+type Check func(head []byte) error
+
+// AllChecked is All with a check of the head of a stream of unknown size,
+// made as soon as the first chunk has arrived. An input of known size
+// (sizeHint) is read whole first: it costs no more than its size.
+func AllChecked(r io.Reader, limit, sizeHint int64, what string, check Check) ([]byte, error) {
 	if limit < 0 {
 		panic("readbound: negative limit")
 	}
@@ -48,14 +64,14 @@ func All(r io.Reader, limit, sizeHint int64, what string) ([]byte, error) {
 				break // the hint was short; go on in chunks
 			}
 		}
-		return chunks(lr, [][]byte{buf}, int64(len(buf)), limit, what)
+		return chunks(lr, [][]byte{buf}, int64(len(buf)), limit, what, nil)
 	}
-	return chunks(lr, nil, 0, limit, what)
+	return chunks(lr, nil, 0, limit, what, check)
 }
 
 // chunks reads the rest of lr in pieces of chunkBytes, on top of the pieces
 // already read (total bytes), and joins them once at the end.
-func chunks(lr io.Reader, pieces [][]byte, total, limit int64, what string) ([]byte, error) {
+func chunks(lr io.Reader, pieces [][]byte, total, limit int64, what string, check Check) ([]byte, error) {
 	for {
 		if total > limit {
 			return nil, TooLarge(what, limit)
@@ -65,6 +81,17 @@ func chunks(lr io.Reader, pieces [][]byte, total, limit int64, what string) ([]b
 		if n > 0 {
 			pieces = append(pieces, c[:n])
 			total += int64(n)
+		}
+		if check != nil {
+			// The first chunk is in (or the stream ended before it).
+			var head []byte
+			if len(pieces) > 0 {
+				head = pieces[0][:min(len(pieces[0]), HeadBytes)]
+			}
+			if cerr := check(head); cerr != nil {
+				return nil, cerr
+			}
+			check = nil
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
@@ -94,6 +121,12 @@ func readError(what string, err error) error {
 // is refused; a file that is not a regular file is opened without blocking
 // (see the package documentation) and must not read as empty.
 func File(name string, limit int64, what string) ([]byte, error) {
+	return FileChecked(name, limit, what, nil)
+}
+
+// FileChecked is File with a Check of the head of a file that is not a
+// regular file (a regular one is read whole, at the cost of its size).
+func FileChecked(name string, limit int64, what string, check Check) ([]byte, error) {
 	st, err := os.Stat(name)
 	if err != nil {
 		return nil, openError(err)
@@ -119,7 +152,7 @@ func File(name string, limit int64, what string) ([]byte, error) {
 		return nil, openError(err)
 	}
 	defer f.Close()
-	data, err := All(f, limit, 0, what)
+	data, err := AllChecked(f, limit, 0, what, check)
 	if err != nil {
 		return nil, err
 	}

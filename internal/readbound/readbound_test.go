@@ -213,3 +213,46 @@ func TestFileFIFO(t *testing.T) {
 		}
 	}
 }
+
+// TestAllCheckedHead: the check sees the head of a stream as soon as the
+// first chunk is in, and its refusal ends the read there.
+func TestAllCheckedHead(t *testing.T) {
+	refuse := errcode.New(errcode.UnsupportedInput, "test", "", "refused")
+	var seen []int
+	check := func(head []byte) error {
+		seen = append(seen, len(head))
+		if bytes.HasPrefix(head, []byte("a")) {
+			return refuse
+		}
+		return nil
+	}
+	cr := &countingReader{r: endless{}}
+	if _, err := AllChecked(cr, 10*chunkBytes, 0, "input", check); err != refuse {
+		t.Fatalf("endless stream: %v", err)
+	}
+	if cr.n != chunkBytes || len(seen) != 1 || seen[0] != HeadBytes {
+		t.Fatalf("read %d bytes, check saw %v", cr.n, seen)
+	}
+	// A short stream, and an empty one, are checked once, whole.
+	for _, in := range []string{"b", ""} {
+		seen = nil
+		got, err := AllChecked(strings.NewReader(in), 100, 0, "input", check)
+		if err != nil || string(got) != in || len(seen) != 1 || seen[0] != len(in) {
+			t.Fatalf("%q: %q %v, check saw %v", in, got, err, seen)
+		}
+	}
+	// A stream of known size is read whole, unchecked.
+	seen = nil
+	if got, err := AllChecked(strings.NewReader("abc"), 100, 3, "input", check); err != nil || string(got) != "abc" || seen != nil {
+		t.Fatalf("hinted: %q %v %v", got, err, seen)
+	}
+	// /dev/zero through FileChecked stops after the first chunk.
+	seen = nil
+	zero := func(head []byte) error {
+		seen = append(seen, len(head))
+		return refuse
+	}
+	if _, err := FileChecked("/dev/zero", 10*chunkBytes, "input", zero); err != refuse || len(seen) != 1 {
+		t.Fatalf("/dev/zero: %v %v", err, seen)
+	}
+}
