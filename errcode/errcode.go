@@ -25,6 +25,28 @@ const (
 	Cancelled              Code = "cancelled"
 )
 
+// The codes of the agent tool server and of the command line's live flags.
+// Timeout is shared with the command line's deadline.
+const (
+	// NavigationRefused: a main-frame navigation to a scheme or origin the
+	// server does not allow, redirects and page-initiated ones included.
+	NavigationRefused Code = "navigation_refused"
+	// HTTPError: the main document answered with a status of 400 or more
+	// and the caller asked for that to be an error.
+	HTTPError Code = "http_error"
+	// UnknownArtifact: no artifact is stored under that digest (never
+	// written, or evicted).
+	UnknownArtifact Code = "unknown_artifact"
+	// SessionExpired: the session ended before the call.
+	SessionExpired Code = "session_expired"
+	// PathRefused: a path outside the served root, through "..", an
+	// absolute path or a symbolic link.
+	PathRefused Code = "path_refused"
+)
+
+// Timeout: a live operation's deadline passed.
+const Timeout Code = "timeout"
+
 // Error is a coded error. Pkg names the package that raised it and prefixes
 // the message; Path is a JSON pointer into the offending input, when one helps.
 type Error struct {

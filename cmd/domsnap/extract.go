@@ -29,6 +29,7 @@ type extractFlags struct {
 	Observation bool
 	ModelBytes  int
 	Chrome      string
+	Wait        *waitFlags
 	// Input is the INPUT argument, "" with --live.
 	Input string
 	// set records which flags the command line named.
@@ -55,6 +56,7 @@ func newExtractFlagSet(f *extractFlags, out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.Observation, "observation", false, "print the observation (inventory and extraction)")
 	fs.IntVar(&f.ModelBytes, "model-bytes", limits.ModelBytes, "print the observation's model projection within this many bytes")
 	fs.StringVar(&f.Chrome, "chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
+	f.Wait = addWaitFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(out, "usage: domsnap extract [flags] INPUT|--live URL")
 		fs.PrintDefaults()
@@ -92,6 +94,9 @@ func (c *cli) extract(args []string) int {
 		return c.usage("extract needs exactly one INPUT (a file, or - for standard input)")
 	case f.Live == "":
 		f.Input = pos[0]
+		if n := waitFlagSet(f.set); n != "" {
+			return c.usage("--" + n + " needs --live")
+		}
 	}
 	if f.set["request"] && f.RequestFile == "-" && f.Input == "-" {
 		return c.usage("standard input cannot be both the request and the INPUT")

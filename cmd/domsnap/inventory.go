@@ -21,8 +21,11 @@ func runInventory(c *cli, args []string) int {
 	fs.SetOutput(c.stderr)
 	format := fs.String("format", "table", "output format: table or json")
 	charset := fs.String("charset", "", "decode HTML input with this charset instead of sniffing it")
+	liveURL := fs.String("live", "", "capture this URL in Chromium instead of reading INPUT")
+	chrome := fs.String("chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
+	wf := addWaitFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: domsnap inventory [flags] INPUT")
+		fmt.Fprintln(c.stderr, "usage: domsnap inventory [flags] INPUT|--live URL")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterleaved(fs, args)
@@ -35,26 +38,57 @@ func runInventory(c *cli, args []string) int {
 	if *format != "table" && *format != "json" {
 		return c.usage("--format must be table or json, got " + errcode.Quote(*format))
 	}
-	if len(pos) != 1 {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	var o *domsnap.Observation
+	switch {
+	case *liveURL != "" && len(pos) > 0:
+		return c.usage("--live takes no INPUT")
+	case *liveURL != "":
+		w, err := wf.parse()
+		if err != nil {
+			return c.fail(err)
+		}
+		if o, err = inventoryLive(c, *chrome, *liveURL, w); err != nil {
+			return c.fail(err)
+		}
+	case len(pos) != 1:
 		return c.usage("inventory needs exactly one INPUT (a file, or - for standard input)")
-	}
-	data, err := c.readInput(pos[0])
-	if err != nil {
-		return c.fail(err)
-	}
-	in, err := snapshot.Load(data, snapshot.LoadOptions{Charset: *charset})
-	if err != nil {
-		return c.fail(err)
-	}
-	o, err := domsnap.Observe(in.Tree, in.Revision, nil)
-	if err != nil {
-		return c.fail(err)
+	default:
+		if n := waitFlagSet(set); n != "" {
+			return c.usage("--" + n + " needs --live")
+		}
+		data, err := c.readInput(pos[0])
+		if err != nil {
+			return c.fail(err)
+		}
+		in, err := snapshot.Load(data, snapshot.LoadOptions{Charset: *charset})
+		if err != nil {
+			return c.fail(err)
+		}
+		if o, err = domsnap.Observe(in.Tree, in.Revision, nil); err != nil {
+			return c.fail(err)
+		}
 	}
 	if *format == "json" {
 		return c.writeJSON(o.Canonical())
 	}
 	writeInventory(c.stdout, o)
 	return exitOK
+}
+
+// inventoryLive is the one-shot observation of a live page, without a
+// request: one snapshot (more only while --wait-for retakes it).
+func inventoryLive(c *cli, chrome, url string, w liveWait) (*domsnap.Observation, error) {
+	ctx, stop := liveContext()
+	defer stop()
+	s, cond, closeAll, err := openLive(ctx, c, chrome, url, w)
+	defer closeAll()
+	if err != nil {
+		return nil, err
+	}
+	o, _, err := s.ObserveOnce(ctx, nil, cond)
+	return o, err
 }
 
 // runExtractObservation is "domsnap extract --observation" or

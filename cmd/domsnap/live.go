@@ -28,42 +28,6 @@ func liveContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
-// openTab launches Chromium, opens a tab and loads url in it. close releases
-// everything, whatever happened.
-func openTab(ctx context.Context, chrome, url string) (b *live.Browser, p *live.Page, closeAll func(), err error) {
-	b, err = live.Launch(ctx, live.Options{Path: chrome})
-	if err != nil {
-		return nil, nil, func() {}, err
-	}
-	p, err = b.NewPage(ctx)
-	if err != nil {
-		b.Close()
-		return nil, nil, func() {}, err
-	}
-	closeAll = func() {
-		p.Close()
-		b.Close()
-	}
-	if err := p.Navigate(ctx, url); err != nil {
-		closeAll()
-		return nil, nil, func() {}, err
-	}
-	return b, p, closeAll, nil
-}
-
-// openSession is openTab with a session on the tab, named after the
-// browser's version. closeAll must be called whatever happened: when only
-// the session failed, the browser is still open, so that the error is
-// reported before it closes, as for any later failure.
-func openSession(ctx context.Context, chrome, url string) (s *live.Session, closeAll func(), err error) {
-	b, p, closeAll, err := openTab(ctx, chrome, url)
-	if err != nil {
-		return nil, closeAll, err
-	}
-	s, err = live.NewSession(p, live.SessionOptions{Browser: b.Version()})
-	return s, closeAll, err
-}
-
 // browserFlags starts the flag set of a command that launches Chromium:
 // its errors and usage go to standard error, the usage line first, and it
 // has the --chrome flag, whose value is returned.
@@ -97,6 +61,7 @@ func runCapture(c *cli, args []string) int {
 	fs, chrome := browserFlags(c, "capture", "usage: domsnap capture URL -o FILE")
 	out := fs.String("o", "", "the snapshot file to write (- for standard output)")
 	gz := fs.Bool("gzip", false, "gzip the snapshot (the default when FILE ends in .gz)")
+	wf := addWaitFlags(fs)
 	pos, code, done := parseCommand(fs, args)
 	if done {
 		return code
@@ -107,16 +72,20 @@ func runCapture(c *cli, args []string) int {
 	if *out == "" {
 		return c.usage("capture needs -o FILE")
 	}
+	w, err := wf.parse()
+	if err != nil {
+		return c.fail(err)
+	}
 	zip := *gz || strings.HasSuffix(*out, ".gz")
 
 	ctx, stop := liveContext()
 	defer stop()
-	s, closeAll, err := openSession(ctx, *chrome, pos[0])
+	s, cond, closeAll, err := openLive(ctx, c, *chrome, pos[0], w)
 	defer closeAll()
 	if err != nil {
 		return c.fail(err)
 	}
-	snap, err := s.Capture(ctx)
+	snap, err := s.CaptureWhen(ctx, cond)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -148,28 +117,24 @@ func runCapture(c *cli, args []string) int {
 }
 
 // runExtractLive is "domsnap extract --live URL": req is nil when only an
-// observation was asked for. The tab is observed once to learn the session's
-// first revision; the request then runs against it as a live extraction
-// must, with expected_revision checked before the snapshot it reads. A
+// observation was asked for. It is a one-shot read: a fresh session, one
+// snapshot (more only while --wait-for retakes it), no revision to check. A
 // request that names its own expected revision keeps it, and is refused as
 // another session's.
 func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
+	w, err := f.Wait.parse()
+	if err != nil {
+		return c.fail(err)
+	}
 	ctx, stop := liveContext()
 	defer stop()
-	s, closeAll, err := openSession(ctx, f.Chrome, f.Live)
+	s, cond, closeAll, err := openLive(ctx, c, f.Chrome, f.Live, w)
 	defer closeAll()
 	if err != nil {
 		return c.fail(err)
 	}
-	if req != nil && req.ExpectedRevision == "" {
-		snap, err := s.Capture(ctx)
-		if err != nil {
-			return c.fail(err)
-		}
-		req.ExpectedRevision = snap.Revision
-	}
 	if f.Observation || f.set["model-bytes"] {
-		obs, err := s.Observe(ctx, req)
+		obs, _, err := s.ObserveOnce(ctx, req, cond)
 		if err != nil {
 			return c.fail(err)
 		}
@@ -183,7 +148,7 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
 		}
 		return c.writeJSON(out)
 	}
-	res, err := s.Extract(ctx, *req)
+	res, _, err := s.ExtractOnce(ctx, *req, cond)
 	if err != nil {
 		return c.fail(err)
 	}
