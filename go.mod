@@ -14,4 +14,7 @@ require (
 	pgregory.net/rapid v1.3.0
 )
 
-require github.com/gorilla/websocket v1.5.3 // indirect
+require (
+	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+)

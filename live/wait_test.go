@@ -186,4 +186,3 @@ func TestSettleBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
