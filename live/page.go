@@ -37,6 +37,9 @@ type Page struct {
 	navs     uint64
 	navigate page.FrameNavigatedClient
 	once     sync.Once
+
+	// refused counts main-frame requests Guard aborted.
+	refused refusedCounter
 }
 
 func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error) {
