@@ -33,9 +33,10 @@ type cli struct {
 
 const usageText = `usage:
   domsnap extract [flags] INPUT|--live URL
-  domsnap inventory INPUT
+  domsnap inventory INPUT|--live URL
   domsnap capture URL -o FILE
   domsnap parity FILE...
+  domsnap mcp [flags]
   domsnap version
 Run "domsnap extract -h" for the extract flags.
 `
@@ -57,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCapture(c, args[1:])
 	case "parity":
 		return runParity(c, args[1:])
+	case "mcp":
+		return runMCP(c, args[1:])
 	case "version":
 		return c.version(args[1:])
 	case "help", "-h", "-help", "--help":
