@@ -97,3 +97,21 @@ func (b *Browser) Contexts(ctx context.Context) ([]string, error) {
 	}
 	return out, nil
 }
+
+// Responsive reports whether the browser process is running and answers
+// over the protocol within timeout. A browser killed from outside can
+// linger as a process for a moment while its helpers exit; the protocol
+// tells at once.
+func (b *Browser) Responsive(timeout time.Duration) bool {
+	select {
+	case <-b.exited:
+		return false
+	case <-b.stopWait:
+		return false
+	default:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	_, err := b.client.Browser.GetVersion(ctx)
+	return err == nil
+}

@@ -56,6 +56,9 @@ type Server struct {
 	stop     context.CancelFunc
 	sessions map[*sdk.ServerSession]*session
 	closed   bool
+	// retired are browsers that died or stopped answering; each is being
+	// closed, and Close waits for them.
+	retired []*live.Browser
 }
 
 // New checks cfg, opens the artifact store and registers the tools. No
@@ -147,15 +150,33 @@ func (s *Server) Close() error {
 	s.sessions = map[*sdk.ServerSession]*session{}
 	b := s.browser
 	s.browser = nil
+	retired := s.retired
+	s.retired = nil
 	s.mu.Unlock()
 	for _, sess := range sessions {
 		sess.end()
 	}
 	s.stop()
+	var errs []error
 	if b != nil {
-		return b.Close()
+		errs = append(errs, b.Close())
 	}
-	return nil
+	for _, r := range retired {
+		errs = append(errs, r.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// retire drops a browser that died or stopped answering, and closes it
+// (killing what is left of it and removing its profile) in the background.
+func (s *Server) retire(b *live.Browser) {
+	s.mu.Lock()
+	if s.browser == b {
+		s.browser = nil
+	}
+	s.retired = append(s.retired, b)
+	s.mu.Unlock()
+	go b.Close()
 }
 
 // sessionFor returns the state of the MCP session a call came in.
@@ -185,8 +206,9 @@ func (s *Server) browserFor(ctx context.Context) (*live.Browser, error) {
 	if b := s.browser; b != nil {
 		select {
 		case <-b.Done():
-			b.Close() // reaps it and removes its profile
 			s.browser = nil
+			s.retired = append(s.retired, b)
+			go b.Close() // reaps it and removes its profile
 		default:
 			return b, nil
 		}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/live"
@@ -117,24 +118,27 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 	return p, l, nil
 }
 
-// fail passes a call's error on; when the browser has died under the call,
-// the session forgets its tab, so the next navigation starts a new browser,
-// and the error is capture_failed whatever the protocol said.
+// fail passes a call's error on. When the browser has died under the
+// call, the session forgets its tab and the server its browser, so the next
+// navigation starts a new one, and the error is capture_failed whatever the
+// protocol said.
 func (ss *session) fail(err error) error {
 	ss.mu.Lock()
 	b := ss.browser
 	ss.mu.Unlock()
-	if b == nil {
+	if b == nil || errcode.CodeOf(err) != errcode.CaptureFailed && errcode.CodeOf(err) != errcode.Timeout {
 		return err
 	}
-	select {
-	case <-b.Done():
-		ss.reset()
-		return errcode.Wrap(errcode.CaptureFailed, pkg, "", "the browser exited; navigate again to start a new one", err)
-	default:
+	if b.Responsive(probeTimeout) {
 		return err
 	}
+	ss.reset()
+	ss.srv.retire(b)
+	return errcode.Wrap(errcode.CaptureFailed, pkg, "", "the browser exited; navigate again to start a new one", err)
 }
+
+// probeTimeout bounds the check that a browser still answers.
+const probeTimeout = 2 * time.Second
 
 // reset closes the tab and the browser context, if any.
 func (ss *session) reset() {

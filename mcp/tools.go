@@ -158,6 +158,20 @@ func decode(args []byte, v any) error {
 	return nil
 }
 
+// captureGrace is how long a call may spend on its snapshot after its wait
+// has run out: a page that never lets a snapshot finish (a renderer stuck
+// in a dialog or a script) ends in timeout instead of holding the session.
+const captureGrace = 10 * time.Second
+
+// overdue turns the cancellation that the call's own deadline caused into
+// timeout; a cancellation by the client stays cancelled.
+func overdue(ctx, cctx context.Context, err error) error {
+	if ctx.Err() == nil && cctx.Err() != nil && errcode.CodeOf(err) == errcode.Cancelled {
+		return errcode.Wrap(errcode.Timeout, pkg, "", "the page did not let the snapshot finish before the call's deadline", err)
+	}
+	return err
+}
+
 type navigateArgs struct {
 	URL        string    `json:"url"`
 	Wait       *waitArgs `json:"wait"`
@@ -186,10 +200,12 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if err != nil {
 		return nil, ss.fail(err)
 	}
+	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
+	defer cancel()
 	before := p.Refused()
-	nav, err := p.Goto(ctx, a.URL, plan.until, deadline)
+	nav, err := p.Goto(cctx, a.URL, plan.until, deadline)
 	if err != nil {
-		return nil, ss.fail(err)
+		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
 	if p.Refused() != before {
 		return nil, errcode.New(errcode.NavigationRefused, pkg, "", "the navigation was redirected to a URL the server does not allow; the page stayed where it was")
@@ -197,13 +213,13 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if nav.ErrorText != "" {
 		return nil, ss.fail(errcode.New(errcode.CaptureFailed, pkg, "", "the navigation failed: "+errcode.Quote(nav.ErrorText)))
 	}
-	cond, err := plan.after(ctx, deadline)
+	cond, err := plan.after(cctx, deadline)
 	if err != nil {
-		return nil, err
+		return nil, overdue(ctx, cctx, err)
 	}
-	o, _, err := l.ObserveWhen(ctx, nil, cond)
+	o, _, err := l.ObserveWhen(cctx, nil, cond)
 	if err != nil {
-		return nil, ss.fail(err)
+		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
 	return s.save(o, budget, `,"http_status":`+strconv.Itoa(nav.Status))
 }
@@ -244,13 +260,15 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "no page is open in this session (its browser may have exited): navigate first")
 	}
 	deadline := time.Now().Add(plan.timeout)
-	cond, err := plan.after(ctx, deadline)
+	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
+	defer cancel()
+	cond, err := plan.after(cctx, deadline)
 	if err != nil {
-		return nil, err
+		return nil, overdue(ctx, cctx, err)
 	}
-	o, _, err := l.ObserveWhen(ctx, req, cond)
+	o, _, err := l.ObserveWhen(cctx, req, cond)
 	if err != nil {
-		return nil, ss.fail(err)
+		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
 	return s.save(o, budget, "")
 }
