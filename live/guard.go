@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 
 	"github.com/mafredri/cdp/protocol/fetch"
@@ -59,6 +58,3 @@ func (p *Page) Guard(ctx context.Context, allow func(url string) bool) error {
 
 // Refused reports how many main-frame document requests Guard aborted.
 func (p *Page) Refused() uint64 { return p.refused.Load() }
-
-// refusedCounter is embedded in Page.
-type refusedCounter = atomic.Uint64

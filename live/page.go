@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mafredri/cdp"
@@ -39,7 +40,9 @@ type Page struct {
 	once     sync.Once
 
 	// refused counts main-frame requests Guard aborted.
-	refused refusedCounter
+	refused atomic.Uint64
+	// netEnabled is set once Goto has turned the Network domain on.
+	netEnabled atomic.Bool
 }
 
 func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error) {

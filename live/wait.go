@@ -220,9 +220,9 @@ type navWatch struct {
 }
 
 // openWatch opens the streams before the navigation starts, so no event of
-// it is missed, and turns the Network domain on (idempotent).
-func (p *Page) openWatch(ctx context.Context) (w *navWatch, err error) {
-	w = &navWatch{inflight: map[network.RequestID]struct{}{}}
+// it is missed, and turns the Network domain on the first time.
+func (p *Page) openWatch(ctx context.Context) (_ *navWatch, err error) {
+	w := &navWatch{inflight: map[network.RequestID]struct{}{}}
 	defer func() {
 		if err != nil {
 			w.close()
@@ -247,8 +247,14 @@ func (p *Page) openWatch(ctx context.Context) (w *navWatch, err error) {
 	if w.failed, err = c.Network.LoadingFailed(ctx); err != nil {
 		return nil, err
 	}
-	if err := c.Network.Enable(ctx, network.NewEnableArgs()); err != nil {
-		return nil, err
+	// Network.enable is sent once per tab: sent again while a navigation
+	// is still pending, Chromium holds its reply until that navigation
+	// ends, which may be never.
+	if !p.netEnabled.Load() {
+		if err := c.Network.Enable(ctx, network.NewEnableArgs()); err != nil {
+			return nil, err
+		}
+		p.netEnabled.Store(true)
 	}
 	return w, nil
 }
