@@ -197,7 +197,9 @@ func failed(t *testing.T, res *sdk.CallToolResult) string {
 	if !res.IsError || res.StructuredContent != nil {
 		t.Fatalf("want an error result without structured content, got isError %v: %s", res.IsError, b)
 	}
-	var e struct{ Error struct{ Code, Message string } }
+	var e struct {
+		Error struct{ Code, Message string }
+	}
 	if err := json.Unmarshal(b, &e); err != nil || e.Error.Code == "" {
 		t.Fatalf("error text %s", b)
 	}
