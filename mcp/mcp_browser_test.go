@@ -561,3 +561,31 @@ func TestAlertPage(t *testing.T) {
 		t.Fatalf("alert page: %+v", p)
 	}
 }
+
+// TestShutdownOnSignal: SIGTERM and SIGINT end the server with its browser
+// and profile gone, as closing its input does.
+func TestShutdownOnSignal(t *testing.T) {
+	web := site(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		s := start(t, filepath.Join(t.TempDir(), "state"))
+		ok(t, s.call(t, "browser_navigate", map[string]any{"url": web.URL + "/table"}))
+		s.browserPID(t) // a browser is running
+		if err := s.cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		// The server has exited when its process is a zombie awaiting the
+		// client's wait, or gone.
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(s.cmd.Process.Pid), "stat"))
+			if err != nil || bytes.Contains(stat, []byte(") Z ")) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%v: the server did not exit", sig)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		s.stop(t)
+	}
+}
