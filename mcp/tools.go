@@ -195,11 +195,13 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 		return nil, err
 	}
 	defer ss.release()
-	deadline := time.Now().Add(plan.timeout)
 	p, l, err := ss.open(ctx)
 	if err != nil {
 		return nil, ss.fail(err)
 	}
+	// The wait starts once the tab is there: a browser's launch is not part
+	// of it.
+	deadline := time.Now().Add(plan.timeout)
 	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
 	defer cancel()
 	before := p.Refused()
