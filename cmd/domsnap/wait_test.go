@@ -64,3 +64,28 @@ func TestSettleBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPUsage: the server's bad flags are refused before it serves
+// anything.
+func TestMCPUsage(t *testing.T) {
+	state := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"mcp", "extra"}, exitUsage, "mcp takes no operands"},
+		{[]string{"mcp", "--state-dir", state, "--allow-origin", "ftp://x"}, exitUsage, "invalid_request: "},
+		{[]string{"mcp", "--state-dir", state, "--max-store-bytes", "1048575"}, exitUsage, "invalid_request: "},
+		{[]string{"mcp", "--state-dir", state, "--model-bytes", "1023"}, exitUsage, "invalid_request: "},
+		{[]string{"mcp", "--state-dir", state, "--root", "/nonexistent/root"}, exitUsage, "invalid_request: "},
+	} {
+		r := runCmd(t, "", c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", c.args, r.code, r.stderr, c.code, c.want)
+		}
+	}
+	if r := runCmd(t, "", "mcp", "-h"); r.code != exitOK || !strings.Contains(r.stderr, "-allow-origin") {
+		t.Errorf("mcp -h: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
