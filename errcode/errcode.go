@@ -28,6 +28,24 @@ const (
 	Timeout Code = "timeout"
 )
 
+// The codes of the agent tool server and of the command line's live flags.
+const (
+	// NavigationRefused: a main-frame navigation to a scheme or origin the
+	// server does not allow, redirects and page-initiated ones included.
+	NavigationRefused Code = "navigation_refused"
+	// HTTPError: the main document answered with a status of 400 or more
+	// and the caller asked for that to be an error.
+	HTTPError Code = "http_error"
+	// UnknownArtifact: no artifact is stored under that digest (never
+	// written, or evicted).
+	UnknownArtifact Code = "unknown_artifact"
+	// SessionExpired: the session ended before the call.
+	SessionExpired Code = "session_expired"
+	// PathRefused: a path outside the served root, through "..", an
+	// absolute path or a symbolic link.
+	PathRefused Code = "path_refused"
+)
+
 // Error is a coded error. Pkg names the package that raised it and prefixes
 // the message; Path is a JSON pointer into the offending input, when one helps.
 type Error struct {

@@ -8,6 +8,16 @@
 // offline and live analysis of the same bytes can be compared. A Session owns
 // the revision counters of one tab and makes every observation atomic.
 //
+// Goto navigates a tab and waits for the load event, DOMContentLoaded or an
+// idle network (no request in flight for NetworkIdleQuiet), and reports the
+// main document's HTTP status; a Condition makes an observation retake its
+// snapshot until a collection is in the inventory or a deadline passes. A
+// one-shot read (ObserveOnce, ExtractOnce) takes exactly one snapshot of a
+// fresh session: there is no earlier revision to check. A BrowserContext is
+// a fresh profile inside a shared browser, and Guard lets a tab's main frame
+// go only where a policy allows, redirects and page-initiated navigations
+// included.
+//
 // A Session does not talk to CDP directly: it depends on the small Driver
 // interface (count main-frame navigations, take one DOM snapshot), which Page
 // implements and tests fake, so the atomic-capture rules are tested at every

@@ -46,6 +46,10 @@ type Page struct {
 	// dismissed counts the dialogs it dismissed.
 	dialogsDone chan struct{}
 	dismissed   atomic.Int64
+	// refused counts main-frame requests Guard aborted.
+	refused atomic.Uint64
+	// netEnabled is set once Goto has turned the Network domain on.
+	netEnabled atomic.Bool
 }
 
 // openPage connects to a tab the browser just created and readies it

@@ -65,6 +65,9 @@ type Session struct {
 	// invalid is set when an observation failed after the previous one was
 	// published: that one's revision is stale from then on.
 	invalid bool
+	// captures counts the snapshots asked of the driver, so tests can
+	// assert how many a read took.
+	captures uint64
 }
 
 // NewSession returns a session over drv with a fresh random session part.
@@ -217,14 +220,32 @@ func (s *Session) ObserveSnapshot(ctx context.Context, req *domsnap.Request) (*d
 // after the revision check publishes nothing and invalidates the previous
 // observation.
 func (s *Session) observe(ctx context.Context, req *domsnap.Request, compute func(*domtree.Tree, string) error) (snap *Snapshot, nav uint64, err error) {
+	return s.observeWith(ctx, observeSpec{req: req}, compute)
+}
+
+// observeSpec says how one observation is taken beyond observe's defaults.
+type observeSpec struct {
+	req *domsnap.Request
+	// once marks a one-shot read: the session has published nothing, and a
+	// request without expected_revision is allowed.
+	once bool
+	// cond, when set, is the condition the snapshot is retaken for.
+	cond *Condition
+}
+
+func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute func(*domtree.Tree, string) error) (snap *Snapshot, nav uint64, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
+	req := spec.req
+	if spec.once && s.seq != 0 {
+		return nil, 0, errcode.New(errcode.InvalidRequest, pkg, "", "a one-shot read needs a session that has published nothing")
+	}
 	if req != nil {
 		if err := req.Validate(); err != nil {
 			return nil, 0, err
 		}
-		if req.ExpectedRevision == "" {
+		if req.ExpectedRevision == "" && !spec.once {
 			return nil, 0, errcode.New(errcode.InvalidRequest, pkg, "/expected_revision", "a live extraction requires expected_revision")
 		}
 	}
@@ -252,34 +273,52 @@ func (s *Session) observe(ctx context.Context, req *domsnap.Request, compute fun
 	if err != nil {
 		return nil, 0, asCaptureError(ctx, "reading navigations", err)
 	}
-	if req != nil {
+	if req != nil && req.ExpectedRevision != "" {
 		if err := s.checkRevision(req.ExpectedRevision, n0); err != nil {
 			return nil, 0, err
 		}
 	}
 	styles := append([]string(nil), DefaultComputedStyles...)
-	raw, err := snapper.CaptureSnapshot(ctx, styles)
-	if err != nil {
-		return nil, 0, asCaptureError(ctx, "capture", err)
-	}
-	at := s.opts.Now().UTC()
-	if err := ctx.Err(); err != nil {
-		return nil, 0, cancelled(err)
-	}
-	n1, err := snapper.Navigations(ctx)
-	if err != nil {
-		return nil, 0, asCaptureError(ctx, "reading navigations", err)
-	}
-	if n1 != n0 {
-		return nil, 0, errcode.New(errcode.NavigatedDuringCapture, pkg, "", "the main frame navigated while the snapshot was taken")
-	}
-	// The wire bytes go through the same streaming decoder that reads saved
-	// snapshots: decoding a large capture that way is many times faster
-	// than encoding/json into the protocol types, and a saved capture then
-	// gives the live tree by construction.
-	tree, err := snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: styles})
-	if err != nil {
-		return nil, 0, err
+	var raw json.RawMessage
+	var tree *domtree.Tree
+	var at time.Time
+	for {
+		s.captures++
+		raw, err = snapper.CaptureSnapshot(ctx, styles)
+		if err != nil {
+			return nil, 0, asCaptureError(ctx, "capture", err)
+		}
+		at = s.opts.Now().UTC()
+		if err := ctx.Err(); err != nil {
+			return nil, 0, cancelled(err)
+		}
+		n1, err := snapper.Navigations(ctx)
+		if err != nil {
+			return nil, 0, asCaptureError(ctx, "reading navigations", err)
+		}
+		if n1 != n0 {
+			return nil, 0, errcode.New(errcode.NavigatedDuringCapture, pkg, "", "the main frame navigated while the snapshot was taken")
+		}
+		// The wire bytes go through the same streaming decoder that reads
+		// saved snapshots: decoding a large capture that way is many times
+		// faster than encoding/json into the protocol types, and a saved
+		// capture then gives the live tree by construction.
+		tree, err = snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: styles})
+		if err != nil {
+			return nil, 0, err
+		}
+		again, err := spec.cond.retry(ctx, tree, s.opts.Now)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !again {
+			break
+		}
+		// The document may have navigated while the condition was awaited:
+		// the next snapshot belongs to whatever document is current then.
+		if n0, err = snapper.Navigations(ctx); err != nil {
+			return nil, 0, asCaptureError(ctx, "reading navigations", err)
+		}
 	}
 	rev, err := domsnap.LiveRevision(s.id, n0, s.seq+1)
 	if err != nil {

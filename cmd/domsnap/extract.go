@@ -33,6 +33,7 @@ type extractFlags struct {
 	MaxWidth    int
 	// Styles is --computed-styles, split; nil when not given.
 	Styles []string
+	Wait   *waitFlags
 	// Input is the INPUT argument, "" with --live.
 	Input string
 	// set records which flags the command line named.
@@ -61,6 +62,7 @@ func newExtractFlagSet(c *cli, f *extractFlags) *flag.FlagSet {
 	fs.IntVar(&f.ModelBytes, "model-bytes", limits.ModelBytes, "print the observation's model projection within this many bytes")
 	fs.StringVar(&f.Chrome, "chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
 	fs.DurationVar(&f.Timeout, "timeout", limits.LiveTimeout, "with --live, the most the whole live operation may take, browser launch included (at most "+limits.MaxLiveTimeout.String()+")")
+	f.Wait = addWaitFlags(fs)
 	return fs
 }
 
@@ -127,6 +129,9 @@ func (c *cli) extract(args []string) int {
 		f.Input = pos[0]
 		if err := c.refuseURL(fs, f.Input); err != nil {
 			return c.fail(err)
+		}
+		if n := waitFlagSet(f.set); n != "" {
+			return c.usage("--" + n + " needs --live")
 		}
 	}
 	if err := checkTimeout(f.Timeout); err != nil {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/errcode"
@@ -23,6 +25,10 @@ func runInventory(c *cli, args []string) int {
 		styles, err = parseStyles(v)
 		return err
 	})
+	liveURL := fs.String("live", "", "capture this URL in Chromium instead of reading INPUT")
+	chrome := fs.String("chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
+	timeout := timeoutFlag(fs)
+	wf := addWaitFlags(fs)
 	pos, code, done := parseCommand(fs, args)
 	if done {
 		return code
@@ -30,33 +36,70 @@ func runInventory(c *cli, args []string) int {
 	if *format != "table" && *format != "json" {
 		return c.usage("--format must be table or json, got " + errcode.Quote(*format) + suggestion(*format, []string{"table", "json"}, ""))
 	}
-	if len(pos) != 1 {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	var o *domsnap.Observation
+	switch {
+	case *liveURL != "" && len(pos) > 0:
+		return c.usage("--live takes no INPUT")
+	case *liveURL != "":
+		w, err := wf.parse()
+		if err != nil {
+			return c.fail(err)
+		}
+		if err := checkTimeout(*timeout); err != nil {
+			return c.fail(err)
+		}
+		if o, err = inventoryLive(c, *chrome, *liveURL, w, *timeout); err != nil {
+			return c.fail(err)
+		}
+	case len(pos) != 1:
 		return c.usage("inventory needs exactly one INPUT (a file, or - for standard input)")
-	}
-	if err := snapshot.CheckCharset(*charset); err != nil {
-		return c.fail(err)
-	}
-	if err := c.refuseURL(fs, pos[0]); err != nil {
-		return c.fail(err)
-	}
-	data, err := c.readInput(pos[0])
-	if err != nil {
-		return c.fail(err)
-	}
-	in, err := snapshot.Load(data, snapshot.LoadOptions{Charset: *charset, ComputedStyles: styles})
-	if err != nil {
-		return c.fail(err)
-	}
-	c.warnInput(in)
-	o, err := domsnap.Observe(in.Tree, in.Revision, nil)
-	if err != nil {
-		return c.fail(err)
+	default:
+		if n := waitFlagSet(set); n != "" {
+			return c.usage("--" + n + " needs --live")
+		}
+		if err := snapshot.CheckCharset(*charset); err != nil {
+			return c.fail(err)
+		}
+		if err := c.refuseURL(fs, pos[0]); err != nil {
+			return c.fail(err)
+		}
+		data, err := c.readInput(pos[0])
+		if err != nil {
+			return c.fail(err)
+		}
+		in, err := snapshot.Load(data, snapshot.LoadOptions{Charset: *charset, ComputedStyles: styles})
+		if err != nil {
+			return c.fail(err)
+		}
+		c.warnInput(in)
+		if o, err = domsnap.Observe(in.Tree, in.Revision, nil); err != nil {
+			return c.fail(err)
+		}
 	}
 	if *format == "json" {
 		return c.writeJSON(o.Canonical())
 	}
 	writeInventory(c.stdout, o)
 	return exitOK
+}
+
+// inventoryLive is the one-shot observation of a live page, without a
+// request: one snapshot (more only while --wait-for retakes it).
+func inventoryLive(c *cli, chrome, url string, w liveWait, timeout time.Duration) (*domsnap.Observation, error) {
+	ctx, stop, interrupted := liveContext(timeout)
+	defer stop()
+	s, cond, closeAll, err := openLive(ctx, c, chrome, url, w)
+	defer closeAll()
+	if err != nil {
+		return nil, err
+	}
+	o, _, err := s.ObserveOnce(ctx, nil, cond)
+	if err == nil && interrupted() {
+		err = errInterrupted()
+	}
+	return o, err
 }
 
 // runExtractObservation is "domsnap extract --observation" or

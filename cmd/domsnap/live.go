@@ -60,42 +60,6 @@ func checkTimeout(d time.Duration) error {
 	return nil
 }
 
-// openTab launches Chromium, opens a tab and loads url in it. close releases
-// everything, whatever happened.
-func openTab(ctx context.Context, chrome, url string) (b *live.Browser, p *live.Page, closeAll func(), err error) {
-	b, err = live.Launch(ctx, live.Options{Path: chrome})
-	if err != nil {
-		return nil, nil, func() {}, err
-	}
-	p, err = b.NewPage(ctx)
-	if err != nil {
-		b.Close()
-		return nil, nil, func() {}, err
-	}
-	closeAll = func() {
-		p.Close()
-		b.Close()
-	}
-	if err := p.Navigate(ctx, url); err != nil {
-		closeAll()
-		return nil, nil, func() {}, err
-	}
-	return b, p, closeAll, nil
-}
-
-// openSession is openTab with a session on the tab, named after the
-// browser's version. closeAll must be called whatever happened: when only
-// the session failed, the browser is still open, so that the error is
-// reported before it closes, as for any later failure.
-func openSession(ctx context.Context, chrome, url string) (s *live.Session, closeAll func(), err error) {
-	b, p, closeAll, err := openTab(ctx, chrome, url)
-	if err != nil {
-		return nil, closeAll, err
-	}
-	s, err = live.NewSession(p, live.SessionOptions{Browser: b.Version()})
-	return s, closeAll, err
-}
-
 // browserFlags starts the flag set of a command that launches Chromium
 // (see cli.flagSet; usage is the usage line when the command table does not
 // list name), with the --chrome flag, whose value is returned.
@@ -125,6 +89,7 @@ func runCapture(c *cli, args []string) int {
 	timeout := timeoutFlag(fs)
 	out := fs.String("o", "", "the snapshot file to write (- for standard output)")
 	gz := fs.Bool("gzip", false, "gzip the snapshot (the default when FILE ends in .gz)")
+	wf := addWaitFlags(fs)
 	pos, code, done := parseCommand(fs, args)
 	if done {
 		return code
@@ -135,6 +100,10 @@ func runCapture(c *cli, args []string) int {
 	if *out == "" {
 		return c.usage("capture needs -o FILE")
 	}
+	w, err := wf.parse()
+	if err != nil {
+		return c.fail(err)
+	}
 	zip := *gz || strings.HasSuffix(*out, ".gz")
 	if err := checkTimeout(*timeout); err != nil {
 		return c.fail(err)
@@ -142,12 +111,12 @@ func runCapture(c *cli, args []string) int {
 
 	ctx, stop, interrupted := liveContext(*timeout)
 	defer stop()
-	s, closeAll, err := openSession(ctx, *chrome, pos[0])
+	s, cond, closeAll, err := openLive(ctx, c, *chrome, pos[0], w)
 	defer closeAll()
 	if err != nil {
 		return c.fail(err)
 	}
-	snap, err := s.Capture(ctx)
+	snap, err := s.CaptureWhen(ctx, cond)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -182,28 +151,24 @@ func runCapture(c *cli, args []string) int {
 }
 
 // runExtractLive is "domsnap extract --live URL": req is nil when only an
-// observation was asked for. The tab is observed once to learn the session's
-// first revision; the request then runs against it as a live extraction
-// must, with expected_revision checked before the snapshot it reads. A
+// observation was asked for. It is a one-shot read: a fresh session, one
+// snapshot (more only while --wait-for retakes it), no revision to check. A
 // request that names its own expected revision keeps it, and is refused as
 // another session's.
 func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
+	w, err := f.Wait.parse()
+	if err != nil {
+		return c.fail(err)
+	}
 	ctx, stop, interrupted := liveContext(f.Timeout)
 	defer stop()
-	s, closeAll, err := openSession(ctx, f.Chrome, f.Live)
+	s, cond, closeAll, err := openLive(ctx, c, f.Chrome, f.Live, w)
 	defer closeAll()
 	if err != nil {
 		return c.fail(err)
 	}
-	if req != nil && req.ExpectedRevision == "" {
-		snap, err := s.Capture(ctx)
-		if err != nil {
-			return c.fail(err)
-		}
-		req.ExpectedRevision = snap.Revision
-	}
 	if f.Observation || f.set["model-bytes"] {
-		obs, err := s.Observe(ctx, req)
+		obs, _, err := s.ObserveOnce(ctx, req, cond)
 		if err != nil {
 			return c.fail(err)
 		}
@@ -220,7 +185,7 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
 		}
 		return c.writeJSON(out)
 	}
-	res, err := s.Extract(ctx, *req)
+	res, _, err := s.ExtractOnce(ctx, *req, cond)
 	if err != nil {
 		return c.fail(err)
 	}

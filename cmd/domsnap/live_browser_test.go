@@ -90,7 +90,7 @@ func TestExtractLiveMatchesOffline(t *testing.T) {
 	var l, o struct{ Revision, Digest string }
 	json.Unmarshal([]byte(liveRun.stdout), &l)
 	json.Unmarshal([]byte(offRun.stdout), &o)
-	if !strings.HasSuffix(l.Revision, ".n1.o2") || l.Digest == "" || l.Digest != o.Digest {
+	if !strings.HasSuffix(l.Revision, ".n1.o1") || l.Digest == "" || l.Digest != o.Digest {
 		t.Fatalf("live %+v, offline %+v", l, o)
 	}
 	// A request naming another session's revision is refused with exit 3.

@@ -1,0 +1,156 @@
+package main
+
+// The flags every live read shares (capture, extract --live, inventory
+// --live): what to wait for before the snapshot, and what the main
+// document's HTTP status means.
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/live"
+)
+
+// defaultLiveDeadline bounds a live read whose context has no deadline of
+// its own.
+const defaultLiveDeadline = 30 * time.Second
+
+// waitFlags are the raw values of the wait flags.
+type waitFlags struct {
+	until    string
+	waitFor  string
+	settle   time.Duration
+	failHTTP bool
+}
+
+// addWaitFlags defines the wait flags on fs.
+func addWaitFlags(fs *flag.FlagSet) *waitFlags {
+	w := &waitFlags{}
+	fs.StringVar(&w.until, "wait-until", "load", "the navigation event to wait for: load, dom_ready or network_idle (no request in flight for 500ms)")
+	fs.StringVar(&w.waitFor, "wait-for", "", "KIND[:INDEX]: retake the snapshot until that visible collection is in the inventory, or the deadline passes")
+	fs.DurationVar(&w.settle, "settle", 0, "extra time to wait before the snapshot, at most 10s")
+	fs.BoolVar(&w.failHTTP, "fail-http", false, "make a main-document HTTP status of 400 or more an error (http_error) before any analysis")
+	return w
+}
+
+// liveWait is the checked form of the wait flags.
+type liveWait struct {
+	until    live.Until
+	forKind  aria.Kind
+	forIndex int
+	hasFor   bool
+	settle   time.Duration
+	failHTTP bool
+}
+
+// parse checks the flags; a bad value is a usage error.
+func (w *waitFlags) parse() (liveWait, error) {
+	var lw liveWait
+	u, ok := live.ParseUntil(w.until)
+	if !ok {
+		return lw, &usageError{"--wait-until must be load, dom_ready or network_idle, got " + errcode.Quote(w.until)}
+	}
+	lw.until = u
+	if w.settle < 0 || w.settle > live.MaxSettle {
+		return lw, &usageError{"--settle must be 0 to 10s, got " + w.settle.String()}
+	}
+	lw.settle = w.settle
+	lw.failHTTP = w.failHTTP
+	if w.waitFor != "" {
+		k, idx, err := parseWaitFor(w.waitFor)
+		if err != nil {
+			return lw, err
+		}
+		lw.forKind, lw.forIndex, lw.hasFor = k, idx, true
+	}
+	return lw, nil
+}
+
+// parseWaitFor reads KIND[:INDEX].
+func parseWaitFor(s string) (aria.Kind, int, error) {
+	kindPart, indexPart, hasIndex := strings.Cut(s, ":")
+	k, ok := aria.ParseKind(kindPart)
+	bad := &usageError{"--wait-for must be KIND[:INDEX] with KIND table, list or form and INDEX 0 to " +
+		strconv.Itoa(limits.MaxCollectionIndex) + ", got " + errcode.Quote(s)}
+	if !ok || k == aria.KindNone {
+		return 0, 0, bad
+	}
+	idx := 0
+	if hasIndex {
+		n, err := strconv.Atoi(indexPart)
+		if err != nil || indexPart == "" || indexPart[0] == '+' || indexPart[0] == '-' || n > limits.MaxCollectionIndex {
+			return 0, 0, bad
+		}
+		idx = n
+	}
+	return k, idx, nil
+}
+
+// anySet reports whether a wait flag was named on the command line.
+func waitFlagSet(set map[string]bool) string {
+	for _, n := range []string{"wait-until", "wait-for", "settle", "fail-http"} {
+		if set[n] {
+			return n
+		}
+	}
+	return ""
+}
+
+// liveDeadline is ctx's deadline, else defaultLiveDeadline from now.
+func liveDeadline(ctx context.Context) time.Time {
+	if d, ok := ctx.Deadline(); ok {
+		return d
+	}
+	return time.Now().Add(defaultLiveDeadline)
+}
+
+// openLive launches Chromium, opens a tab, loads url and waits as w says,
+// and opens a session on the tab, whose condition for the snapshot it
+// returns (nil without --wait-for). The main document's status is reported
+// on standard error when it is 400 or more, or the navigation failed; with
+// --fail-http a status of 400 or more is http_error. closeAll must be
+// called whatever happened.
+func openLive(ctx context.Context, c *cli, chrome, url string, w liveWait) (s *live.Session, cond *live.Condition, closeAll func(), err error) {
+	closeAll = func() {}
+	b, err := live.Launch(ctx, live.Options{Path: chrome})
+	if err != nil {
+		return nil, nil, closeAll, err
+	}
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		b.Close()
+		return nil, nil, closeAll, err
+	}
+	closeAll = func() {
+		p.Close()
+		b.Close()
+	}
+	deadline := liveDeadline(ctx)
+	nav, err := p.Goto(ctx, url, w.until, deadline)
+	if err != nil {
+		return nil, nil, closeAll, err
+	}
+	switch {
+	case nav.ErrorText != "":
+		fmt.Fprintf(c.stderr, "warning: navigation failed: %s\n", errcode.Quote(nav.ErrorText))
+	case nav.Status >= 400 && w.failHTTP:
+		return nil, nil, closeAll, errcode.New(errcode.HTTPError, "domsnap", "", "the main document answered HTTP "+strconv.Itoa(nav.Status))
+	case nav.Status >= 400:
+		fmt.Fprintf(c.stderr, "warning: HTTP %d\n", nav.Status)
+	}
+	if err := live.Settle(ctx, w.settle, deadline); err != nil {
+		return nil, nil, closeAll, err
+	}
+	if w.hasFor {
+		cond = &live.Condition{Kind: w.forKind, Index: w.forIndex, Deadline: deadline}
+	}
+	s, err = live.NewSession(p, live.SessionOptions{Browser: b.Version()})
+	return s, cond, closeAll, err
+}

@@ -1,0 +1,153 @@
+//go:build browser
+
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// scriptedPages serves pages whose scripts change them after the load
+// event, and a slow resource, for the wait flags.
+func scriptedPages(t *testing.T) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	const table = `<table><tr><td>late</td><td>row</td></tr></table>`
+	// late: a table appears 2.5s after the script runs.
+	mux.HandleFunc("/late", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!DOCTYPE html><p>wait</p><script>setTimeout(() => document.body.insertAdjacentHTML('beforeend', '` + table + `'), 2500)</script>`))
+	})
+	// fetching: after load, a fetch of /slow (2.5s) adds the table.
+	mux.HandleFunc("/fetching", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!DOCTYPE html><p>wait</p><script>addEventListener('load', () => fetch('/slow').then(r => r.text()).then(t => document.body.insertAdjacentHTML('beforeend', t)))</script>`))
+	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(2500 * time.Millisecond)
+		w.Write([]byte(table))
+	})
+	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`<!DOCTYPE html><table><tr><td>not</td><td>found</td></tr></table>`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+type inventoryOut struct {
+	Revision  string
+	Inventory []struct {
+		Kind  string
+		Index int
+	}
+}
+
+func liveInventory(t *testing.T, args ...string) (inventoryOut, result) {
+	t.Helper()
+	r := runCmd(t, "", append([]string{"inventory", "--format", "json"}, args...)...)
+	var o inventoryOut
+	if r.code == exitOK {
+		if err := json.Unmarshal([]byte(r.stdout), &o); err != nil {
+			t.Fatalf("inventory output: %v: %q", err, r.stdout)
+		}
+	}
+	return o, r
+}
+
+func hasTable(o inventoryOut) bool {
+	for _, e := range o.Inventory {
+		if e.Kind == "table" && e.Index == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLiveReadsTakeOneSnapshot: every one-shot read publishes exactly one
+// observation, so its revision's sequence is 1.
+func TestLiveReadsTakeOneSnapshot(t *testing.T) {
+	url := servePage(t, example)
+	for _, args := range [][]string{
+		append(append([]string{"extract"}, exampleArgs...), "--live", url),
+		append(append([]string{"extract", "--observation"}, exampleArgs...), "--live", url),
+		{"extract", "--observation", "--live", url},
+		{"inventory", "--format", "json", "--live", url},
+	} {
+		r := runCmd(t, "", args...)
+		var got struct{ Revision string }
+		if r.code != exitOK || json.Unmarshal([]byte(r.stdout), &got) != nil || !strings.HasSuffix(got.Revision, ".n1.o1") {
+			t.Errorf("%v: exit %d, revision %q, stderr %q", args[:2], r.code, got.Revision, r.stderr)
+		}
+	}
+}
+
+// TestLiveWaitFor: a table added 2.5s after the page ran its script is not
+// in a snapshot taken at the load event, and is with --wait-for table, or
+// after --settle 4s.
+func TestLiveWaitFor(t *testing.T) {
+	base := scriptedPages(t)
+	o, r := liveInventory(t, "--live", base+"/late")
+	if r.code != exitOK || hasTable(o) {
+		t.Fatalf("at load: exit %d, %+v, stderr %q", r.code, o, r.stderr)
+	}
+	o, r = liveInventory(t, "--live", base+"/late", "--wait-for", "table")
+	if r.code != exitOK || !hasTable(o) {
+		t.Fatalf("--wait-for table: exit %d, %+v, stderr %q", r.code, o, r.stderr)
+	}
+	o, r = liveInventory(t, "--live", base+"/late", "--settle", "4s")
+	if r.code != exitOK || !hasTable(o) {
+		t.Fatalf("--settle 4s: exit %d, %+v, stderr %q", r.code, o, r.stderr)
+	}
+	out := filepath.Join(t.TempDir(), "late.json")
+	if r := runCmd(t, "", "capture", base+"/late", "-o", out, "--wait-for", "table:0"); r.code != exitOK {
+		t.Fatalf("capture --wait-for: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runCmd(t, "", "inventory", "--format", "json", out); r.code != exitOK || !strings.Contains(r.stdout, `"kind":"table"`) {
+		t.Fatalf("the capture taken with --wait-for misses the table: %q", r.stdout)
+	}
+}
+
+// TestLiveNetworkIdle: a table fetched after the load event is there once
+// the network has been idle for 500ms, and not at the load event.
+func TestLiveNetworkIdle(t *testing.T) {
+	base := scriptedPages(t)
+	o, r := liveInventory(t, "--live", base+"/fetching", "--wait-until", "load")
+	if r.code != exitOK || hasTable(o) {
+		t.Fatalf("at load: exit %d, %+v, stderr %q", r.code, o, r.stderr)
+	}
+	o, r = liveInventory(t, "--live", base+"/fetching", "--wait-until", "network_idle")
+	if r.code != exitOK || !hasTable(o) {
+		t.Fatalf("network_idle: exit %d, %+v, stderr %q", r.code, o, r.stderr)
+	}
+	o, r = liveInventory(t, "--live", base+"/fetching", "--wait-until", "dom_ready")
+	if r.code != exitOK || hasTable(o) {
+		t.Fatalf("dom_ready: exit %d, %+v, stderr %q", r.code, o, r.stderr)
+	}
+}
+
+// TestLiveHTTPStatus: a 404 page is analysed with a warning on standard
+// error; with --fail-http it is http_error, exit 1, and nothing is printed.
+func TestLiveHTTPStatus(t *testing.T) {
+	base := scriptedPages(t)
+	o, r := liveInventory(t, "--live", base+"/missing")
+	if r.code != exitOK || !hasTable(o) || !strings.Contains(r.stderr, "warning: HTTP 404\n") {
+		t.Fatalf("404: exit %d, %+v, stderr %q", r.code, o, r.stderr)
+	}
+	r = runCmd(t, "", "extract", "--fail-http", "--kind", "table", "--field", "a:0:string", "--live", base+"/missing")
+	if r.code != exitFailure || r.stdout != "" || !strings.HasPrefix(r.stderr, "http_error: ") {
+		t.Fatalf("--fail-http: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// A page that answered 200 has no warning.
+	_, r = liveInventory(t, "--live", base+"/late")
+	if strings.Contains(r.stderr, "warning") {
+		t.Fatalf("200: stderr %q", r.stderr)
+	}
+}

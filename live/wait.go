@@ -1,0 +1,448 @@
+package live
+
+import (
+	"context"
+	"time"
+
+	"github.com/mafredri/cdp/protocol/network"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/rpcc"
+
+	domsnap "github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/collect"
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// Until is the navigation event a live read waits for before its snapshot.
+type Until uint8
+
+const (
+	// UntilLoad waits for the load event: the document and its
+	// subresources.
+	UntilLoad Until = iota
+	// UntilDOMReady waits for DOMContentLoaded: the document parsed.
+	UntilDOMReady
+	// UntilNetworkIdle waits for the load event and then for NetworkIdleQuiet
+	// with no request of the tab in flight.
+	UntilNetworkIdle
+)
+
+// NetworkIdleQuiet is how long no request may be in flight before the
+// network counts as idle.
+const NetworkIdleQuiet = 500 * time.Millisecond
+
+// MaxSettle is the longest extra wait before a snapshot a caller may ask for.
+const MaxSettle = 10 * time.Second
+
+// DefaultPoll is the pause between the snapshots of a Condition.
+const DefaultPoll = 100 * time.Millisecond
+
+// ParseUntil reads "load", "dom_ready" or "network_idle".
+func ParseUntil(s string) (Until, bool) {
+	switch s {
+	case "load":
+		return UntilLoad, true
+	case "dom_ready":
+		return UntilDOMReady, true
+	case "network_idle":
+		return UntilNetworkIdle, true
+	}
+	return 0, false
+}
+
+func (u Until) String() string {
+	switch u {
+	case UntilLoad:
+		return "load"
+	case UntilDOMReady:
+		return "dom_ready"
+	case UntilNetworkIdle:
+		return "network_idle"
+	}
+	return "invalid"
+}
+
+// Condition asks an observation to retake its snapshot until the visible
+// collection Kind/Index is in the inventory, or Deadline passes; the last
+// snapshot is then used whatever it holds, so a collection that never
+// appeared is reported honestly as absent. The page is only read: no
+// selector, no script.
+type Condition struct {
+	Kind  aria.Kind
+	Index int
+	// Deadline is when retaking stops.
+	Deadline time.Time
+	// Poll is the pause between snapshots; zero means DefaultPoll.
+	Poll time.Duration
+}
+
+// Met reports whether the inventory of t lists the condition's collection.
+func (c *Condition) Met(t *domtree.Tree) bool {
+	for _, e := range collect.Inventory(t) {
+		if e.Kind == c.Kind && e.Index == c.Index {
+			return true
+		}
+	}
+	return false
+}
+
+// retry decides, after a snapshot produced t, whether another one should be
+// taken, and waits the pause before it. A nil condition never retries; a
+// condition whose deadline would pass during the pause does not either.
+func (c *Condition) retry(ctx context.Context, t *domtree.Tree, now func() time.Time) (bool, error) {
+	if c == nil || c.Met(t) {
+		return false, nil
+	}
+	poll := c.Poll
+	if poll <= 0 {
+		poll = DefaultPoll
+	}
+	if !now().Add(poll).Before(c.Deadline) {
+		return false, nil
+	}
+	if err := sleep(ctx, poll); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// sleep waits d or until ctx ends, which is a cancellation.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return cancelled(ctx.Err())
+	case <-t.C:
+		return nil
+	}
+}
+
+// Settle waits d, at most MaxSettle and never past deadline (zero means no
+// deadline). A cancelled ctx is an error.
+func Settle(ctx context.Context, d time.Duration, deadline time.Time) error {
+	d = min(d, MaxSettle)
+	if !deadline.IsZero() {
+		d = min(d, time.Until(deadline))
+	}
+	return sleep(ctx, d)
+}
+
+// Navigation is what Goto learnt about a main-frame navigation.
+type Navigation struct {
+	// Status is the main document's HTTP status, 0 when the navigation had
+	// none (a network error, a same-document navigation, about:blank).
+	Status int
+	// ErrorText is Chromium's network error when the navigation failed
+	// ("net::ERR_CONNECTION_REFUSED"); it never holds page content.
+	ErrorText string
+	// WaitTimedOut is true when the navigation committed but the event it
+	// was to wait for had not come by the deadline. That is not an error:
+	// the snapshot says what is there.
+	WaitTimedOut bool
+}
+
+// Goto loads url in the main frame and waits for until. The navigation must
+// commit by deadline, else the error is timeout; waiting for the event after
+// the commit stops quietly at deadline (Navigation.WaitTimedOut). A
+// navigation that fails in the network is reported in ErrorText, not as an
+// error, so the caller decides what it means. ctx ending is a cancellation.
+func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.Time) (nav Navigation, err error) {
+	if err := ctx.Err(); err != nil {
+		return nav, cancelled(err)
+	}
+	wctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	w, err := p.openWatch(wctx)
+	if err != nil {
+		return nav, deadlineError(ctx, wctx, "opening the navigation events", err)
+	}
+	defer w.close()
+	r, err := p.client.Page.Navigate(wctx, page.NewNavigateArgs(url))
+	if err != nil {
+		return nav, deadlineError(ctx, wctx, "Page.navigate", err)
+	}
+	if r.ErrorText != nil && *r.ErrorText != "" {
+		nav.ErrorText = *r.ErrorText
+		return nav, nil
+	}
+	if r.LoaderID == nil {
+		// A same-document navigation: no new document, no load event.
+		return nav, nil
+	}
+	w.loader, w.frame = *r.LoaderID, string(r.FrameID)
+	done, err := w.run(wctx, until)
+	nav.Status = w.status
+	if err != nil {
+		if ctx.Err() != nil {
+			return nav, cancelled(err)
+		}
+		if wctx.Err() == nil {
+			return nav, callError(ctx, "waiting for the navigation", err)
+		}
+	}
+	nav.WaitTimedOut = !done
+	return nav, nil
+}
+
+// deadlineError codes a failure before the commit: timeout when the
+// navigation deadline passed, cancelled when the caller's context ended.
+func deadlineError(ctx, wctx context.Context, what string, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return errcode.Wrap(errcode.Cancelled, pkg, "", what+": context done", err)
+	case wctx.Err() != nil:
+		return errcode.Wrap(errcode.Timeout, pkg, "", "the navigation did not commit before the deadline", err)
+	}
+	return errcode.Wrap(errcode.CaptureFailed, pkg, "", what, err)
+}
+
+// navWatch follows one navigation's events: the main document's response
+// for its status, the lifecycle events, and every request in flight for the
+// idle network.
+type navWatch struct {
+	load     page.LoadEventFiredClient
+	dom      page.DOMContentEventFiredClient
+	resp     network.ResponseReceivedClient
+	sent     network.RequestWillBeSentClient
+	finished network.LoadingFinishedClient
+	failed   network.LoadingFailedClient
+
+	loader   network.LoaderID
+	frame    string
+	status   int
+	inflight map[network.RequestID]struct{}
+}
+
+// openWatch opens the streams before the navigation starts, so no event of
+// it is missed, and turns the Network domain on the first time.
+func (p *Page) openWatch(ctx context.Context) (_ *navWatch, err error) {
+	w := &navWatch{inflight: map[network.RequestID]struct{}{}}
+	defer func() {
+		if err != nil {
+			w.close()
+		}
+	}()
+	c := p.client
+	if w.load, err = c.Page.LoadEventFired(ctx); err != nil {
+		return nil, err
+	}
+	if w.dom, err = c.Page.DOMContentEventFired(ctx); err != nil {
+		return nil, err
+	}
+	if w.resp, err = c.Network.ResponseReceived(ctx); err != nil {
+		return nil, err
+	}
+	if w.sent, err = c.Network.RequestWillBeSent(ctx); err != nil {
+		return nil, err
+	}
+	if w.finished, err = c.Network.LoadingFinished(ctx); err != nil {
+		return nil, err
+	}
+	if w.failed, err = c.Network.LoadingFailed(ctx); err != nil {
+		return nil, err
+	}
+	// Network.enable is sent once per tab: sent again while a navigation
+	// is still pending, Chromium holds its reply until that navigation
+	// ends, which may be never.
+	if !p.netEnabled.Load() {
+		if err := c.Network.Enable(ctx, network.NewEnableArgs()); err != nil {
+			return nil, err
+		}
+		p.netEnabled.Store(true)
+	}
+	return w, nil
+}
+
+func (w *navWatch) close() {
+	for _, s := range []rpcc.Stream{w.load, w.dom, w.resp, w.sent, w.finished, w.failed} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+// run consumes events until the awaited one (and for network_idle, the
+// quiet period after the load event) or until ctx ends; done says whether
+// the wait was met. The status is read from the events as they come.
+func (w *navWatch) run(ctx context.Context, until Until) (done bool, err error) {
+	loaded, domReady := false, false
+	var quiet <-chan time.Time
+	var quietTimer *time.Timer
+	defer func() {
+		if quietTimer != nil {
+			quietTimer.Stop()
+		}
+	}()
+	// rearm starts the quiet period again whenever the network is idle
+	// after the load event, and stops it while requests are in flight.
+	rearm := func() {
+		if until != UntilNetworkIdle || !loaded {
+			return
+		}
+		if quietTimer != nil {
+			quietTimer.Stop()
+			quiet = nil
+		}
+		if len(w.inflight) == 0 {
+			quietTimer = time.NewTimer(NetworkIdleQuiet)
+			quiet = quietTimer.C
+		}
+	}
+	for {
+		switch {
+		case until == UntilDOMReady && domReady, until == UntilLoad && loaded:
+			// Drain what is already queued, so a status sent before the
+			// awaited event is not missed.
+			if err := w.drainResponses(); err != nil {
+				return true, err
+			}
+			return true, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-quiet:
+			return true, nil
+		case <-w.load.Ready():
+			if _, err := w.load.Recv(); err != nil {
+				return false, err
+			}
+			loaded = true
+			rearm()
+		case <-w.dom.Ready():
+			if _, err := w.dom.Recv(); err != nil {
+				return false, err
+			}
+			domReady = true
+		case <-w.resp.Ready():
+			if err := w.readResponse(); err != nil {
+				return false, err
+			}
+		case <-w.sent.Ready():
+			ev, err := w.sent.Recv()
+			if err != nil {
+				return false, err
+			}
+			w.inflight[ev.RequestID] = struct{}{}
+			rearm()
+		case <-w.finished.Ready():
+			ev, err := w.finished.Recv()
+			if err != nil {
+				return false, err
+			}
+			delete(w.inflight, ev.RequestID)
+			rearm()
+		case <-w.failed.Ready():
+			ev, err := w.failed.Recv()
+			if err != nil {
+				return false, err
+			}
+			delete(w.inflight, ev.RequestID)
+			rearm()
+		}
+	}
+}
+
+func (w *navWatch) drainResponses() error {
+	for {
+		select {
+		case <-w.resp.Ready():
+			if err := w.readResponse(); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+// readResponse records the status of the navigation's own document
+// response: a Document response of the main frame under the navigation's
+// loader.
+func (w *navWatch) readResponse() error {
+	ev, err := w.resp.Recv()
+	if err != nil {
+		return err
+	}
+	if ev.Type != network.ResourceTypeDocument || ev.LoaderID != w.loader {
+		return nil
+	}
+	if ev.FrameID != nil && string(*ev.FrameID) != w.frame {
+		return nil
+	}
+	w.status = ev.Response.Status
+	return nil
+}
+
+// CaptureWhen is Capture with a condition the snapshot is retaken for (nil
+// for none).
+func (s *Session) CaptureWhen(ctx context.Context, cond *Condition) (*Snapshot, error) {
+	snap, _, err := s.observeWith(ctx, observeSpec{cond: cond}, nil)
+	return snap, err
+}
+
+// ObserveWhen is ObserveSnapshot with a condition the snapshot is retaken
+// for (nil for none). The request's expected revision is checked once,
+// before the first snapshot.
+func (s *Session) ObserveWhen(ctx context.Context, req *domsnap.Request, cond *Condition) (*domsnap.Observation, *Snapshot, error) {
+	return s.observeCompute(ctx, observeSpec{req: req, cond: cond})
+}
+
+// ObserveOnce is the one-shot read of a fresh session: exactly one snapshot
+// (more only while cond asks for them), analysed into an observation with
+// req's extraction when req is not nil. No earlier observation exists, so
+// the request needs no expected revision; one that names a revision is
+// checked, and refused as another session's.
+func (s *Session) ObserveOnce(ctx context.Context, req *domsnap.Request, cond *Condition) (*domsnap.Observation, *Snapshot, error) {
+	return s.observeCompute(ctx, observeSpec{req: req, once: true, cond: cond})
+}
+
+// ExtractOnce is ObserveOnce for the extraction alone: no inventory is
+// computed.
+func (s *Session) ExtractOnce(ctx context.Context, req domsnap.Request, cond *Condition) (*domsnap.Result, *Snapshot, error) {
+	var res *domsnap.Result
+	snap, _, err := s.observeWith(ctx, observeSpec{req: &req, once: true, cond: cond}, func(t *domtree.Tree, rev string) error {
+		r := req
+		r.ExpectedRevision = ""
+		var err error
+		res, err = domsnap.Extract(t, rev, r)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, snap, nil
+}
+
+func (s *Session) observeCompute(ctx context.Context, spec observeSpec) (*domsnap.Observation, *Snapshot, error) {
+	var obs *domsnap.Observation
+	var r *domsnap.Request
+	if spec.req != nil {
+		c := *spec.req
+		c.ExpectedRevision = ""
+		r = &c
+	}
+	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string) error {
+		var err error
+		obs, err = domsnap.Observe(t, rev, r)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return obs, snap, nil
+}
+
+// Captures reports how many snapshots the session has asked its driver for,
+// failed ones included.
+func (s *Session) Captures() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.captures
+}

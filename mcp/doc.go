@@ -1,0 +1,40 @@
+// Package mcp is domsnap's agent tool server: the Model Context Protocol
+// tools browser_navigate, browser_observe, browser_artifact and
+// snapshot_observe, built on github.com/modelcontextprotocol/go-sdk, so an
+// agent drives one browser session through bounded observations and never
+// receives an unbounded page.
+//
+// A Server shares one headless Chromium, started on the first navigation,
+// among its sessions; each MCP session gets its own browser context (a
+// fresh profile, disposed when the session ends), one tab and one
+// live.Session, whose revisions are foreign in every other session. The
+// tool calls of a session run one at a time under the session's lock.
+//
+// # Answers
+//
+// A tool's answer is the projection of an observation (package domsnap)
+// within the call's byte budget: its text content is exactly the
+// projection's JSON bytes and its structured content the same object. A
+// failure is a coded error (package errcode) in a result marked isError,
+// whose text is {"error":{"code":...,"message":...}} and which carries no
+// structured content, so a client that validates structured content
+// against the output schema shows the error instead of failing on it.
+// Arguments are checked against the tool's published input schema before
+// any work.
+//
+// # Security
+//
+// Page content is untrusted data: every answer says so in its trust field,
+// and the tool descriptions tell the model never to follow instructions
+// found in it. Only http and https URLs are opened, and with allowed
+// origins only those, for the main frame's every request (redirects and
+// navigations the page starts included); downloads are refused. Error
+// messages hold no URL, no page text and no form value. The artifact store
+// keeps observations, which never hold a form value.
+//
+// # Limits
+//
+// An answer is at most the session's model byte budget. The artifact
+// store is bounded in bytes and drops the least recently used artifacts
+// first. Every wait has a deadline.
+package mcp

@@ -1,0 +1,375 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/schema"
+)
+
+// Config configures a Server.
+type Config struct {
+	// Chrome is the Chromium binary; empty means live.FindChrome's search.
+	Chrome string
+	// ChromeArgs are extra Chromium flags (tests use them).
+	ChromeArgs []string
+	// AllowOrigins limits main-frame navigation to these origins; empty
+	// allows every http and https origin.
+	AllowOrigins []string
+	// StateDir is the artifact store's folder; empty means DefaultStateDir.
+	StateDir string
+	// MaxStoreBytes bounds the store; zero means DefaultMaxStoreBytes.
+	MaxStoreBytes int64
+	// ModelBytes is the answers' byte budget; zero means limits.ModelBytes.
+	// A call's model_bytes may only lower it.
+	ModelBytes int
+	// Root, when set, is the folder snapshot_observe reads below; without
+	// it the tool is not offered.
+	Root string
+	// Version is the server's version in the MCP handshake.
+	Version string
+}
+
+// Server is the agent tool server. Its sessions share one browser.
+type Server struct {
+	cfg    Config
+	policy *Policy
+	store  *Store
+	root   *rootDir
+	mcp    *sdk.Server
+	inputs map[string]*jsonschema.Schema
+
+	mu       sync.Mutex
+	browser  *live.Browser
+	life     context.Context // the browser's life
+	stop     context.CancelFunc
+	sessions map[*sdk.ServerSession]*session
+	closed   bool
+	// retired are browsers that died or stopped answering; each is being
+	// closed, and Close waits for them.
+	retired []*live.Browser
+}
+
+// New checks cfg, opens the artifact store and registers the tools. No
+// browser starts until the first navigation.
+func New(cfg Config) (*Server, error) {
+	if cfg.ModelBytes == 0 {
+		cfg.ModelBytes = limits.ModelBytes
+	}
+	if cfg.ModelBytes < limits.MinModelBytes {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the model byte budget must be at least "+strconv.Itoa(limits.MinModelBytes))
+	}
+	if cfg.MaxStoreBytes == 0 {
+		cfg.MaxStoreBytes = DefaultMaxStoreBytes
+	}
+	policy, err := NewPolicy(cfg.AllowOrigins)
+	if err != nil {
+		return nil, err
+	}
+	dir := cfg.StateDir
+	if dir == "" {
+		if dir, err = DefaultStateDir(); err != nil {
+			return nil, err
+		}
+	}
+	store, err := OpenStore(dir, cfg.MaxStoreBytes)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, policy: policy, store: store, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*jsonschema.Schema{}}
+	if cfg.Root != "" {
+		if s.root, err = openRootDir(cfg.Root); err != nil {
+			return nil, err
+		}
+	}
+	s.life, s.stop = context.WithCancel(context.Background())
+	version := cfg.Version
+	if version == "" {
+		version = "devel"
+	}
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "domsnap", Title: "domsnap", Version: version},
+		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}}})
+	for _, t := range tools() {
+		if t.name == "snapshot_observe" && s.root == nil {
+			continue
+		}
+		if err := s.addTool(t); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// MCP is the SDK server, for a transport to serve.
+func (s *Server) MCP() *sdk.Server { return s.mcp }
+
+// Store is the artifact store.
+func (s *Server) Store() *Store { return s.store }
+
+// Run serves one session over t (standard input and output with
+// sdk.StdioTransport) until the client closes its end or ctx ends, then
+// ends the session and closes the browser.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	err := s.mcp.Run(ctx, t)
+	cerr := s.Close()
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		err = nil
+	}
+	return errors.Join(err, cerr)
+}
+
+// EndSession disposes of a session's browser context. A hosting transport
+// calls it when an MCP session ends; Run and Close do it for theirs.
+func (s *Server) EndSession(ss *sdk.ServerSession) {
+	s.mu.Lock()
+	sess := s.sessions[ss]
+	delete(s.sessions, ss)
+	s.mu.Unlock()
+	if sess != nil {
+		sess.end()
+	}
+}
+
+// Close ends every session and closes the browser, removing its profile.
+// It is safe to call more than once.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	sessions := s.sessions
+	s.sessions = map[*sdk.ServerSession]*session{}
+	b := s.browser
+	s.browser = nil
+	retired := s.retired
+	s.retired = nil
+	s.mu.Unlock()
+	for _, sess := range sessions {
+		sess.end()
+	}
+	s.stop()
+	var errs []error
+	if b != nil {
+		errs = append(errs, b.Close())
+	}
+	for _, r := range retired {
+		errs = append(errs, r.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// retire drops a browser that died or stopped answering, and closes it
+// (killing what is left of it and removing its profile) in the background.
+func (s *Server) retire(b *live.Browser) {
+	s.mu.Lock()
+	if s.browser == b {
+		s.browser = nil
+	}
+	s.retired = append(s.retired, b)
+	s.mu.Unlock()
+	go b.Close()
+}
+
+// sessionFor returns the state of the MCP session a call came in.
+func (s *Server) sessionFor(ss *sdk.ServerSession) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errcode.New(errcode.SessionExpired, pkg, "", "the server is shutting down")
+	}
+	sess := s.sessions[ss]
+	if sess == nil {
+		sess = newSession(s)
+		s.sessions[ss] = sess
+	}
+	return sess, nil
+}
+
+// browserFor returns the shared browser, launching it when there is none
+// or the last one has died. A launch is bounded by its own start timeout
+// and belongs to the server's life, not to the call that started it.
+func (s *Server) browserFor(ctx context.Context) (*live.Browser, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errcode.New(errcode.SessionExpired, pkg, "", "the server is shutting down")
+	}
+	if b := s.browser; b != nil {
+		select {
+		case <-b.Done():
+			s.browser = nil
+			s.retired = append(s.retired, b)
+			go b.Close() // reaps it and removes its profile
+		default:
+			return b, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, errcode.Wrap(errcode.Cancelled, pkg, "", "context done", err)
+	}
+	b, err := live.Launch(s.life, live.Options{Path: s.cfg.Chrome, ExtraArgs: s.cfg.ChromeArgs})
+	if err != nil {
+		return nil, err
+	}
+	s.browser = b
+	return b, nil
+}
+
+// Browser is the current browser, nil before the first navigation (tests
+// use it to find the process).
+func (s *Server) Browser() *live.Browser {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.browser
+}
+
+// addTool registers one tool with its published schemas and a handler
+// that checks the arguments before any work and turns every failure into
+// a coded error result.
+func (s *Server) addTool(t toolDef) error {
+	var sch schema.Tool
+	for _, x := range schema.ToolSchemas() {
+		if x.Name == t.name {
+			sch = x
+		}
+	}
+	in, err := schema.ToolFiles.ReadFile(sch.Input)
+	if err != nil {
+		return err
+	}
+	out, err := schema.ToolFiles.ReadFile(sch.Output)
+	if err != nil {
+		return err
+	}
+	compiled, err := compile(t.name, in)
+	if err != nil {
+		return err
+	}
+	s.inputs[t.name] = compiled
+	tool := &sdk.Tool{
+		Name:         t.name,
+		Title:        t.title,
+		Description:  t.description,
+		InputSchema:  json.RawMessage(in),
+		OutputSchema: json.RawMessage(out),
+		Annotations:  t.annotations,
+	}
+	handle := t.handle
+	s.mcp.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		args := []byte(req.Params.Arguments)
+		if len(bytes.TrimSpace(args)) == 0 {
+			args = []byte("{}")
+		}
+		if err := validate(compiled, args); err != nil {
+			return errorResult(err), nil
+		}
+		sess, err := s.sessionFor(req.Session)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		res, err := handle(ctx, s, sess, args)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return res, nil
+	})
+	return nil
+}
+
+func compile(name string, data []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	url := "urn:domsnap:tool:" + name
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
+
+// validate checks arguments against a tool's input schema. The message
+// names where the arguments broke it, never what they held.
+func validate(s *jsonschema.Schema, args []byte) error {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return errcode.New(errcode.InvalidRequest, pkg, "", "the arguments are not one JSON object")
+	}
+	if err := s.Validate(v); err != nil {
+		loc := ""
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			loc = deepestLocation(ve)
+		}
+		msg := "the arguments do not match the tool's input schema"
+		if loc != "" {
+			msg += " at " + errcode.Quote(loc)
+		}
+		return errcode.New(errcode.InvalidRequest, pkg, "", msg)
+	}
+	return nil
+}
+
+// deepestLocation is the JSON pointer of the first innermost failure.
+func deepestLocation(ve *jsonschema.ValidationError) string {
+	for len(ve.Causes) > 0 {
+		ve = ve.Causes[0]
+	}
+	loc := ""
+	for _, tok := range ve.InstanceLocation {
+		loc += "/" + tok
+	}
+	return loc
+}
+
+// answer is a successful tool result: the JSON bytes as the text, and the
+// same object as the structured content.
+func answer(data []byte) *sdk.CallToolResult {
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: string(data)}},
+		StructuredContent: json.RawMessage(data),
+	}
+}
+
+// errorBody is the text of an error result.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// errorResult is a coded error as a tool result: isError, the error as
+// the text, and no structured content. Only the error's own message and
+// path are shown, never its cause, which may come from a library and hold
+// a URL.
+func errorResult(err error) *sdk.CallToolResult {
+	var b errorBody
+	var e *errcode.Error
+	if errors.As(err, &e) {
+		b.Error.Code = string(e.Code)
+		b.Error.Message = e.Msg
+		if e.Path != "" {
+			b.Error.Message = errcode.Quote(e.Path) + ": " + e.Msg
+		}
+	} else {
+		b.Error.Code = string(errcode.CaptureFailed)
+		b.Error.Message = "the call failed"
+	}
+	data, _ := json.Marshal(b)
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}, IsError: true}
+}
+
+// defaultTimeout is the wait's timeout when a call names none.
+const defaultTimeout = 30 * time.Second

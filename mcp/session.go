@@ -1,0 +1,164 @@
+package mcp
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/live"
+)
+
+// session is the state of one MCP session: its browser context, tab and
+// live session, created on the first navigation. Calls hold lock while
+// they run; mu guards the fields, so end can tear them down while a call
+// is in flight (that call then fails).
+type session struct {
+	srv  *Server
+	lock chan struct{}
+
+	mu      sync.Mutex
+	ended   bool
+	browser *live.Browser
+	bctx    *live.BrowserContext
+	page    *live.Page
+	live    *live.Session
+}
+
+func newSession(s *Server) *session {
+	return &session{srv: s, lock: make(chan struct{}, 1)}
+}
+
+// acquire takes the session lock, or gives up when ctx ends first.
+func (ss *session) acquire(ctx context.Context) error {
+	select {
+	case ss.lock <- struct{}{}:
+	case <-ctx.Done():
+		return errcode.Wrap(errcode.Cancelled, pkg, "", "cancelled while waiting for the session's previous call", ctx.Err())
+	}
+	ss.mu.Lock()
+	ended := ss.ended
+	ss.mu.Unlock()
+	if ended {
+		<-ss.lock
+		return errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
+	}
+	return nil
+}
+
+func (ss *session) release() { <-ss.lock }
+
+// alive reports whether the session has a tab in a browser still running.
+func (ss *session) alive() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.page == nil || ss.browser == nil {
+		return false
+	}
+	select {
+	case <-ss.browser.Done():
+		return false
+	default:
+		return true
+	}
+}
+
+// current returns the tab and live session, nil before the first
+// navigation or after the browser died.
+func (ss *session) current() (*live.Page, *live.Session) {
+	if !ss.alive() {
+		return nil, nil
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.page, ss.live
+}
+
+// open makes sure the session has a tab in a running browser: on the first
+// navigation, and after the browser died, it starts over with a new
+// browser context, tab and live session (whose revisions are new, so the
+// old ones are foreign).
+func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) {
+	if p, l := ss.current(); p != nil {
+		return p, l, nil
+	}
+	ss.reset()
+	b, err := ss.srv.browserFor(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	bctx, err := b.NewContext(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := bctx.NewPage(ctx)
+	if err != nil {
+		bctx.Close()
+		return nil, nil, err
+	}
+	if err := p.Guard(ctx, ss.srv.policy.Allow); err != nil {
+		p.Close()
+		bctx.Close()
+		return nil, nil, err
+	}
+	l, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
+	if err != nil {
+		p.Close()
+		bctx.Close()
+		return nil, nil, err
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.ended {
+		p.Close()
+		bctx.Close()
+		return nil, nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
+	}
+	ss.browser, ss.bctx, ss.page, ss.live = b, bctx, p, l
+	return p, l, nil
+}
+
+// fail passes a call's error on. When the browser has died under the
+// call, the session forgets its tab and the server its browser, so the next
+// navigation starts a new one, and the error is capture_failed whatever the
+// protocol said.
+func (ss *session) fail(err error) error {
+	ss.mu.Lock()
+	b := ss.browser
+	ss.mu.Unlock()
+	if b == nil || errcode.CodeOf(err) != errcode.CaptureFailed && errcode.CodeOf(err) != errcode.Timeout {
+		return err
+	}
+	if b.Responsive(probeTimeout) {
+		return err
+	}
+	ss.reset()
+	ss.srv.retire(b)
+	return errcode.Wrap(errcode.CaptureFailed, pkg, "", "the browser exited; navigate again to start a new one", err)
+}
+
+// probeTimeout bounds the check that a browser still answers.
+const probeTimeout = 2 * time.Second
+
+// reset closes the tab and the browser context, if any.
+func (ss *session) reset() {
+	ss.mu.Lock()
+	p, bctx := ss.page, ss.bctx
+	ss.browser, ss.bctx, ss.page, ss.live = nil, nil, nil, nil
+	ss.mu.Unlock()
+	if p != nil {
+		p.Close()
+	}
+	if bctx != nil {
+		bctx.Close()
+	}
+}
+
+// end ends the session: its browser context is disposed, a call in flight
+// fails, and later calls get session_expired.
+func (ss *session) end() {
+	ss.mu.Lock()
+	ss.ended = true
+	ss.mu.Unlock()
+	ss.reset()
+}

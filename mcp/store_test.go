@@ -1,0 +1,213 @@
+package mcp
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// obsOf makes a distinct observation-like byte string of exactly n bytes.
+func obsOf(i, n int) []byte {
+	b := []byte(fmt.Sprintf(`{"n":%d,"pad":"`, i))
+	for len(b) < n-2 {
+		b = append(b, 'x')
+	}
+	return append(b, `"}`...)
+}
+
+func TestStoreRoundTripAndRestart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	s, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, proj := obsOf(1, 500), []byte(`{"p":1}`)
+	ref, err := s.Put(obs, proj, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref != Ref(obs) || !strings.HasPrefix(ref, "sha256:") {
+		t.Fatalf("ref %s", ref)
+	}
+	// A second Put of the same observation keeps the first projection.
+	if _, err := s.Put(obs, []byte(`{"p":2}`), 2048); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s2.Get(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Observation, obs) || !bytes.Equal(a.Projection, proj) || a.Budget != 1024 {
+		t.Fatalf("after reopening: %q %q %d", a.Observation, a.Projection, a.Budget)
+	}
+	// Owner-only permissions.
+	fi, _ := os.Stat(dir)
+	if fi.Mode().Perm() != 0o700 {
+		t.Fatalf("folder mode %v", fi.Mode().Perm())
+	}
+	fi, _ = os.Stat(filepath.Join(dir, ref[len("sha256:"):]+artifactExt))
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("file mode %v", fi.Mode().Perm())
+	}
+}
+
+func TestStoreUnknownAndCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := OpenStore(dir, MinStoreBytes)
+	for _, ref := range []string{"sha256:" + strings.Repeat("0", 64), "sha256:../../etc", "md5:x", ""} {
+		if _, err := s.Get(ref); errcode.CodeOf(err) != errcode.UnknownArtifact {
+			t.Fatalf("%q: %v", ref, err)
+		}
+	}
+	obs := obsOf(2, 100)
+	ref, _ := s.Put(obs, []byte("{}"), 1024)
+	path := filepath.Join(dir, ref[len("sha256:"):]+artifactExt)
+	data, _ := os.ReadFile(path)
+	data[len(data)-5] ^= 1
+	os.WriteFile(path, data, 0o600)
+	if _, err := s.Get(ref); errcode.CodeOf(err) != errcode.UnknownArtifact {
+		t.Fatalf("corrupt file: %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) || s.Len() != 0 || s.Bytes() != 0 {
+		t.Fatalf("corrupt file kept: %v, %d artifacts, %d bytes", err, s.Len(), s.Bytes())
+	}
+}
+
+// TestStoreBound fills the store to exactly its bound, then one byte over:
+// the bound is kept, and the least recently used artifact goes first.
+func TestStoreBound(t *testing.T) {
+	const budget = 1024
+	proj := []byte("{}")
+	size := func(obs []byte) int64 { return FileSize(obs, proj, budget) }
+	for _, c := range []struct {
+		name      string
+		lastExtra int64 // bytes the last artifact adds beyond filling the bound exactly
+		evicted   uint64
+	}{
+		{"just under", -1, 0},
+		{"at", 0, 0},
+		{"just over", 1, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, _ := OpenStore(t.TempDir(), MinStoreBytes)
+			// Four artifacts fill the bound exactly; the last one's size is
+			// adjusted by lastExtra.
+			per := MinStoreBytes / 4
+			var refs []string
+			for i := 0; i < 4; i++ {
+				want := per
+				if i == 3 {
+					want = MinStoreBytes - 3*per + c.lastExtra
+				}
+				// The header spells the length, so find the length whose
+				// file has the wanted size.
+				n := int(want - size(nil))
+				obs := obsOf(i, n)
+				obs = obsOf(i, n-int(size(obs)-want))
+				if size(obs) != want {
+					t.Fatalf("artifact size %d, want %d", size(obs), want)
+				}
+				if i == 2 {
+					// Use the first artifact, so the second is the least
+					// recently used when the fourth arrives.
+					if _, err := s.Get(refs[0]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				ref, err := s.Put(obs, proj, budget)
+				if err != nil {
+					t.Fatal(err)
+				}
+				refs = append(refs, ref)
+			}
+			if s.Bytes() > MinStoreBytes || s.Evicted() != c.evicted {
+				t.Fatalf("%d bytes of %d, %d evicted, want %d", s.Bytes(), MinStoreBytes, s.Evicted(), c.evicted)
+			}
+			_, err := s.Get(refs[1])
+			if gone := errcode.CodeOf(err) == errcode.UnknownArtifact; gone != (c.evicted == 1) {
+				t.Fatalf("second artifact gone=%v, want %v", gone, c.evicted == 1)
+			}
+			for _, i := range []int{0, 2, 3} {
+				if _, err := s.Get(refs[i]); err != nil {
+					t.Fatalf("artifact %d: %v", i, err)
+				}
+			}
+		})
+	}
+	if _, err := OpenStore(t.TempDir(), MinStoreBytes-1); errcode.CodeOf(err) != errcode.InvalidRequest {
+		t.Fatalf("a bound under the minimum: %v", err)
+	}
+}
+
+// TestStoreCrashMidWrite runs a writer in a child process that dies between
+// writing its temporary file and renaming it: the store then holds no
+// partial artifact, and reopening it removes the leftover.
+func TestStoreCrashMidWrite(t *testing.T) {
+	if dir := os.Getenv("DOMSNAP_STORE_CRASH_DIR"); dir != "" {
+		s, err := OpenStore(dir, MinStoreBytes)
+		if err != nil {
+			os.Exit(3)
+		}
+		s.beforeRename = func(string) {
+			p, _ := os.FindProcess(os.Getpid())
+			p.Kill() // SIGKILL: no deferred cleanup runs
+			select {}
+		}
+		s.Put(obsOf(9, 4000), []byte("{}"), 1024)
+		os.Exit(4) // not reached
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStoreCrashMidWrite$")
+	cmd.Env = append(os.Environ(), "DOMSNAP_STORE_CRASH_DIR="+dir)
+	err := cmd.Run()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != -1 {
+		t.Fatalf("the writer was not killed: %v", err)
+	}
+	ents, _ := os.ReadDir(dir)
+	temps := 0
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), artifactExt) {
+			t.Fatalf("a partial artifact is visible: %s", e.Name())
+		}
+		if strings.HasPrefix(e.Name(), tempPrefix) {
+			temps++
+		}
+	}
+	if temps != 1 {
+		t.Fatalf("%d temporary files, want the one the killed writer left", temps)
+	}
+	s, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(Ref(obsOf(9, 4000))); errcode.CodeOf(err) != errcode.UnknownArtifact {
+		t.Fatalf("got %v", err)
+	}
+	ents, _ = os.ReadDir(dir)
+	if len(ents) != 0 || s.Len() != 0 {
+		t.Fatalf("after reopening: %d files, %d artifacts", len(ents), s.Len())
+	}
+}
+
+func TestDefaultStateDir(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/x/state")
+	if d, _ := DefaultStateDir(); d != "/x/state/domsnap" {
+		t.Fatal(d)
+	}
+	t.Setenv("XDG_STATE_HOME", "relative")
+	t.Setenv("HOME", "/home/u")
+	if d, _ := DefaultStateDir(); d != "/home/u/.local/state/domsnap" {
+		t.Fatal(d)
+	}
+}
