@@ -26,7 +26,7 @@ func (p *Page) Guard(ctx context.Context, allow func(url string) bool) error {
 		return callError(ctx, "Page.getFrameTree", err)
 	}
 	main := string(tree.FrameTree.Frame.ID)
-	paused, err := p.client.Fetch.RequestPaused(context.Background())
+	paused, err := p.client.Fetch.RequestPaused(p.life)
 	if err != nil {
 		return callError(ctx, "Fetch.requestPaused", err)
 	}
@@ -43,7 +43,7 @@ func (p *Page) Guard(ctx context.Context, allow func(url string) bool) error {
 			if err != nil {
 				return // the tab closed
 			}
-			rctx, cancel := context.WithTimeout(context.Background(), guardReplyTimeout)
+			rctx, cancel := context.WithTimeout(p.life, guardReplyTimeout)
 			if string(ev.FrameID) == main && !allow(ev.Request.URL) {
 				p.refused.Add(1)
 				_ = p.client.Fetch.FailRequest(rctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonAborted))
