@@ -14,11 +14,15 @@ import (
 func BenchmarkSheets(b *testing.B) {
 	const rules = 2000
 	wrap := map[string]func(i int) string{
-		"plain":    func(i int) string { return ".c" + strconv.Itoa(i) + "{display:none}" },
-		"media":    func(i int) string { return "@media screen and (min-width: 900px){.c" + strconv.Itoa(i) + "{display:none}}" },
+		"plain": func(i int) string { return ".c" + strconv.Itoa(i) + "{display:none}" },
+		"media": func(i int) string {
+			return "@media screen and (min-width: 900px){.c" + strconv.Itoa(i) + "{display:none}}"
+		},
 		"supports": func(i int) string { return "@supports (display: grid){.c" + strconv.Itoa(i) + "{display:none}}" },
-		"layer":    func(i int) string { return "@layer l" + strconv.Itoa(i%10) + "{.c" + strconv.Itoa(i) + "{display:none}}" },
-		"var":      func(i int) string { return ".c" + strconv.Itoa(i) + "{--d:none;display:var(--d)}" },
+		"layer": func(i int) string {
+			return "@layer l" + strconv.Itoa(i%10) + "{.c" + strconv.Itoa(i) + "{display:none}}"
+		},
+		"var": func(i int) string { return ".c" + strconv.Itoa(i) + "{--d:none;display:var(--d)}" },
 	}
 	var body strings.Builder
 	for i := 0; i < rules; i++ {
