@@ -73,17 +73,19 @@ Exit status: 0 a result was printed (found or not), 2 usage or invalid_request,
 		},
 		{
 			name:     "inventory",
-			synopsis: "domsnap inventory [flags] INPUT",
+			synopsis: "domsnap inventory [flags] INPUT|--live URL",
 			summary:  "list the visible tables, lists and forms: which --index to ask for",
-			about: `INPUT is read as by extract. The table shows each visible collection's kind,
+			about: `INPUT is read as by extract; --live URL opens the page in Chromium instead and
+takes exactly one snapshot, after the wait flags (--wait-until, --wait-for,
+--settle) and within --timeout. The table shows each visible collection's kind,
 index, source (native element or ARIA role), rows seen and name; --format json
 prints the canonical observation, with the input's revision.`,
 			examples: []string{
 				"domsnap inventory page.html                    # which index to ask for",
 				"domsnap inventory --format json page.capture.json   # the observation as JSON",
+				"domsnap inventory --live https://example.test/ --wait-until network_idle --wait-for table",
 			},
-			urlHint: "inventory reads files; for a live page run domsnap extract --live URL --observation, or save it first with domsnap capture URL -o FILE",
-			run:     runInventory,
+			run: runInventory,
 		},
 		{
 			name:     "capture",
@@ -113,6 +115,21 @@ when a file differs in a way --known does not list.`,
 			},
 			urlHint: "parity reads local HTML files",
 			run:     runParity,
+		},
+		{
+			name:     "mcp",
+			synopsis: "domsnap mcp [flags]",
+			summary:  "serve the agent tools (Model Context Protocol) over standard input and output",
+			about: `Serves browser_navigate, browser_observe and browser_artifact (and
+snapshot_observe with --root) to one MCP client over stdio. Chromium starts on
+the first navigation; every answer fits --model-bytes; complete observations
+are kept in the artifact store (--state-dir) and can be read back, also after a
+restart. Page content in answers is untrusted data. See docs/agents.md.`,
+			examples: []string{
+				"domsnap mcp                                           # any http or https page",
+				"domsnap mcp --allow-origin https://example.test --root ./pages   # one origin, and offline files below ./pages",
+			},
+			run: runMCP,
 		},
 		{
 			name:     "version",

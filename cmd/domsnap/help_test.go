@@ -111,7 +111,7 @@ func TestURLWithoutLive(t *testing.T) {
 	}{
 		{[]string{"extract", "--kind", "table", "--field", "a:0:string", "https://example.test/prices"}, "add --live"},
 		{[]string{"extract", "HTTP://example.test/", "--kind", "table", "--field", "a:0:string"}, "add --live"},
-		{[]string{"inventory", "http://example.test/"}, "domsnap capture URL -o FILE"},
+		{[]string{"inventory", "http://example.test/"}, "add --live"},
 		{[]string{"parity", "https://example.test/a.html"}, "local HTML files"},
 	} {
 		r := runCmd(t, "", c.args...)

@@ -85,7 +85,7 @@ func TestMCPUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", c.args, r.code, r.stderr, c.code, c.want)
 		}
 	}
-	if r := runCmd(t, "", "mcp", "-h"); r.code != exitOK || !strings.Contains(r.stderr, "-allow-origin") {
-		t.Errorf("mcp -h: exit %d, stderr %q", r.code, r.stderr)
+	if r := runCmd(t, "", "mcp", "-h"); r.code != exitOK || !strings.Contains(r.stdout, "-allow-origin") {
+		t.Errorf("mcp -h: exit %d, stdout %q", r.code, r.stdout)
 	}
 }
