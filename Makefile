@@ -31,7 +31,7 @@ fmt-check:
 test: vet fmt-check
 	$(GO) test -count=1 ./...
 
-# The real-Chromium partition (SPEC section 15): fails, never skips.
+# The real-Chromium partition (docs/reference.md#browser-tests): fails, never skips.
 test-browser:
 	$(GO) run ./internal/browserpartition
 

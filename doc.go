@@ -1,6 +1,6 @@
 // Package domsnap pulls one visible table, list or form out of a DOM
 // snapshot, deterministically and within hard bounds, and returns typed rows
-// with honest coverage (SPEC.md is the contract).
+// with honest coverage (docs/reference.md states the contract).
 //
 // The public API is small: DecodeRequest reads a strict JSON request (or a
 // Request is built in Go and checked with Validate), CheckRevision compares a
@@ -8,7 +8,7 @@
 // domtree.Tree and a Request into a Result whose Canonical form is
 // byte-for-byte the same for the same tree and request. Observe wraps an
 // extraction with the page's inventory of collections, and Project fits such
-// an observation into a model's byte budget (SPEC section 11).
+// an observation into a model's byte budget (docs/reference.md#the-observation).
 //
 // Revisions name observations: ParseRevision, LiveRevision and
 // Revision.String handle both forms, and EvidenceRef numbers a result's

@@ -8,7 +8,7 @@ import "github.com/domsnap/domsnap/errcode"
 // *Error, never on message text.
 type Error = errcode.Error
 
-// Code is an error's stable code (SPEC section 12).
+// Code is an error's stable code (docs/reference.md#errors).
 type Code = errcode.Code
 
 // The sentinels match every error of their code: errors.Is(err,

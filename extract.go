@@ -11,7 +11,7 @@ import (
 )
 
 // Extract runs one extraction over tree, whose current revision is revision
-// (SPEC sections 4 to 10). In order it validates req, checks
+// (docs/reference.md#revisions, #finding-the-collection, #rows, #cell-text, #form-columns, #types and #the-result). In order it validates req, checks
 // req.ExpectedRevision against revision when one is given, finds the
 // collection, scans its rows, keeps the first row limit of the seen rows,
 // summarises and converts each requested cell, and seals the result under the
@@ -84,7 +84,7 @@ func Extract(t *domtree.Tree, revision string, req Request) (*Result, error) {
 }
 
 // buildRow turns one seen row into typed cells and decides its validity
-// (SPEC section 9). Position and evidence are set by seal.
+// (docs/reference.md#types). Position and evidence are set by seal.
 func buildRow(row collect.Row, req Request) Row {
 	out := Row{Header: row.Header, Structure: row.Structure, Cells: []Cell{}}
 	if row.Structure != collect.StructureOK {

@@ -21,9 +21,9 @@ import (
 )
 
 // The fixture pages live in testdata/html. Each page <name>.html comes with
-// <name>.requests.json, a JSON array of extract requests (SPEC section 3),
+// <name>.requests.json, a JSON array of extract requests (docs/reference.md#the-request),
 // and <name>.golden.json, a JSON array holding, for each request in the same
-// order, the canonical result (SPEC section 10) or {"error":"<code>"} when
+// order, the canonical result (docs/reference.md#the-result) or {"error":"<code>"} when
 // the request or the page is refused. The golden file puts one result on a
 // line so that a change shows up in review as the lines of the requests it
 // touches.
@@ -34,8 +34,7 @@ import (
 // bug protects the bug.
 const fixtureDir = "testdata/html"
 
-// canary marks values planted in form controls. The secret rule (SPEC
-// section 8) says no such value may appear in any output.
+// canary marks values planted in form controls. The secret rule (docs/reference.md#form-columns) says no such value may appear in any output.
 const canary = "CANARY-SECRET"
 
 // minFixturePages keeps the suite from passing by finding nothing: a
@@ -329,7 +328,7 @@ func jsonEqual(a, b []byte) bool {
 // Project as well: the secret rule covers every output, the inventory and
 // the model projection included, and both must be deterministic and, for the
 // projection, within its default budget. The revision must be the file
-// revision of the page's bytes (SPEC section 4).
+// revision of the page's bytes (docs/reference.md#revisions).
 func TestFixtureObservations(t *testing.T) {
 	for _, name := range fixturePages(t) {
 		t.Run(name, func(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/domsnap/domsnap/errcode"
 )
 
-// Observation is one observation of a document (SPEC section 11): which
+// Observation is one observation of a document (docs/reference.md#the-observation): which
 // collections the page shows, and the extraction a request asked for.
 // Observe fills every field; Canonical writes them in the contract's
 // byte-exact form.
@@ -42,8 +42,7 @@ type InventoryEntry struct {
 	RowsComplete bool
 }
 
-// Observe observes tree, whose current revision is revision (SPEC section
-// 11). It always lists the inventory; when req is not nil it also runs the
+// Observe observes tree, whose current revision is revision (docs/reference.md#the-observation). It always lists the inventory; when req is not nil it also runs the
 // extraction exactly as Extract does.
 //
 // Checks come in Extract's order: an invalid request (invalid_request) is
@@ -102,7 +101,7 @@ func inventory(t *domtree.Tree) []InventoryEntry {
 }
 
 // Canonical returns the observation's canonical JSON, without a trailing
-// newline: keys in the order of SPEC section 11, the extraction exactly as
+// newline: keys in the order of docs/reference.md#the-observation, the extraction exactly as
 // its own Canonical writes it, strings escaped as in a result.
 func (o *Observation) Canonical() []byte {
 	return o.appendJSON(nil, true)
@@ -162,7 +161,7 @@ func appendInventory(b []byte, entries []InventoryEntry) []byte {
 	return append(b, ']')
 }
 
-// appendJSON writes one entry with keys in the order of SPEC section 11.
+// appendJSON writes one entry with keys in the order of docs/reference.md#the-observation.
 func (e *InventoryEntry) appendJSON(b []byte) []byte {
 	b = append(b, `{"kind":`...)
 	b = appendString(b, e.Kind.String())

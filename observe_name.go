@@ -6,7 +6,7 @@ import (
 	"github.com/domsnap/domsnap/limits"
 )
 
-// collectionName is an inventory entry's name (SPEC section 11): the first
+// collectionName is an inventory entry's name (docs/reference.md#the-observation): the first
 // non-empty of the texts named by aria-labelledby, the aria-label, and, for
 // a native <table>, its first <caption> child. It is "" when all are empty.
 //

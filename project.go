@@ -8,7 +8,7 @@ import (
 )
 
 // Projection is an observation fitted into a byte budget for a model to read
-// (SPEC section 11). Project computes it once; Canonical returns the bytes
+// (docs/reference.md#the-observation). Project computes it once; Canonical returns the bytes
 // computed then, so showing it again shows exactly the same bytes.
 type Projection struct {
 	SchemaVersion string
@@ -44,7 +44,7 @@ type Omitted struct {
 	Rows      int
 }
 
-// Project fits o into budget bytes of canonical JSON (SPEC section 11).
+// Project fits o into budget bytes of canonical JSON (docs/reference.md#the-observation).
 //
 // It keeps the revision and the artifact reference always, and prefers the
 // requested extraction's rows over inventory entries: it drops whole
@@ -160,7 +160,7 @@ func (f *fitter) size(kInv, kRows int, mode extractionMode) int {
 }
 
 // Canonical returns the projection's canonical JSON, without a trailing
-// newline: keys in the order of SPEC section 11, the extraction written as a
+// newline: keys in the order of docs/reference.md#the-observation, the extraction written as a
 // result's Canonical writes it but with only the rows shown. It is the byte
 // string Project measured, at most Budget bytes long.
 func (p *Projection) Canonical() []byte {

@@ -84,7 +84,7 @@ type fataler interface {
 	Fatalf(format string, args ...any)
 }
 
-// checkProjection asserts every promise of SPEC section 11 about p, a
+// checkProjection asserts every promise of docs/reference.md#the-observation about p, a
 // projection of o at budget.
 func checkProjection(t fataler, o *Observation, p *Projection, budget int) {
 	data := p.Canonical()

@@ -12,7 +12,7 @@ import (
 	"github.com/domsnap/domsnap/typed"
 )
 
-// Request is one extract request (SPEC section 3).
+// Request is one extract request (docs/reference.md#the-request).
 type Request struct {
 	// ExpectedRevision is the revision the caller last observed. Offline it is
 	// optional ("" means absent); when given it must equal the snapshot's.
@@ -159,8 +159,7 @@ func checkName(path, s string) error {
 	return nil
 }
 
-// DecodeRequest decodes one JSON extract request strictly (SPEC sections 3
-// and 16). Unknown keys, duplicate keys, null anywhere, values of the wrong
+// DecodeRequest decodes one JSON extract request strictly (docs/reference.md#the-request and #corner-cases). Unknown keys, duplicate keys, null anywhere, values of the wrong
 // JSON type, integers written with a fraction, an exponent or as -0, values
 // out of range, invalid UTF-8, invalid JSON and data after the object are all
 // rejected with an invalid_request *Error whose Path is the JSON pointer of the
@@ -673,7 +672,7 @@ func (d *decoder) field(path string, kind aria.Kind, earlier []Field) (Field, er
 }
 
 // MarshalJSON writes the request in its JSON form with keys in the order of
-// SPEC section 3; DecodeRequest reads it back to an equal Request. An absent
+// docs/reference.md#the-request; DecodeRequest reads it back to an equal Request. An absent
 // expected revision and a false required flag are left out, and the row
 // limit is always written, resolved to its default when 0.
 func (r Request) MarshalJSON() ([]byte, error) {

@@ -24,7 +24,7 @@ const Trust = "external-untrusted"
 // DigestPrefix starts every digest; 64 lower-case hex digits follow.
 const DigestPrefix = "sha256:"
 
-// Result is one extraction result (SPEC section 10). Extract fills every
+// Result is one extraction result (docs/reference.md#the-result). Extract fills every
 // field; Canonical writes them in the contract's byte-exact form.
 type Result struct {
 	SchemaVersion string
@@ -57,7 +57,7 @@ type Row struct {
 	Evidence  string
 	Header    bool
 	Structure collect.Structure
-	// Valid is schema validity (SPEC section 9): no required cell missing, no
+	// Valid is schema validity (docs/reference.md#types): no required cell missing, no
 	// cell invalid or truncated, supported structure. It is not truth.
 	Valid bool
 	// Cells follow the request's field order; empty for an unsupported_span row.
@@ -97,7 +97,7 @@ type Scan struct {
 	Exhausted bool
 }
 
-// Canonical returns the result's canonical JSON (SPEC section 10), without a
+// Canonical returns the result's canonical JSON (docs/reference.md#the-result), without a
 // trailing newline: keys in the contract's order, no insignificant
 // whitespace, strings escaped as encoding/json escapes them with HTML
 // escaping off, numbers as encoding/json writes int64 and float64.

@@ -7,7 +7,7 @@ import (
 	"github.com/domsnap/domsnap/errcode"
 )
 
-// Revision is a parsed revision (SPEC section 4). A live revision names a
+// Revision is a parsed revision (docs/reference.md#revisions). A live revision names a
 // session, a navigation and an observation sequence:
 // r1.<session>.n<navigation>.o<sequence>. A file revision names the input
 // bytes: r1.file.<16 lower-case hex digits>.
@@ -121,7 +121,7 @@ func counter(s string, letter byte) (uint64, bool) {
 }
 
 // CheckRevision checks a caller's expected revision against the current one
-// (SPEC section 4), before any collection work:
+// (docs/reference.md#revisions), before any collection work:
 //
 //   - malformed, another file's, another session's, or a file revision
 //     against a live one: foreign_revision;

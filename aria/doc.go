@@ -1,4 +1,4 @@
-// Package aria decides roles (SPEC section 5): an element's explicit
+// Package aria decides roles (docs/reference.md#finding-the-collection): an element's explicit
 // WAI-ARIA role, its implicit HTML-AAM role, whether it is role-less, and
 // whether it is a table, list or form collection.
 //

@@ -183,7 +183,7 @@ func ImplicitRole(n domtree.Node) string {
 	return ""
 }
 
-// InputRole is the role of an <input> by its type (SPEC section 8, column
+// InputRole is the role of an <input> by its type (docs/reference.md#form-columns, column
 // 1): the text-like types, and an unknown or absent type, are textbox;
 // types with no WAI-ARIA role (color, date, datetime-local, month, time,
 // week, file) and hidden give "". It ignores any explicit role and gives ""

@@ -226,7 +226,7 @@ func Role(n domtree.Node) string {
 }
 
 // RoleLess reports whether n's role is generic, none or presentation, or
-// whether it has no role at all (SPEC section 5). Row and item scans pass
+// whether it has no role at all (docs/reference.md#finding-the-collection). Row and item scans pass
 // through role-less elements.
 func RoleLess(n domtree.Node) bool {
 	switch Role(n) {
@@ -236,7 +236,7 @@ func RoleLess(n domtree.Node) bool {
 	return false
 }
 
-// Collection reports whether n is a collection element (SPEC section 5) and
+// Collection reports whether n is a collection element (docs/reference.md#finding-the-collection) and
 // of which kind and source. It ignores visibility: the scan checks that.
 //
 // A native <table>, <ul>, <ol>, <menu> or <form> is a native collection of

@@ -1,5 +1,5 @@
 // Package cells turns one cell, list item, label source or form control into
-// bounded text (SPEC sections 7 and 8).
+// bounded text (docs/reference.md#cell-text and #form-columns).
 //
 // Summarize walks a cell's subtree in tree order and keeps the visible text,
 // with a space for every element that is not inline-level and for every
@@ -40,7 +40,7 @@
 //
 //   - A nested collection is an element that aria.Collection recognises and
 //     that is not invisible; an invisible table or list is no collection
-//     (SPEC section 2.1), so the walk enters it and reads its visible
+//     (docs/reference.md#visibility), so the walk enters it and reads its visible
 //     descendants. The start element is always entered when it is a
 //     collection; an excluded start element adds nothing, and an editable
 //     start element is not entered (the secret rule wins).

@@ -2,7 +2,7 @@ package cells
 
 import "github.com/domsnap/domsnap/domtree"
 
-// The fixed form columns (SPEC section 6).
+// The fixed form columns (docs/reference.md#rows).
 const (
 	ColumnLabel    = 0
 	ColumnRole     = 1
@@ -11,7 +11,7 @@ const (
 	ColumnRequired = 4
 )
 
-// FormCell is column column of the form row of control (SPEC section 8):
+// FormCell is column column of the form row of control (docs/reference.md#form-columns):
 // the label text; the role; "true" or "false" for disabled, checked and
 // required. It is missing where the spec says so (a control with no ARIA
 // role, checked of a control that has no checked state, a label with no

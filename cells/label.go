@@ -7,7 +7,7 @@ import (
 	"github.com/domsnap/domsnap/limits"
 )
 
-// label is the label column of a form control (SPEC section 8): the first
+// label is the label column of a form control (docs/reference.md#form-columns): the first
 // non-empty source, or the text of the source a bound cut.
 func label(control domtree.Node) Summary {
 	w := newWalker()
@@ -49,7 +49,7 @@ func label(control domtree.Node) Summary {
 }
 
 // AttributeText is an attribute's text read as a label's attribute source
-// (SPEC section 8): ASCII whitespace collapsed and trimmed, at most
+// (docs/reference.md#form-columns): ASCII whitespace collapsed and trimmed, at most
 // limits.CellUnits UTF-16 units, never half a surrogate pair. ok is false when
 // the attribute is absent or only whitespace. An inventory name reads
 // aria-label with it.
@@ -241,12 +241,12 @@ func (l *labeler) nativeLabel(lab domtree.Node) bool {
 }
 
 // LabelledBy is the text of the elements el's aria-labelledby names, read
-// with the rules of label source 1 (SPEC section 8) on one fresh CellNodes
+// with the rules of label source 1 (docs/reference.md#form-columns) on one fresh CellNodes
 // budget: the first MaxIDChars units, unknown IDs skipped, each element once,
 // at most MaxLabels elements, ancestor checks paid, hidden and editable
 // references contributing nothing. ok is false when el has no
 // aria-labelledby or the text is empty and nothing cut it, so a caller falls
-// through to its next source. An inventory name (SPEC section 11) can use it
+// through to its next source. An inventory name (docs/reference.md#the-observation) can use it
 // to read aria-labelledby exactly as a label cell does.
 func LabelledBy(el domtree.Node) (s Summary, ok bool) {
 	if !el.HasAttr("aria-labelledby") {

@@ -6,7 +6,7 @@ import (
 )
 
 // editable reports whether n is an editable control whose content a walk
-// must not enter (SPEC section 7): an input, textarea or select, or an
+// must not enter (docs/reference.md#cell-text): an input, textarea or select, or an
 // element whose contenteditable is "", "true" or "plaintext-only".
 func editable(n domtree.Node) bool {
 	switch n.Name() {
@@ -17,7 +17,7 @@ func editable(n domtree.Node) bool {
 }
 
 // optionLike reports whether n holds option text, which is never read
-// through a reference (SPEC section 8) even outside a select.
+// through a reference (docs/reference.md#form-columns) even outside a select.
 func optionLike(n domtree.Node) bool {
 	switch n.Name() {
 	case "option", "optgroup", "datalist":
@@ -27,7 +27,7 @@ func optionLike(n domtree.Node) bool {
 }
 
 // nestedCollection reports whether a walk meets a collection it must not
-// enter. An invisible element is not a collection (SPEC section 2.1).
+// enter. An invisible element is not a collection (docs/reference.md#visibility).
 func nestedCollection(n domtree.Node) bool {
 	if n.Invisible() {
 		return false
@@ -37,7 +37,7 @@ func nestedCollection(n domtree.Node) bool {
 }
 
 // formRowRole reports whether role is one of the explicit roles that make an
-// element a form row (SPEC section 6).
+// element a form row (docs/reference.md#rows).
 func formRowRole(role string) bool {
 	switch role {
 	case "button", "checkbox", "radio", "switch", "textbox", "searchbox",
@@ -47,7 +47,7 @@ func formRowRole(role string) bool {
 	return false
 }
 
-// controlRole is the form role column (SPEC section 8): the explicit role
+// controlRole is the form role column (docs/reference.md#form-columns): the explicit role
 // when it is a form-row role, else the HTML-AAM role of the table there, ""
 // when the control has none.
 func controlRole(n domtree.Node) string {

@@ -24,7 +24,7 @@ const (
 
 var truncationNames = [...]string{"", "text", "nodes", "labels"}
 
-// String is the truncation's name in a result's cell (SPEC section 10), ""
+// String is the truncation's name in a result's cell (docs/reference.md#the-result), ""
 // for None.
 func (t Truncation) String() string {
 	if int(t) < len(truncationNames) {

@@ -1,5 +1,5 @@
 // Package collect finds the requested collection in a tree and enumerates its
-// rows (SPEC sections 5, 6, 11 and 16): the collection scan, the visible index,
+// rows (docs/reference.md#finding-the-collection, #rows, #the-observation and #corner-cases): the collection scan, the visible index,
 // the row scan with its output order, header rows and unsupported spans, form
 // controls, and the coverage counts a result reports.
 //
@@ -26,7 +26,7 @@
 //     sections, rowgroups and role-less wrappers are entered, as walks enter
 //     invisible elements.
 //   - A nested collection is not entered. An invisible element is not a
-//     collection (SPEC section 2.1), so an invisible nested form is entered
+//     collection (docs/reference.md#visibility), so an invisible nested form is entered
 //     like any other invisible wrapper and its visible controls are rows, as
 //     cell summaries enter invisible nested tables and lists. In tables and
 //     lists the question never arises: a collection element is never
@@ -59,7 +59,7 @@
 //
 // The scans read only structure: element names, roles, span attributes,
 // exclusion and visibility. They never read text, and the tree holds no
-// control values to begin with (SPEC section 2). What they return are cursors
+// control values to begin with (docs/reference.md#the-tree). What they return are cursors
 // into the tree, so nothing here can leak content the caller did not ask a
 // cell summary for. No tree, however built, makes a scan panic: a zero
 // domtree.Node answers every question with a zero result.

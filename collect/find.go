@@ -7,7 +7,7 @@ import (
 )
 
 // Find looks for the visible collection of kind whose count among visible
-// collections of that kind, in tree order, equals index (SPEC section 5).
+// collections of that kind, in tree order, equals index (docs/reference.md#finding-the-collection).
 //
 // The scan starts at the document node, which is the first node visited. Each
 // visited node costs 1 of limits.CollectionScanNodes whatever its kind;
@@ -60,7 +60,7 @@ func scanOf(b *limits.Budget) Scan {
 }
 
 // Inventory lists, in tree order, the first limits.MaxInventoryPerKind
-// visible collections of each kind (SPEC section 11), each with the number of
+// visible collections of each kind (docs/reference.md#the-observation), each with the number of
 // rows its own row scan saw.
 //
 // The entries come from one collection scan of limits.CollectionScanNodes

@@ -178,7 +178,7 @@ func checkFind(t *rapid.T, tr *domtree.Tree, kind aria.Kind, index, limit int) C
 }
 
 // orderKey is a row's rank in output order by an independent reading of
-// SPEC section 6: for a native table, rows of the first visible thead child,
+// docs/reference.md#rows: for a native table, rows of the first visible thead child,
 // then everything else, then rows of the first visible tfoot child; within
 // each, tree order.
 func orderKey(c Collection, r Row) [2]int {

@@ -6,7 +6,7 @@ import (
 	"github.com/domsnap/domsnap/limits"
 )
 
-// ScanRows enumerates the rows of a found collection (SPEC sections 6 and 16)
+// ScanRows enumerates the rows of a found collection (docs/reference.md#rows and #corner-cases)
 // within limits.RowScanNodes nodes, starting under the collection element.
 //
 // A row is seen only when its element and every node the scan visits inside
@@ -16,7 +16,7 @@ import (
 //
 // For a collection that was not found there is nothing to scan: no rows, a
 // scan of 0 nodes, and Complete true when the collection is Absent, false
-// when the collection scan ran out of budget (SPEC section 16).
+// when the collection scan ran out of budget (docs/reference.md#corner-cases).
 func ScanRows(c Collection) Rows {
 	return scanRows(c, limits.RowScanNodes)
 }
@@ -280,8 +280,7 @@ func (s *rowScanner) list() {
 	}
 }
 
-// IsControl reports whether n is a form control in the sense of SPEC
-// section 6: input, select, textarea, button, or an element whose explicit
+// IsControl reports whether n is a form control in the sense of docs/reference.md#rows: input, select, textarea, button, or an element whose explicit
 // role is one of the form-row roles. Visibility is the caller's business.
 func IsControl(n domtree.Node) bool {
 	if !n.IsElement() {
@@ -301,7 +300,7 @@ func IsControl(n domtree.Node) bool {
 
 // form scans a form: it enters everything except excluded elements, controls
 // and visible nested forms, so layout tables and lists inside a form are
-// searched. An invisible nested form is not a collection (SPEC section 2.1):
+// searched. An invisible nested form is not a collection (docs/reference.md#visibility):
 // it is entered like any invisible wrapper.
 // The visible controls are the rows.
 func (s *rowScanner) form() {

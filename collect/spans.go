@@ -64,7 +64,7 @@ func rowspan(n domtree.Node) int {
 	return r
 }
 
-// ariaSpan reads aria-colspan or aria-rowspan strictly (SPEC section 16):
+// ariaSpan reads aria-colspan or aria-rowspan strictly (docs/reference.md#corner-cases):
 // optional ASCII whitespace, then ASCII digits and nothing else. It returns 0
 // for an absent or unparsable value, which callers ignore like 0 and 1.
 func ariaSpan(n domtree.Node, attr string) int {

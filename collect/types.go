@@ -5,7 +5,7 @@ import (
 	"github.com/domsnap/domsnap/domtree"
 )
 
-// Scan is the coverage of one bounded scan (SPEC section 10's scan object).
+// Scan is the coverage of one bounded scan (docs/reference.md#the-result's scan object).
 type Scan struct {
 	// Limit is the scan's budget in nodes.
 	Limit int
@@ -106,7 +106,7 @@ type Rows struct {
 	Scan Scan
 }
 
-// Entry is one inventory entry (SPEC section 11) without its name, which the
+// Entry is one inventory entry (docs/reference.md#the-observation) without its name, which the
 // caller computes from Element.
 type Entry struct {
 	Kind    aria.Kind

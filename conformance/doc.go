@@ -1,7 +1,7 @@
 // Package conformance measures domsnap against test material written
 // outside the project: the suites in ../shared/testsuites beside the
 // module root (web-platform-tests accessible-name and role pages, and a
-// JSON scalar suite whose verdicts were derived from SPEC section 9).
+// JSON scalar suite whose verdicts were derived from docs/reference.md#types).
 //
 // The package has no code of its own. Its tests carry the build tag
 // conformance, so `go test ./...` compiles only this file; `make
@@ -23,7 +23,7 @@
 //     wpt-accname/role-cases.jsonl (expected_role; ".ex-generic" targets
 //     accept generic or none) and for every target of name-cases.jsonl
 //     against the role Chromium 156 computed.
-//   - names_test.go: the form label column (SPEC section 8) for every
+//   - names_test.go: the form label column (docs/reference.md#form-columns) for every
 //     form-control target of wpt-accname/name-cases.jsonl against
 //     expected_name, compared as WPT compares names.
 //   - jsonscalars_test.go: typed.Convert for every literal of

@@ -18,20 +18,20 @@ import (
 	"golang.org/x/net/html"
 )
 
-// Why the label column (SPEC section 8) may differ from the accessible name
+// Why the label column (docs/reference.md#form-columns) may differ from the accessible name
 // the WPT accname tests expect. The label column is narrower on purpose: it
 // identifies a form control within bounds and without its value; it is not
 // the full name computation.
 const (
 	whyHiddenLabel = "hidden-label: a referenced or native label that is invisible, or excluded itself or through an ancestor, " +
-		"contributes nothing, so the next source is used (SPEC 8); accname reads hidden referenced content"
-	whyEmbeddedControl = "embedded-control: a label wrapping a control never reads that control's value or selected option (SPEC 7, 8: " +
+		"contributes nothing, so the next source is used (docs/reference.md#form-columns); accname reads hidden referenced content"
+	whyEmbeddedControl = "embedded-control: a label wrapping a control never reads that control's value or selected option (docs/reference.md#cell-text and #form-columns: " +
 		"editable controls are not entered; secret rule)"
 	whyEmbeddedWidget = "embedded-widget: an ARIA widget inside a label is not an editable control, so its text is read like any " +
-		"element's (SPEC 7); aria-valuenow, aria-valuetext and aria-selected are never consulted"
-	whyCSSContent = "css-content: CSS generated content (::before, ::after, counters) is never text (SPEC 2)"
-	whyImageAlt   = "image-alt: text is the concatenation of visible text nodes (SPEC 7); an <img> alt inside content is not text"
-	whySpacing    = "spacing: only non-inline-level elements and <br> separate text (SPEC 7); inline-block is inline-level"
+		"element's (docs/reference.md#cell-text); aria-valuenow, aria-valuetext and aria-selected are never consulted"
+	whyCSSContent = "css-content: CSS generated content (::before, ::after, counters) is never text (docs/reference.md#the-tree)"
+	whyImageAlt   = "image-alt: text is the concatenation of visible text nodes (docs/reference.md#cell-text); an <img> alt inside content is not text"
+	whySpacing    = "spacing: only non-inline-level elements and <br> separate text (docs/reference.md#cell-text); inline-block is inline-level"
 )
 
 // labelDivergences lists every case where FormCell(target, 0) differs from
@@ -96,7 +96,7 @@ type labelDivergence struct {
 }
 
 // formRowRoles are the explicit roles that make an element a form row
-// (SPEC section 6).
+// (docs/reference.md#rows).
 var formRowRoles = []string{"button", "checkbox", "radio", "switch", "textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton"}
 
 // isFormControl reports whether n would be a row of a form: an input other
@@ -212,7 +212,7 @@ func TestLabelNames(t *testing.T) {
 // select) that sits in the same <label>. The check reads the page with the
 // HTML parser alone, since the tree never holds those values at all. Text of
 // ARIA widgets (a span with role combobox or slider) is page text, not a
-// value: SPEC section 7 names the editable controls, and they are native
+// value: docs/reference.md#cell-text names the editable controls, and they are native
 // controls and contenteditable regions only.
 func checkNoEmbeddedValue(t *testing.T, path string, c nameCase, label string) {
 	t.Helper()

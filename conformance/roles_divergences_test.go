@@ -5,19 +5,19 @@ package conformance
 // Reasons a computed role differs from a suite's, each from the contract.
 const (
 	rImage = "WAI-ARIA 1.2 calls this role img; image is its WAI-ARIA 1.3 name, " +
-		"and SPEC section 5 speaks WAI-ARIA 1.2"
-	rImageToken = "role=image is not a WAI-ARIA 1.2 role, so SPEC section 5 skips the token " +
+		"and docs/reference.md#finding-the-collection speaks WAI-ARIA 1.2"
+	rImageToken = "role=image is not a WAI-ARIA 1.2 role, so docs/reference.md#finding-the-collection skips the token " +
 		"as unknown and the element keeps its implicit role"
-	rDirectory = "directory is a (deprecated) WAI-ARIA 1.2 role, so SPEC section 5 takes it as " +
+	rDirectory = "directory is a (deprecated) WAI-ARIA 1.2 role, so docs/reference.md#finding-the-collection takes it as " +
 		"written; browsers have since mapped it to list"
-	rNameless = "SPEC section 5 takes the first WAI-ARIA 1.2 token as written: a region or form " +
+	rNameless = "docs/reference.md#finding-the-collection takes the first WAI-ARIA 1.2 token as written: a region or form " +
 		"role without an accessible name does not fall back to the next token or the implicit role"
-	rNoneConflict = "SPEC section 16: none and presentation are honoured as given, with no " +
+	rNoneConflict = "docs/reference.md#corner-cases: none and presentation are honoured as given, with no " +
 		"conflict resolution for global ARIA attributes or focusability"
 	rMark = "mark is a WAI-ARIA 1.3 role; in WAI-ARIA 1.2 names <mark> has no role " +
-		"(role-less, as SPEC section 5 counts it)"
+		"(role-less, as docs/reference.md#finding-the-collection counts it)"
 	rContext = "Chromium demotes an item role outside its required context to generic; " +
-		"SPEC section 5 takes the explicit role as written"
+		"docs/reference.md#finding-the-collection takes the explicit role as written"
 	rInternal = "Chromium reports an internal role (ColorWell, Date, DateTime, InputTime, " +
 		"DescriptionList, DisclosureTriangle, Abbr, Iframe, SvgRoot, MathMLMath) where HTML-AAM " +
 		"gives no WAI-ARIA 1.2 role, or the math role"

@@ -1,5 +1,4 @@
-// Package domtree is the immutable DOM tree every source becomes (SPEC
-// section 2): flat arrays in tree order and a small comparable value cursor,
+// Package domtree is the immutable DOM tree every source becomes (docs/reference.md#the-tree): flat arrays in tree order and a small comparable value cursor,
 // Node.
 //
 // Nodes are stored in pre-order, so a node's index is its position in tree
@@ -18,7 +17,7 @@
 //   - the first line of the secret rule: an input's value attribute is kept
 //     only on button, submit and reset inputs, and text under a textarea is
 //     stored empty (the node stays, so node counts do not change);
-//   - exclusion (SPEC section 2.1): display none as the source computed it,
+//   - exclusion (docs/reference.md#visibility): display none as the source computed it,
 //     the elements that are never rendered (head, script, style, template,
 //     noscript, title, input type=hidden), the children of a closed details
 //     other than its first summary, and aria-hidden="true", each inherited by

@@ -242,7 +242,7 @@ func (n Node) SubtreeSize() int {
 	return 0
 }
 
-// Excluded reports whether n is excluded (SPEC section 2.1): not rendered or
+// Excluded reports whether n is excluded (docs/reference.md#visibility): not rendered or
 // aria-hidden, itself or through an ancestor. Any node kind may be excluded.
 func (n Node) Excluded() bool {
 	r := n.rec()

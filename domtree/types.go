@@ -65,7 +65,7 @@ func (v Visibility) String() string {
 }
 
 // Flags record what a source saw on an element that the tree deliberately
-// leaves out: content that is present but never entered (SPEC section 2).
+// leaves out: content that is present but never entered (docs/reference.md#the-tree).
 type Flags uint8
 
 const (

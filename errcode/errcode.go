@@ -11,7 +11,7 @@ import (
 // Code is a stable error code. Its string is part of the contract.
 type Code string
 
-// The codes of SPEC section 12.
+// The codes of docs/reference.md#errors.
 const (
 	InvalidRequest         Code = "invalid_request"
 	ForeignRevision        Code = "foreign_revision"

@@ -2,7 +2,7 @@ package limits
 
 import "time"
 
-// Request bounds (SPEC section 3).
+// Request bounds (docs/reference.md#the-request).
 const (
 	// MaxCollectionIndex is the highest zero-based visible index a request may name.
 	MaxCollectionIndex = 15
@@ -24,7 +24,7 @@ const (
 	MaxNameLength = 64
 )
 
-// Scan budgets, in nodes visited (SPEC sections 5 to 8).
+// Scan budgets, in nodes visited (docs/reference.md#finding-the-collection, #rows, #cell-text and #form-columns).
 const (
 	// CollectionScanNodes bounds the main-document walk that looks for the collection.
 	CollectionScanNodes = 8192
@@ -34,7 +34,7 @@ const (
 	CellNodes = 256
 )
 
-// Text bounds, in UTF-16 code units (SPEC sections 7 and 8).
+// Text bounds, in UTF-16 code units (docs/reference.md#cell-text and #form-columns).
 const (
 	// CellUnits is the most text one cell summary retains.
 	CellUnits = 256
@@ -44,7 +44,7 @@ const (
 	MaxLabels = 8
 )
 
-// Output bounds (SPEC sections 9 to 11).
+// Output bounds (docs/reference.md#types, #the-result and #the-observation).
 const (
 	// ExtractionBytes is the largest canonical JSON of one extraction result.
 	ExtractionBytes = 65536
@@ -53,7 +53,7 @@ const (
 	// ModelBytes is the default byte budget of an observation's model projection.
 	ModelBytes = 16384
 	// MinModelBytes is a budget that always holds the revision, the artifact
-	// reference and an omitted extraction (SPEC section 11 promises 1,024 is enough).
+	// reference and an omitted extraction (docs/reference.md#the-observation promises 1,024 is enough).
 	MinModelBytes = 1024
 	// MaxInventoryPerKind is how many visible collections of one kind an inventory lists.
 	MaxInventoryPerKind = 16
@@ -72,9 +72,9 @@ const (
 // Input bounds.
 const (
 	// MaxHTMLDepth is the deepest element nesting golang.org/x/net/html
-	// accepts; deeper HTML is unsupported_input (SPEC section 16).
+	// accepts; deeper HTML is unsupported_input (docs/reference.md#corner-cases).
 	MaxHTMLDepth = 512
-	// QuoteBytes is the most input an error message may quote (SPEC section 12).
+	// QuoteBytes is the most input an error message may quote (docs/reference.md#errors).
 	QuoteBytes = 64
 	// MaxInputBytes is the most bytes one input may hold: a file, standard
 	// input, and what a gzip stream expands to, each counted as the bytes

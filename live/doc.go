@@ -1,6 +1,6 @@
 // Package live takes snapshots from a real Chromium over the DevTools
 // protocol and turns them into extractions and observations with live
-// revisions (SPEC sections 4, 13 and 14).
+// revisions (docs/reference.md#revisions, #saved-snapshots and #command-line).
 //
 // It has three layers. Launch starts a headless Chromium with a throw-away
 // profile and connects with github.com/mafredri/cdp; a Page is one tab on its
@@ -54,7 +54,7 @@
 // leave it as sent. Snapshot.Envelope and snapshot.WriteSnapshot pass them
 // through snapshot.ScrubCapture, so a saved snapshot (domsnap capture, the
 // fixture captures) holds no value a person typed or a page pre-filled: the
-// secret rule of SPEC section 8 wins over section 13's "exactly as the
+// secret rule of docs/reference.md#form-columns wins over section 13's "exactly as the
 // protocol returns it", and the saved file still analyses to the live result
 // byte for byte. Error messages quote at most limits.QuoteBytes of anything
 // and never page content.

@@ -190,7 +190,7 @@ func (p *Page) Navigate(ctx context.Context, url string) error {
 }
 
 // DefaultComputedStyles are the computed styles every capture requests, in
-// this order (SPEC section 2.1): display decides rendering, visibility decides
+// this order (docs/reference.md#visibility): display decides rendering, visibility decides
 // invisibility. No other style is read.
 var DefaultComputedStyles = []string{"display", "visibility"}
 

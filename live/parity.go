@@ -71,7 +71,7 @@ func (r *ParityReport) Differs() bool {
 const maxDifferences = 64
 
 // Parity analyzes the HTML file data offline and live in b, with every
-// request in reqs, and compares the canonical results (SPEC section 14).
+// request in reqs, and compares the canonical results (docs/reference.md#command-line).
 // Live, the file's exact bytes are served from memory with the charset found
 // offline; both trees are analyzed under the file's revision.
 func Parity(ctx context.Context, b *Browser, data []byte, reqs []domsnap.Request) (*ParityReport, error) {

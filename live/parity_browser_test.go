@@ -14,8 +14,7 @@ import (
 	domsnap "github.com/domsnap/domsnap"
 )
 
-// loadRequests reads a fixture's requests file: a JSON array of SPEC
-// section 3 requests.
+// loadRequests reads a fixture's requests file: a JSON array of docs/reference.md#the-request requests.
 func loadRequests(t testing.TB, path string) []domsnap.Request {
 	t.Helper()
 	data, err := os.ReadFile(path)

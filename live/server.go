@@ -13,7 +13,7 @@ import (
 const PagePath = "/page.html"
 
 // Server serves one page's exact bytes from memory on a loopback port, and
-// fails every other request (SPEC section 14). The page is sent with the
+// fails every other request (docs/reference.md#command-line). The page is sent with the
 // charset found offline, so the browser decodes the bytes as offline analysis
 // did, and with `Content-Security-Policy: script-src 'none'`, so no script
 // runs while scripting stays enabled (noscript content stays unrendered, as

@@ -51,7 +51,7 @@ type SessionOptions struct {
 // 16 lower-case hex digits.
 const sessionBytes = 8
 
-// Session owns the revisions of one tab (SPEC section 4) and makes every
+// Session owns the revisions of one tab (docs/reference.md#revisions) and makes every
 // observation atomic.
 type Session struct {
 	mu   sync.Mutex
@@ -130,7 +130,7 @@ type Snapshot struct {
 	Browser string
 }
 
-// Envelope is the saved-snapshot envelope of s (SPEC section 13), for
+// Envelope is the saved-snapshot envelope of s (docs/reference.md#saved-snapshots), for
 // snapshot.WriteSnapshot. Its capture is already scrubbed
 // (snapshot.ScrubCapture), so an envelope handed on by other means holds no
 // form control value either; a capture the scrub cannot read leaves the
@@ -161,7 +161,7 @@ func (s *Session) Capture(ctx context.Context) (*Snapshot, error) {
 // Extract checks req.ExpectedRevision against the session's current
 // revision, then takes a fresh observation and runs req on it. The result
 // carries the new observation's revision and evidence references. A live
-// extraction requires expected_revision (SPEC section 3).
+// extraction requires expected_revision (docs/reference.md#the-request).
 func (s *Session) Extract(ctx context.Context, req domsnap.Request) (*domsnap.Result, error) {
 	res, _, err := s.ExtractSnapshot(ctx, req)
 	return res, err
@@ -186,7 +186,7 @@ func (s *Session) ExtractSnapshot(ctx context.Context, req domsnap.Request) (*do
 	return res, snap, nil
 }
 
-// Observe takes a fresh observation (SPEC section 11): the inventory and,
+// Observe takes a fresh observation (docs/reference.md#the-observation): the inventory and,
 // when req is not nil, its extraction. A request's expected revision is
 // checked before the snapshot is taken, as for Extract.
 func (s *Session) Observe(ctx context.Context, req *domsnap.Request) (*domsnap.Observation, error) {
@@ -338,7 +338,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute fun
 	return &Snapshot{Revision: rev, Tree: tree, Capture: raw, ComputedStyles: styles, CapturedAt: at, Browser: s.opts.Browser}, n0, nil
 }
 
-// checkRevision applies SPEC section 4's table to expected, with the current
+// checkRevision applies docs/reference.md#revisions's table to expected, with the current
 // document at navigation nav. domsnap.CheckRevision compares the counters; a
 // revision that passes it must also name an observation that was published
 // for the current document and not invalidated since.

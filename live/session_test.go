@@ -321,7 +321,7 @@ func TestUnsupportedAdapter(t *testing.T) {
 }
 
 // TestSessionModel drives a session with random operations and checks it
-// against a model of SPEC section 4: sequences grow by one per published
+// against a model of docs/reference.md#revisions: sequences grow by one per published
 // observation, and a revision is accepted exactly when it is the last
 // published one, for the current document, with no failure since.
 func TestSessionModel(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 const pkgName = "snapshot"
 
 // defaultComputedStyles are the computed styles a capture is assumed to have
-// requested when nobody says otherwise, in this order. SPEC section 2.1
+// requested when nobody says otherwise, in this order. docs/reference.md#visibility
 // requires a capture to request both.
 var defaultComputedStyles = [...]string{"display", "visibility"}
 

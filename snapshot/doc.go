@@ -1,5 +1,4 @@
-// Package snapshot turns every source of a page into a domtree.Tree (SPEC
-// sections 2, 12 and 13): a DOMSnapshot.captureSnapshot result from
+// Package snapshot turns every source of a page into a domtree.Tree (docs/reference.md#the-tree, #errors and #saved-snapshots): a DOMSnapshot.captureSnapshot result from
 // Chromium, as wire JSON (DecodeCapture) or as mafredri/cdp's reply type
 // (FromReply); a saved snapshot file (Load, WriteSnapshot); and HTML
 // (ParseHTML).
@@ -79,7 +78,7 @@
 //
 // # Scrubbing
 //
-// SPEC section 13 keeps a capture "exactly as the protocol returns it", but
+// docs/reference.md#saved-snapshots keeps a capture "exactly as the protocol returns it", but
 // section 8's secret rule forbids any control value in any output, and a
 // saved file is an output: the secret rule wins. ScrubCapture removes the
 // inputValue, textValue and optionSelected tables, the value attribute of
@@ -100,7 +99,7 @@
 //
 // # Security
 //
-// Form control values never reach the tree (SPEC section 2). The capture's
+// Form control values never reach the tree (docs/reference.md#the-tree). The capture's
 // inputValue, textValue and optionSelected tables are scanned for syntax
 // and dropped without being decoded; the value attribute of an input that
 // is not a button, and the text under a textarea, are never decoded from

@@ -42,7 +42,7 @@ type HTMLInfo struct {
 	StyleMatchSteps int
 }
 
-// ParseHTML parses an HTML file into a tree (SPEC sections 2 and 2.1): it
+// ParseHTML parses an HTML file into a tree (docs/reference.md#the-tree and #visibility): it
 // decodes the bytes, parses them as a browser with scripting on would, and
 // computes each element's display and visibility with the offline cascade.
 // Template contents and declarative shadow roots are not nodes of the tree;

@@ -46,7 +46,7 @@ func TestOfflineCascade(t *testing.T) {
 				"custom": "inline", "unknown": "inline"}},
 		{"hidden attribute", "", `<div hidden id=a>x</div><span hidden="" id=b>x</span><p hidden=until-found id=c>x</p>
 <embed hidden id=d><marquee hidden id=e>x</marquee><tr hidden id=f></tr><svg hidden id=g></svg><math hidden id=h></math>`,
-			// hidden=until-found is display: none by SPEC section 2.1 (Chromium
+			// hidden=until-found is display: none by docs/reference.md#visibility (Chromium
 			// keeps the box and hides its content with content-visibility).
 			// embed ignores hidden, but this one has no source and so no box.
 			map[string]string{"a": "none", "b": "none", "c": "none", "d": "none", "e": "inline",

@@ -17,7 +17,7 @@ import (
 	"github.com/domsnap/domsnap/limits"
 )
 
-// FormatName is the format of a saved snapshot envelope (SPEC section 13).
+// FormatName is the format of a saved snapshot envelope (docs/reference.md#saved-snapshots).
 const FormatName = "domsnap-snapshot/1"
 
 // MaxDecompressedBytes caps what a gzip-compressed input may expand to. It
@@ -106,7 +106,7 @@ type Input struct {
 	Envelope *Envelope
 }
 
-// Envelope is a saved snapshot (SPEC section 13).
+// Envelope is a saved snapshot (docs/reference.md#saved-snapshots).
 type Envelope struct {
 	Format     string
 	Revision   string
@@ -117,7 +117,7 @@ type Envelope struct {
 	ComputedStyles []string
 	// Capture is the captureSnapshot result as the protocol returned it.
 	// WriteSnapshot writes it through ScrubCapture, so a saved file holds
-	// it without form control values (SPEC section 8 wins over section
+	// it without form control values (docs/reference.md#form-columns wins over section
 	// 13's "exactly as returned").
 	Capture json.RawMessage
 }
@@ -388,7 +388,7 @@ func checkEnvelope(env *Envelope) error {
 	return nil
 }
 
-// validRevision accepts what SPEC section 4 calls a revision: "r1." and
+// validRevision accepts what docs/reference.md#revisions calls a revision: "r1." and
 // then letters, digits, '.', '-' and '_' only, so a recorded revision can
 // carry no URL or page content into a result.
 func validRevision(r string) bool {

@@ -37,7 +37,7 @@ var divergences = []divergence{
 		"appear only under the slot they are assigned to, inside the shadow tree the tree leaves out, so the " +
 		"live host has no children; offline the parser keeps them."},
 	{"hidden-collections", "state", `<div hidden="until-found">`, "hidden=until-found is display: none " +
-		"offline (SPEC section 2.1); Chromium renders it as display: block with content-visibility: hidden, " +
+		"offline (docs/reference.md#visibility); Chromium renders it as display: block with content-visibility: hidden, " +
 		"so live the element itself is rendered while its content has no layout objects and stays excluded."},
 	// The css-* pages show the divergences of docs/divergences.md on purpose:
 	// every difference they make is one of display or exclusion.
@@ -200,7 +200,7 @@ func TestCaptureParity(t *testing.T) {
 
 // TestCapturesDecodeAlike: every fixture capture gives the same tree through
 // DecodeCapture and through encoding/json plus FromReply, so a saved
-// snapshot analysed offline sees what the live session saw (SPEC section 13).
+// snapshot analysed offline sees what the live session saw (docs/reference.md#saved-snapshots).
 func TestCapturesDecodeAlike(t *testing.T) {
 	captures, err := filepath.Glob(filepath.Join("..", "testdata", "captures", "*.json"))
 	if err != nil || len(captures) == 0 {

@@ -10,7 +10,7 @@ import (
 
 // ScrubCapture returns a copy of a captureSnapshot result (wire JSON) with
 // every form control value taken out, so that a saved capture can hold no
-// value a person typed or a page pre-filled (SPEC section 8's secret rule,
+// value a person typed or a page pre-filled (docs/reference.md#form-columns's secret rule,
 // which wins over section 13's "exactly as the protocol returns it"). In
 // every document, frames included:
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/domsnap/domsnap/errcode"
 )
 
-// WriteSnapshot writes a saved snapshot envelope (SPEC section 13), gzip
+// WriteSnapshot writes a saved snapshot envelope (docs/reference.md#saved-snapshots), gzip
 // compressed when gz is true. The capture is always passed through
 // ScrubCapture first, so the file holds no form control value whoever
 // calls it; analysing the file gives the tree of the capture as given. The

@@ -7,7 +7,7 @@ import (
 	"github.com/domsnap/domsnap/limits"
 )
 
-// Convert turns a summary's text into a typed cell (SPEC section 9). A
+// Convert turns a summary's text into a typed cell (docs/reference.md#types). A
 // truncated summary is Truncated whatever its text, with the retained
 // prefix as evidence; an empty one is Missing; text the type does not
 // accept is Invalid with the text as evidence; anything else is OK.

@@ -1,5 +1,5 @@
 // Package typed converts a cell summary's text to the typed value a request
-// declared (SPEC section 9): string, integer, number or boolean, with a
+// declared (docs/reference.md#types): string, integer, number or boolean, with a
 // status that says whether the value is there (ok), absent (missing), not
 // acceptable (invalid) or cut short (truncated).
 //

@@ -142,7 +142,7 @@ func (c *cli) extract(args []string) int {
 	}
 
 	// The request is read and checked before the input: an invalid request
-	// is refused before anything is read (SPEC section 3).
+	// is refused before anything is read (docs/reference.md#the-request).
 	wantsObservation := f.Observation || f.set["model-bytes"]
 	var req *domsnap.Request
 	if f.set["request"] || f.set["kind"] || len(f.Fields) > 0 || !wantsObservation {

@@ -111,7 +111,7 @@ func TestParityCommand(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, "agree") {
 		t.Fatalf("agreeing page: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	// Offline analysis does not apply @media rules (SPEC section 2.1); the
+	// Offline analysis does not apply @media rules (docs/reference.md#visibility); the
 	// browser does, so this table is hidden live only. The command reports
 	// the differences and fails.
 	differ := writeTemp(t, "media.html", `<!DOCTYPE html><style>@media all { .gone { display: none } }</style>`+

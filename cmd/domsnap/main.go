@@ -14,7 +14,7 @@ import (
 	"github.com/domsnap/domsnap/snapshot"
 )
 
-// Exit statuses (SPEC section 14).
+// Exit statuses (docs/reference.md#command-line).
 const (
 	exitOK       = 0
 	exitFailure  = 1
@@ -87,7 +87,7 @@ func (c *cli) fail(err error) int {
 	return exitStatus(err)
 }
 
-// exitStatus maps an error's code to the exit status of SPEC section 14.
+// exitStatus maps an error's code to the exit status of docs/reference.md#command-line.
 func exitStatus(err error) int {
 	switch errcode.CodeOf(err) {
 	case errcode.InvalidRequest:
@@ -134,7 +134,7 @@ func printablePath(p string) string {
 }
 
 // parseInterleaved parses flags that may come before or after positional
-// arguments, as SPEC section 14 allows, and returns the positional ones. A
+// arguments, as docs/reference.md#command-line allows, and returns the positional ones. A
 // "--" ends the flags; everything after it is positional.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string

@@ -1,5 +1,4 @@
-// Command browserpartition runs the real-Chromium test partition (SPEC
-// section 15) and is what `make test-browser` runs.
+// Command browserpartition runs the real-Chromium test partition (docs/reference.md#browser-tests) and is what `make test-browser` runs.
 //
 // It finds Chromium (--chrome, $DOMSNAP_CHROME, then the usual paths),
 // launches it once to observe its version, finds every package that has

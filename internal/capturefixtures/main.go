@@ -70,7 +70,7 @@ func run(ctx context.Context, htmlDir, outDir, chrome, addr string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", page, err)
 		}
-		// Saved captures hold no control value (SPEC section 8): the
+		// Saved captures hold no control value (docs/reference.md#form-columns): the
 		// scrub keeps the tree and drops the values.
 		scrubbed, err := snapshot.ScrubCapture(raw)
 		if err != nil {

@@ -61,7 +61,7 @@ var (
 )
 
 // Class is the domtree display class of d: none, inline-level (outer display
-// inline, SPEC section 16), or everything else.
+// inline, docs/reference.md#corner-cases), or everything else.
 func (d Display) Class() domtree.Display {
 	switch d.outer {
 	case outerNone:

@@ -1,6 +1,6 @@
 // Package style is the offline cascade of domsnap's HTML source: it computes,
 // for every element of a parsed document, the two properties analysis needs,
-// display and visibility (SPEC section 2.1), the way Chromium would compute
+// display and visibility (docs/reference.md#visibility), the way Chromium would compute
 // them for the same bytes with scripts off and no network.
 //
 // The inputs are the user-agent defaults of the HTML Standard's rendering
@@ -79,7 +79,7 @@
 // These differ from a live Chromium capture of the same bytes, on purpose or
 // by necessity; most come with a small page that shows them.
 //
-//   - hidden=until-found is display: none (SPEC section 2.1); Chromium
+//   - hidden=until-found is display: none (docs/reference.md#visibility); Chromium
 //     renders the element and hides its content with content-visibility.
 //     <div hidden=until-found>x</div>
 //   - Rules inside @scope, @container and @starting-style blocks are not

@@ -105,7 +105,7 @@ func uaDisplay(n *html.Node) (d Display, important, ok bool) {
 		return DisplayNone, true, true
 	}
 	// [hidden] outranks the element defaults. The specification hides
-	// hidden=until-found with content-visibility; SPEC section 2.1 makes it
+	// hidden=until-found with content-visibility; docs/reference.md#visibility makes it
 	// display: none here. Chromium leaves embed and marquee shown.
 	if hasAttr(n, "hidden") && name != "embed" && name != "marquee" {
 		return DisplayNone, false, true
