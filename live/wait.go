@@ -180,7 +180,7 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 	nav.Status = w.status
 	if err != nil {
 		if ctx.Err() != nil {
-			return nav, cancelled(err)
+			return nav, callError(ctx, "waiting for the navigation", err)
 		}
 		if wctx.Err() == nil {
 			return nav, callError(ctx, "waiting for the navigation", err)
@@ -191,11 +191,12 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 }
 
 // deadlineError codes a failure before the commit: timeout when the
-// navigation deadline passed, cancelled when the caller's context ended.
+// navigation deadline passed; when the caller's context ended first, what
+// its end says (timeout for a passed deadline, cancelled otherwise).
 func deadlineError(ctx, wctx context.Context, what string, err error) error {
 	switch {
 	case ctx.Err() != nil:
-		return errcode.Wrap(errcode.Cancelled, pkg, "", what+": context done", err)
+		return callError(ctx, what, err)
 	case wctx.Err() != nil:
 		return errcode.Wrap(errcode.Timeout, pkg, "", "the navigation did not commit before the deadline", err)
 	}

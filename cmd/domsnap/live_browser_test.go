@@ -111,13 +111,14 @@ func TestParityCommand(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, "agree") {
 		t.Fatalf("agreeing page: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	// Offline analysis does not apply @media rules (docs/reference.md#visibility); the
-	// browser does, so this table is hidden live only. The command reports
+	// Offline analysis does not compute content-visibility; the browser gives
+	// the descendants of a content-visibility: hidden element no layout
+	// object, so this table is not rendered live only. The command reports
 	// the differences and fails.
-	differ := writeTemp(t, "media.html", `<!DOCTYPE html><style>@media all { .gone { display: none } }</style>`+
-		`<table class="gone"><tr><td>only offline</td></tr></table>`)
+	differ := writeTemp(t, "cv.html", `<!DOCTYPE html><div style="content-visibility: hidden">`+
+		`<table><tr><td>only offline</td></tr></table></div>`)
 	r = runCmd(t, "", "parity", agree, differ)
-	if r.code != exitFailure || !strings.Contains(r.stdout, "media.html: request 0: /collection/found: offline true, live false") ||
+	if r.code != exitFailure || !strings.Contains(r.stdout, "cv.html: request 0: /collection/found: offline true, live false") ||
 		!strings.Contains(r.stdout, "table-basic.html: offline and live agree") {
 		t.Fatalf("differing page: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -136,7 +137,7 @@ func TestVersionShowsBrowser(t *testing.T) {
 func TestParityKnown(t *testing.T) {
 	html := filepath.Join("..", "..", "testdata", "html")
 	agree := filepath.Join(html, "table-basic.html")
-	listed := filepath.Join(html, "css-media.html")
+	listed := filepath.Join(html, "css-csp-meta.html")
 	table := filepath.Join("..", "..", "docs", "divergences.md")
 	r := runCmd(t, "", "parity", "--known", table, agree, listed)
 	if r.code != exitOK {
@@ -144,8 +145,8 @@ func TestParityKnown(t *testing.T) {
 	}
 	for _, want := range []string{
 		"table-basic.html: offline and live agree",
-		"css-media.html: request 2: /coverage/rows_returned: offline 5, live 1 (listed: css-media 2)\n",
-		"listed in " + table + " and seen: 3 rows: css-media 2, css-media 3, css-media inventory\n",
+		"css-csp-meta.html: request 1: /coverage/rows_returned: offline 1, live 3 (listed: css-csp-meta 1)\n",
+		"listed in " + table + " and seen: 3 rows: css-csp-meta 1, css-csp-meta 2, css-csp-meta inventory\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
@@ -156,18 +157,18 @@ func TestParityKnown(t *testing.T) {
 	}
 
 	// A page the table does not list, and a table row for a page that agrees.
-	unlisted := writeTemp(t, "media.html", `<!DOCTYPE html><style>@media all { .gone { display: none } }</style>`+
-		`<table class="gone"><tr><td>only offline</td></tr></table>`)
+	unlisted := writeTemp(t, "cv.html", `<!DOCTYPE html><div style="content-visibility: hidden">`+
+		`<table><tr><td>only offline</td></tr></table></div>`)
 	own := writeTemp(t, "known.md", "| fixture | request | cause |\n|---|---|---|\n"+
-		"| `css-media` | all | media queries |\n| `table-basic` | 0 | a row that no longer differs |\n")
+		"| `css-csp-meta` | all | a meta content security policy |\n| `table-basic` | 0 | a row that no longer differs |\n")
 	r = runCmd(t, "", "parity", "--known", own, agree, listed, unlisted)
 	if r.code != exitFailure || r.stderr != "parity: 1 of 3 files differ in ways "+own+" does not list\n" {
 		t.Fatalf("unlisted difference: exit %d, stderr %q", r.code, r.stderr)
 	}
 	for _, want := range []string{
-		"media.html: request 0: /collection/found: offline true, live false\n",
-		"(listed: css-media all)",
-		"listed in " + own + " and seen: 1 rows: css-media all\n",
+		"cv.html: request 0: /collection/found: offline true, live false\n",
+		"(listed: css-csp-meta all)",
+		"listed in " + own + " and seen: 1 rows: css-csp-meta all\n",
 		"listed in " + own + " but agreeing now: table-basic 0\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
