@@ -41,18 +41,22 @@ test-browser:
 test-examples:
 	$(GO) test -tags examples -count=1 -v ./examples/capture/
 
+# What the browser tests need: Debian's chromium, and Node.js with npm for the
+# Puppeteer and Playwright capture programs that drive it.
 install-browser:
-	@if command -v chromium >/dev/null 2>&1; then echo "chromium present: $$(chromium --version 2>/dev/null)"; \
-	else apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; fi
+	@if command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  echo "chromium present: $$(chromium --version 2>/dev/null); node $$(node --version)"; \
+	else apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium nodejs npm; fi
 
 # Conformance suites that live outside the project, in $(SHARED)/testsuites.
 conformance:
 	@if [ ! -d "$(SHARED)/testsuites" ]; then echo "conformance: $(SHARED)/testsuites is missing" >&2; exit 1; fi
 	$(GO) test -tags conformance -count=1 -v ./conformance/
 
-# check runs the suites when they are beside the checkout, and says loudly when they are not (a user's
+# check runs every test: the unit tests, the browser partition, the capture programs, and the
+# suites when they are beside the checkout, and says loudly when they are not (a user's
 # clone has no such folder). When conformance is also named on the command line, it runs once, there.
-check: test test-browser
+check: test test-browser test-examples
 ifeq ($(filter conformance,$(MAKECMDGOALS)),)
 	@if [ -d "$(SHARED)/testsuites" ]; then $(MAKE) --no-print-directory conformance; \
 	else echo "!!! $(SHARED)/testsuites not found: conformance suites NOT run !!!"; fi

@@ -38,7 +38,8 @@ func hungServer(t *testing.T) string {
 }
 
 // TestGotoNeverCommits: a navigation that never commits is cancelled when
-// the caller's context ends and is timeout when its own deadline passes;
+// the caller cancels it, and timeout when the caller's deadline or its own
+// deadline passes;
 // either way the tab navigates normally afterwards.
 func TestGotoNeverCommits(t *testing.T) {
 	b := launch(t)
@@ -50,11 +51,27 @@ func TestGotoNeverCommits(t *testing.T) {
 	}
 	defer p.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := time.AfterFunc(time.Second, cancel)
 	_, err = p.Goto(ctx, hung, UntilLoad, time.Now().Add(time.Minute))
+	stop.Stop()
 	cancel()
 	if errcode.CodeOf(err) != errcode.Cancelled {
 		t.Fatalf("cancelled: %v", err)
+	}
+	// The caller's own deadline passing is a timeout, as the command
+	// line's --timeout is (in a tab of its own: the first tab may still be
+	// loading the hung page).
+	p2, err := b.NewPage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Close()
+	ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+	_, err = p2.Goto(ctx, hung, UntilLoad, time.Now().Add(time.Minute))
+	cancel()
+	if errcode.CodeOf(err) != errcode.Timeout {
+		t.Fatalf("caller's deadline: %v", err)
 	}
 	nav, err := p.Goto(context.Background(), srv.URL(), UntilLoad, time.Now().Add(20*time.Second))
 	if err != nil || nav.Status != 200 || nav.WaitTimedOut {

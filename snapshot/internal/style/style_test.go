@@ -202,7 +202,9 @@ func TestMatchAgreesWithCascadia(t *testing.T) {
 				":root", ":lang(en)", ":enabled"}).Draw(t, "compound"))
 		}
 		// Three combinators inside pseudo-classes are more than allowed.
-		nested := strings.Count(sel.String(), ":not(div .b)") + strings.Count(sel.String(), "span ~ .b") + strings.Count(sel.String(), ".b > span")
+		// The closing parenthesis tells a nested combinator from the same
+		// words joined at the top level ("p.b > span").
+		nested := strings.Count(sel.String(), ":not(div .b)") + strings.Count(sel.String(), "span ~ .b)") + strings.Count(sel.String(), ".b > span)")
 		sels, ok := parseSelectors(tokenize(sel.String()))
 		if nested > MaxNestedCombinators {
 			if ok {
