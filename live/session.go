@@ -196,22 +196,7 @@ func (s *Session) Observe(ctx context.Context, req *domsnap.Request) (*domsnap.O
 
 // ObserveSnapshot is Observe that also returns the published snapshot.
 func (s *Session) ObserveSnapshot(ctx context.Context, req *domsnap.Request) (*domsnap.Observation, *Snapshot, error) {
-	var obs *domsnap.Observation
-	var r *domsnap.Request
-	if req != nil {
-		c := *req
-		c.ExpectedRevision = ""
-		r = &c
-	}
-	snap, _, err := s.observe(ctx, req, func(t *domtree.Tree, rev string) error {
-		var err error
-		obs, err = domsnap.Observe(t, rev, r)
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return obs, snap, nil
+	return s.observeCompute(ctx, observeSpec{req: req})
 }
 
 // observe is the one atomic observation. Under the session lock it checks

@@ -226,6 +226,23 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	return s.save(o, budget, `,"http_status":`+strconv.Itoa(nav.Status))
 }
 
+// budgetAndRequest checks a call's model_bytes and decodes its extract
+// request, nil when the call has none.
+func (s *Server) budgetAndRequest(modelBytes int, extract json.RawMessage) (int, *domsnap.Request, error) {
+	budget, err := s.budget(modelBytes)
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(extract) == 0 {
+		return budget, nil, nil
+	}
+	r, err := domsnap.DecodeRequest(extract)
+	if err != nil {
+		return 0, nil, err
+	}
+	return budget, &r, nil
+}
+
 type observeArgs struct {
 	Extract    json.RawMessage `json:"extract"`
 	Wait       *waitArgs       `json:"wait"`
@@ -237,17 +254,9 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 	if err := decode(raw, &a); err != nil {
 		return nil, err
 	}
-	budget, err := s.budget(a.ModelBytes)
+	budget, req, err := s.budgetAndRequest(a.ModelBytes, a.Extract)
 	if err != nil {
 		return nil, err
-	}
-	var req *domsnap.Request
-	if len(a.Extract) > 0 {
-		r, err := domsnap.DecodeRequest(a.Extract)
-		if err != nil {
-			return nil, err
-		}
-		req = &r
 	}
 	plan := a.Wait.plan()
 	if err := ss.acquire(ctx); err != nil {
@@ -305,17 +314,9 @@ func snapshotObserve(ctx context.Context, s *Server, ss *session, raw []byte) (*
 	if err := decode(raw, &a); err != nil {
 		return nil, err
 	}
-	budget, err := s.budget(a.ModelBytes)
+	budget, req, err := s.budgetAndRequest(a.ModelBytes, a.Extract)
 	if err != nil {
 		return nil, err
-	}
-	var req *domsnap.Request
-	if len(a.Extract) > 0 {
-		r, err := domsnap.DecodeRequest(a.Extract)
-		if err != nil {
-			return nil, err
-		}
-		req = &r
 	}
 	data, err := s.root.read(a.Path)
 	if err != nil {
