@@ -8,7 +8,8 @@
 // things with one headless Chromium for the whole run:
 //
 //   - the comparison `domsnap parity` makes (live.Parity with
-//     live.DefaultParityRequests): every default request and the inventory,
+//     live.DefaultParityRequests, run as live.ParityCapture on the page's one
+//     capture): every default request and the inventory,
 //     analyzed offline and live, canonical results compared byte for byte;
 //   - a node-by-node comparison of the offline tree (snapshot.ParseHTML of
 //     the bytes) and the live tree (a capture of the same bytes, decoded by

@@ -215,7 +215,17 @@ func checkPage(ctx context.Context, b *live.Browser, path string, timeout time.D
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	rep, err := live.Parity(ctx, b, data, live.DefaultParityRequests())
+	// One capture serves both comparisons: live.ParityCapture is
+	// live.Parity on it, and its tree is compared node by node.
+	offline, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
+	if err != nil {
+		return pageResult{err: codeOf(err)}
+	}
+	raw, err := live.CaptureHTML(ctx, b, data, info.Charset)
+	if err != nil {
+		return pageResult{err: codeOf(err)}
+	}
+	rep, err := live.ParityCapture(data, raw, live.DefaultParityRequests())
 	if err != nil {
 		return pageResult{err: codeOf(err)}
 	}
@@ -236,14 +246,6 @@ func checkPage(ctx context.Context, b *live.Browser, path string, timeout time.D
 			ptr = ptr[:maxValue] + "..."
 		}
 		res.requests = append(res.requests, what+" at "+ptr)
-	}
-	offline, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
-	if err != nil {
-		return pageResult{err: codeOf(err)}
-	}
-	raw, err := live.CaptureHTML(ctx, b, data, info.Charset)
-	if err != nil {
-		return pageResult{err: codeOf(err)}
 	}
 	liveTree, err := snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: live.DefaultComputedStyles})
 	if err != nil {
