@@ -83,11 +83,27 @@ func Parity(ctx context.Context, b *Browser, data []byte, reqs []domsnap.Request
 	if err != nil {
 		return nil, err
 	}
+	return parityOf(data, offTree, info.Charset, raw, reqs)
+}
+
+// ParityCapture is Parity with the live side already captured: raw is the
+// reply of CaptureHTML for data, with the charset offline analysis found
+// (as Parity captures it). It lets a caller that also wants the live tree
+// itself capture the page once.
+func ParityCapture(data []byte, raw json.RawMessage, reqs []domsnap.Request) (*ParityReport, error) {
+	offTree, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return parityOf(data, offTree, info.Charset, raw, reqs)
+}
+
+func parityOf(data []byte, offTree *domtree.Tree, charset string, raw json.RawMessage, reqs []domsnap.Request) (*ParityReport, error) {
 	liveTree, err := treeFromCapture(raw)
 	if err != nil {
 		return nil, err
 	}
-	rep := &ParityReport{Charset: info.Charset, Revision: snapshot.FileRevision(data)}
+	rep := &ParityReport{Charset: charset, Revision: snapshot.FileRevision(data)}
 	for i, req := range reqs {
 		req.ExpectedRevision = ""
 		off := extractBytes(offTree, rep.Revision, req)

@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"github.com/mafredri/cdp/protocol/domsnapshot"
 
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/treediff"
 )
 
 // The fixture pages of testdata/html and their real Chromium captures in
@@ -49,59 +49,16 @@ var divergences = []divergence{
 	{"css-form-validity", "state", "", "rules using :valid, :invalid, :in-range or :out-of-range are applied live only"},
 }
 
-// parityNode describes one node for the comparison: kind, name, attributes
-// and text, and for elements that are not excluded, display and visibility.
-func parityNode(n domtree.Node) string {
-	var b strings.Builder
-	b.WriteString(n.Kind().String())
-	switch n.Kind() {
-	case domtree.Element:
-		b.WriteString(" <" + n.Name())
-		for _, a := range n.Attrs() {
-			fmt.Fprintf(&b, " %s=%q", a.Name, a.Value)
-		}
-		b.WriteString(">")
-	case domtree.Text, domtree.Comment, domtree.Doctype:
-		fmt.Fprintf(&b, " %q", n.Data())
-	}
-	return b.String()
-}
-
-func parityState(n domtree.Node) string {
-	s := fmt.Sprintf("excluded=%t flags=%d", n.Excluded(), n.Flags())
-	if n.IsElement() && !n.Excluded() {
-		s += fmt.Sprintf(" display=%s visibility=%s", n.Display(), n.Visibility())
-	}
-	return s
-}
-
 // compareTrees walks both trees in step and returns every difference, each
-// as "what: description". At a live shadow host whose offline twin has
-// children, the offline children are skipped as one light-children
-// difference. A structural mismatch ends the walk.
+// as "what: description" (internal/treediff, shared with the real-page check
+// of internal/realparity).
 func compareTrees(offline, live *domtree.Tree) []string {
-	var diffs []string
-	o, l := offline.Root(), live.Root()
-	for o.Valid() && l.Valid() {
-		on, ln := parityNode(o), parityNode(l)
-		if on != ln {
-			diffs = append(diffs, fmt.Sprintf("node: at offline %d live %d: offline %s, live %s", o.Index(), l.Index(), on, ln))
-			return diffs
-		}
-		if os, ls := parityState(o), parityState(l); os != ls {
-			diffs = append(diffs, fmt.Sprintf("state: %s: offline %s, live %s", on, os, ls))
-		}
-		enterO := true
-		if l.Flags()&domtree.ShadowHost != 0 && !l.FirstChild().Valid() && o.FirstChild().Valid() {
-			diffs = append(diffs, fmt.Sprintf("light-children: %s: %d offline nodes", on, o.SubtreeSize()-1))
-			enterO = false
-		}
-		o, l = o.Next(offline.Root(), enterO), l.Next(live.Root(), true)
+	diffs, _ := treediff.Compare(offline, live)
+	out := make([]string, len(diffs))
+	for i, d := range diffs {
+		out[i] = d.String()
 	}
-	if o.Valid() || l.Valid() {
-		diffs = append(diffs, fmt.Sprintf("node: one tree ended first: offline at %d, live at %d", o.Index(), l.Index()))
-	}
-	return diffs
+	return out
 }
 
 // pageContent is what an author edits in a page: every text, comment and

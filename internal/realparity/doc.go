@@ -1,0 +1,34 @@
+// Command realparity checks offline-equals-live on a folder of saved real
+// pages, for a person to run by hand: it is not part of CI, and the pages it
+// reads are never committed.
+//
+//	go run ./internal/realparity [-chrome PATH] [-limit N] [-timeout 30s] [-detail] DIR
+//
+// For every .html and .htm file under DIR, in sorted order, it does two
+// things with one headless Chromium for the whole run:
+//
+//   - the comparison `domsnap parity` makes (live.Parity with
+//     live.DefaultParityRequests, run as live.ParityCapture on the page's one
+//     capture): every default request and the inventory,
+//     analyzed offline and live, canonical results compared byte for byte;
+//   - a node-by-node comparison of the offline tree (snapshot.ParseHTML of
+//     the bytes) and the live tree (a capture of the same bytes, decoded by
+//     snapshot.DecodeCapture): kind, name, attributes and text of every node,
+//     and exclusion, display and visibility, as the capture parity test of
+//     package snapshot compares its fixtures (internal/treediff).
+//
+// It prints one line per page and a summary line:
+//
+//	PAGE: agree, trees equal (N nodes)
+//	PAGE: differs in N requests (request 3 at /rows/0/c1, inventory at /...), trees differ at K of N nodes, first: ...
+//	PAGE: error CODE
+//	pages P, agree on results A, differ on results D, trees equal E, trees differ T, errors X
+//
+// Each page has its own deadline (-timeout); a page that fails or times out
+// is counted as an error and the run goes on (with a fresh browser, in case
+// the old one is what failed). The output names pages, request numbers, JSON
+// pointers and node paths (element names and positions), never page text
+// or form values; -detail adds the differing nodes' descriptions and values,
+// cut to 64 bytes each. The exit status is 0 when the run completed, whatever
+// it found, and 2 on bad usage or when no browser starts.
+package main

@@ -1,0 +1,53 @@
+//go:build browser
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRealParityFixtures runs the command over two fixture pages: one that
+// agrees offline and live, and one whose divergence docs/divergences.md
+// lists (a meta CSP that blocks author styles live only). Without Chromium
+// the browser does not start and the test fails.
+func TestRealParityFixtures(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"aria-table.html", "css-csp-meta.html"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "html", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A file that is not a page is not read.
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut strings.Builder
+	args := []string{dir}
+	if c := os.Getenv("DOMSNAP_CHROME"); c != "" {
+		args = []string{"-chrome", c, dir}
+	}
+	if code := run(t.Context(), args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want two page lines and a summary, got:\n%s", out.String())
+	}
+	if !strings.HasPrefix(lines[0], "aria-table.html: agree, trees equal (") {
+		t.Errorf("agreeing page: %s", lines[0])
+	}
+	if !strings.HasPrefix(lines[1], "css-csp-meta.html: differs in 9 requests (") || !strings.Contains(lines[1], "trees differ at ") {
+		t.Errorf("meta CSP page: %s", lines[1])
+	}
+	want := "pages 2, agree on results 1, differ on results 1, trees equal 1, trees differ 1, errors 0"
+	if lines[2] != want {
+		t.Errorf("summary %q, want %q", lines[2], want)
+	}
+}
