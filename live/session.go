@@ -170,9 +170,15 @@ func (s *Session) Extract(ctx context.Context, req domsnap.Request) (*domsnap.Re
 // ExtractSnapshot is Extract that also returns the published snapshot the
 // result was computed from.
 func (s *Session) ExtractSnapshot(ctx context.Context, req domsnap.Request) (*domsnap.Result, *Snapshot, error) {
+	return s.extractWith(ctx, observeSpec{req: &req})
+}
+
+// extractWith takes one observation by spec and computes spec.req's
+// extraction on it.
+func (s *Session) extractWith(ctx context.Context, spec observeSpec) (*domsnap.Result, *Snapshot, error) {
 	var res *domsnap.Result
-	snap, _, err := s.observe(ctx, &req, func(t *domtree.Tree, rev string) error {
-		r := req
+	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string) error {
+		r := *spec.req
 		// The expected revision was checked against the previous observation;
 		// this result belongs to the new one.
 		r.ExpectedRevision = ""

@@ -407,18 +407,7 @@ func (s *Session) ObserveOnce(ctx context.Context, req *domsnap.Request, cond *C
 // ExtractOnce is ObserveOnce for the extraction alone: no inventory is
 // computed.
 func (s *Session) ExtractOnce(ctx context.Context, req domsnap.Request, cond *Condition) (*domsnap.Result, *Snapshot, error) {
-	var res *domsnap.Result
-	snap, _, err := s.observeWith(ctx, observeSpec{req: &req, once: true, cond: cond}, func(t *domtree.Tree, rev string) error {
-		r := req
-		r.ExpectedRevision = ""
-		var err error
-		res, err = domsnap.Extract(t, rev, r)
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return res, snap, nil
+	return s.extractWith(ctx, observeSpec{req: &req, once: true, cond: cond})
 }
 
 func (s *Session) observeCompute(ctx context.Context, spec observeSpec) (*domsnap.Observation, *Snapshot, error) {
