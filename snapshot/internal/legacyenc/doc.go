@@ -1,4 +1,4 @@
-// Package legacyenc decodes the legacy multi-byte encodings where
+// Package legacyenc decodes the legacy encodings where
 // golang.org/x/text's decoders differ from the WHATWG Encoding Standard as
 // Chromium implements it, so that an HTML file reads offline as it renders
 // live:
@@ -11,6 +11,10 @@
 //   - shift_jis: the codes of the user-defined area (pointers 8836 to 10715)
 //     map to private-use characters, and an ASCII byte after a lead byte that
 //     makes no character is read again as itself instead of being dropped.
+//   - the single-byte encodings (windows-1252, the ISO-8859 family, ...): the
+//     bytes from 0x80 to 0x9F that x/text's maps leave unassigned decode to
+//     the C1 controls of the same number, as the Standard's indexes say,
+//     not to U+FFFD (singlebyte.go).
 //
 // The decoders follow the Standard's steps and look characters up in x/text's
 // tables, one code at a time; only the two-byte gb18030 codes x/text lacks

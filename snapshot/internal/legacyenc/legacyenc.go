@@ -19,6 +19,9 @@ func Decode(name string, data []byte) (out []byte, ok bool) {
 	case "shift_jis":
 		return decodeShiftJIS(data), true
 	}
+	if t := singleByteTable(name); t != nil {
+		return decodeSingleByte(t, data), true
+	}
 	return nil, false
 }
 

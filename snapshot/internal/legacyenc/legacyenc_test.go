@@ -52,6 +52,14 @@ func TestDecodeExactSequences(t *testing.T) {
 		{"shift_jis", "\xfdA", []rune{0xFFFD, 'A'}},
 		{"shift_jis", "\x82\xa0\xb1\x80", []rune{0x3042, 0xFF71, 0x80}},
 		{"shift_jis", "\x81", []rune{0xFFFD}},
+		// Single-byte encodings: the bytes 0x80 to 0x9F that x/text leaves
+		// unassigned are the C1 controls of the same number; unassigned
+		// bytes above them stay U+FFFD.
+		{"windows-1252", "\x80\x81\x8d\x8e\x8f\x90\x9d\x9e\x9f\xaa\xffa", []rune{0x20AC, 0x81, 0x8D, 0x17D, 0x8F, 0x90, 0x9D, 0x17E, 0x178, 0xAA, 0xFF, 'a'}},
+		{"iso-8859-2", "\x80\x81\x9f\xaa\xff", []rune{0x80, 0x81, 0x9F, 0x15E, 0x2D9}},
+		{"windows-874", "\x80\x81\x9f\xaa\xff", []rune{0x20AC, 0x81, 0x9F, 0xE0A, 0xFFFD}},
+		{"windows-1253", "\x81\x8d\xaa\xff", []rune{0x81, 0x8D, 0xFFFD, 0xFFFD}},
+		{"ibm866", "\x80\xff", []rune{0x410, 0xA0}},
 	} {
 		out, ok := Decode(c.name, []byte(c.in))
 		if !ok {
@@ -64,7 +72,7 @@ func TestDecodeExactSequences(t *testing.T) {
 }
 
 func TestDecodeOthersLeftToXText(t *testing.T) {
-	for _, name := range []string{"utf-8", "windows-1252", "big5", "euc-jp", "euc-kr"} {
+	for _, name := range []string{"utf-8", "big5", "euc-jp", "euc-kr", "utf-16le", "no-such-encoding"} {
 		if _, ok := Decode(name, []byte("a")); ok {
 			t.Errorf("%s handled", name)
 		}
@@ -101,9 +109,45 @@ func TestDecodeAgreesWithXTextElsewhere(t *testing.T) {
 	}
 }
 
+// TestSingleByteDiffersOnlyInC1: for every single-byte encoding of the
+// Standard, the decoder gives x/text's character for every byte except
+// those x/text leaves unassigned between 0x80 and 0x9F, and at least one
+// encoding has such a byte (else the table would be pointless).
+func TestSingleByteDiffersOnlyInC1(t *testing.T) {
+	c1 := 0
+	for _, name := range []string{"ibm866", "iso-8859-2", "iso-8859-3", "iso-8859-4", "iso-8859-5", "iso-8859-6",
+		"iso-8859-7", "iso-8859-8", "iso-8859-8-i", "iso-8859-10", "iso-8859-13", "iso-8859-14", "iso-8859-15",
+		"iso-8859-16", "koi8-r", "koi8-u", "macintosh", "windows-874", "windows-1250", "windows-1251",
+		"windows-1252", "windows-1253", "windows-1254", "windows-1255", "windows-1256", "windows-1257",
+		"windows-1258", "x-mac-cyrillic"} {
+		enc, err := htmlindex.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := 0; b < 0x100; b++ {
+			ours, ok := Decode(name, []byte{byte(b)})
+			if !ok {
+				t.Fatalf("%s not handled", name)
+			}
+			theirs, _ := enc.NewDecoder().Bytes([]byte{byte(b)})
+			if string(ours) == string(theirs) {
+				continue
+			}
+			if r, _ := utf8.DecodeRune(theirs); r != utf8.RuneError || b < 0x80 || b > 0x9F || string(ours) != string(rune(b)) {
+				t.Errorf("%s %02X: %q, x/text %q", name, b, ours, theirs)
+			}
+			c1++
+		}
+	}
+	if c1 == 0 {
+		t.Error("no byte differs from x/text")
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	f.Add("gbk", []byte("\xa2\x91\x81\xff"))
 	f.Add("shift_jis", []byte("\x82\x7a\xf0\x40"))
+	f.Add("windows-1252", []byte("\x80\x81\xff"))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		out, ok := Decode(name, data)
 		if !ok {
