@@ -20,6 +20,9 @@ type htmlPrepass struct {
 	// nameStart and nameEnd span the document's doctype name in the text
 	// when it spells "html" in another case; both are 0 otherwise.
 	nameStart, nameEnd int
+	// edits are the spans the parser reads differently (html_edit.go), in
+	// text order, the doctype name among them.
+	edits []htmlEdit
 }
 
 // htmlScan tokenizes text once, without building anything, counting the
@@ -49,12 +52,20 @@ func htmlScan(text []byte, maxNodes int) htmlPrepass {
 				return p
 			}
 		}
+		if tt == html.CommentToken {
+			if e, ok := htmlTokenEdit(raw, offset); ok {
+				p.edits = append(p.edits, e)
+			}
+		}
 		if initial {
 			switch {
 			case tt == html.CommentToken:
 			case tt == html.TextToken && len(bytes.Trim(raw, " \t\n\f\r")) == 0:
 			case tt == html.DoctypeToken:
 				p.nameStart, p.nameEnd = htmlDoctypeName(raw, offset)
+				if p.nameEnd != 0 {
+					p.edits = append(p.edits, htmlEdit{p.nameStart, p.nameEnd, editLowerName})
+				}
 				initial = false
 			default:
 				initial = false
@@ -94,13 +105,14 @@ func isHTMLSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
-// htmlReader gives the parser the text with the doctype name the prepass
-// found written in lower case, as the Standard's tokenizer reads it, so the
-// parser's quirks mode agrees with a browser's and with htmlQuirks. The
-// text itself, which may be the caller's bytes, is not changed.
+// htmlReader gives the parser the text with the prepass's edits applied:
+// the doctype name written in lower case, as the Standard's tokenizer reads
+// it, so the parser's quirks mode agrees with a browser's and with
+// htmlQuirks; and the comment fixes of html_edit.go. The text itself, which
+// may be the caller's bytes, is not changed.
 func htmlReader(text []byte, p htmlPrepass) io.Reader {
-	if p.nameEnd == 0 {
+	if len(p.edits) == 0 {
 		return bytes.NewReader(text)
 	}
-	return io.MultiReader(bytes.NewReader(text[:p.nameStart]), bytes.NewReader([]byte("html")), bytes.NewReader(text[p.nameEnd:]))
+	return &htmlEditReader{text: text, edits: p.edits}
 }
