@@ -63,3 +63,51 @@ func TestPath(t *testing.T) {
 		t.Errorf("paths\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestNonceValueNotCompared: a nonce emptied live (Chromium's nonce hiding
+// under parity's CSP header) is no difference; a missing nonce still is.
+func TestNonceValueNotCompared(t *testing.T) {
+	a := parse(t, `<!DOCTYPE html><style nonce="abc"></style><p nonce="x">a</p>`)
+	b := parse(t, `<!DOCTYPE html><style nonce=""></style><p nonce>a</p>`)
+	if diffs, _ := Compare(a, b); len(diffs) != 0 {
+		t.Errorf("nonce values compared: %v", diffs)
+	}
+	c := parse(t, `<!DOCTYPE html><style nonce="abc"></style><p>a</p>`)
+	if diffs, _ := Compare(a, c); len(diffs) != 1 || diffs[0].What != Node {
+		t.Errorf("a missing nonce attribute: %v", diffs)
+	}
+}
+
+// frameTree is a body holding one iframe with the given flags.
+func frameTree(t *testing.T, flags domtree.Flags) *domtree.Tree {
+	t.Helper()
+	b := domtree.NewBuilder(4)
+	html, err := b.AddElement(0, "html", nil, domtree.ElementInfo{Display: domtree.DisplayBlock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := b.AddElement(html, "body", nil, domtree.ElementInfo{Display: domtree.DisplayBlock})
+	if _, err := b.AddElement(body, "iframe", nil, domtree.ElementInfo{Flags: flags}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Build()
+}
+
+// TestFrameOwnerComparedOneWay: an offline frame owner that live shows
+// without its document is no difference; the other way round it is, and
+// other flags are always compared.
+func TestFrameOwnerComparedOneWay(t *testing.T) {
+	owner, none := frameTree(t, domtree.FrameOwner), frameTree(t, 0)
+	if diffs, _ := Compare(owner, none); len(diffs) != 0 {
+		t.Errorf("offline owner, live none: %v", diffs)
+	}
+	if diffs, _ := Compare(none, owner); len(diffs) != 1 || diffs[0].What != State {
+		t.Errorf("offline none, live owner: %v", diffs)
+	}
+	if diffs, _ := Compare(frameTree(t, domtree.FrameOwner|domtree.ShadowHost), none); len(diffs) != 1 || !strings.Contains(diffs[0].OfflineState, "flags=1") {
+		t.Errorf("shadow host offline only: %v", diffs)
+	}
+	if diffs, _ := Compare(owner, owner); len(diffs) != 0 {
+		t.Errorf("same: %v", diffs)
+	}
+}
