@@ -1,13 +1,13 @@
 package domsnap
 
 import (
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/cells"
-	"github.com/domsnap/domsnap/collect"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/cells"
+	"github.com/domsnap/domsnap/internal/collect"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // Extract runs one extraction over tree, whose current revision is revision

@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 	"strconv"
 
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/collect"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/collect"
 )
 
 // Observation is one observation of a document (docs/reference.md#the-observation): which

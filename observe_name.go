@@ -1,8 +1,8 @@
 package domsnap
 
 import (
-	"github.com/domsnap/domsnap/cells"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/cells"
 	"github.com/domsnap/domsnap/limits"
 )
 

@@ -6,10 +6,10 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // Request is one extract request (docs/reference.md#the-request).

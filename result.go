@@ -8,11 +8,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/cells"
-	"github.com/domsnap/domsnap/collect"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/cells"
+	"github.com/domsnap/domsnap/internal/collect"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // SchemaVersion is the version of the result format written in every result.

@@ -9,10 +9,10 @@ import (
 	"github.com/mafredri/cdp/rpcc"
 
 	domsnap "github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/collect"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/collect"
 )
 
 // Until is the navigation event a live read waits for before its snapshot.

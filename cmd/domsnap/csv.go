@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/typed"
+	"github.com/domsnap/domsnap/internal/typed"
 )
 
 // writeCSV prints the returned rows as RFC 4180 CSV for spreadsheets: a

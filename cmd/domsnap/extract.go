@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // extractFlags are the parsed flags of "domsnap extract". The live commands

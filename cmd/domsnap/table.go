@@ -9,9 +9,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/collect"
+	"github.com/domsnap/domsnap/internal/collect"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // defaultMaxWidth bounds one cell in the table format, in terminal columns,

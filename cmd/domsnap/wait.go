@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
 )

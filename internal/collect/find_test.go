@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
 )
 

@@ -1,8 +1,8 @@
 package collect
 
 import (
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
 )
 
 // Scan is the coverage of one bounded scan (docs/reference.md#the-result's scan object).

@@ -1,8 +1,8 @@
 package collect
 
 import (
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
 )
 
