@@ -89,13 +89,11 @@ type Coverage struct {
 	TruncatedCells     int
 }
 
-// Scan is one scan's budget report. Exhausted is true exactly when the scan
-// stopped because its budget was spent while nodes remained unvisited.
-type Scan struct {
-	Limit     int
-	Visited   int
-	Exhausted bool
-}
+// Scan is one scan's budget report (docs/reference.md#coverage). Exhausted
+// is true exactly when the scan stopped because its budget was spent while
+// nodes remained unvisited. It is the one report type every bounded scan
+// gives, from the budget counter up to the result.
+type Scan = limits.Scan
 
 // Canonical returns the result's canonical JSON (docs/reference.md#the-result), without a
 // trailing newline: keys in the contract's order, no insignificant
@@ -199,8 +197,8 @@ func (c *Cell) appendJSON(b []byte) []byte {
 }
 
 func (c *Coverage) appendJSON(b []byte) []byte {
-	b = c.CollectionScan.appendJSON(append(b, `{"collection_scan":`...))
-	b = c.RowScan.appendJSON(append(b, `,"row_scan":`...))
+	b = appendScan(append(b, `{"collection_scan":`...), c.CollectionScan)
+	b = appendScan(append(b, `,"row_scan":`...), c.RowScan)
 	b = append(b, `,"row_limit":`...)
 	b = strconv.AppendInt(b, int64(c.RowLimit), 10)
 	b = append(b, `,"rows_returned":`...)
@@ -216,7 +214,7 @@ func (c *Coverage) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (s Scan) appendJSON(b []byte) []byte {
+func appendScan(b []byte, s Scan) []byte {
 	b = append(b, `{"limit":`...)
 	b = strconv.AppendInt(b, int64(s.Limit), 10)
 	b = append(b, `,"visited":`...)
