@@ -17,8 +17,8 @@ type Request struct {
 	// ExpectedRevision is the revision the caller last observed. Offline it is
 	// optional ("" means absent); when given it must equal the snapshot's.
 	ExpectedRevision string
-	// Kind is the collection kind: aria.Table, aria.List or aria.Form.
-	Kind aria.Kind
+	// Kind is the collection kind: Table, List or Form.
+	Kind Kind
 	// Index is the zero-based visible index of the collection among those of
 	// its kind, 0 to limits.MaxCollectionIndex.
 	Index int
@@ -37,8 +37,9 @@ type Field struct {
 	// Column is 0 to limits.MaxColumn; a list allows only 0 and a form 0 to
 	// limits.MaxFormColumn (label, role, disabled, checked, required).
 	Column int
-	// Type is the declared type the cell text is converted to.
-	Type typed.Type
+	// Type is the declared type the cell text is converted to: String,
+	// Integer, Number or Boolean.
+	Type Type
 	// Required makes a row invalid when this cell is missing.
 	Required bool
 }
