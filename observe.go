@@ -20,8 +20,8 @@ type Observation struct {
 	// Inventory lists, in tree order, the first MaxInventoryPerKind visible
 	// collections of each kind that the inventory's own collection scan saw.
 	Inventory []InventoryEntry
-	// Extraction is the section 10 result of the request, nil when Observe
-	// was given none.
+	// Extraction is the request's result (docs/reference.md#the-result),
+	// nil when Observe was given none.
 	Extraction *Result
 }
 
