@@ -11,7 +11,6 @@ import (
 	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/internal/collect"
 )
 
@@ -70,7 +69,7 @@ func (u Until) String() string {
 // appeared is reported honestly as absent. The page is only read: no
 // selector, no script.
 type Condition struct {
-	Kind  aria.Kind
+	Kind  domsnap.Kind
 	Index int
 	// Deadline is when retaking stops.
 	Deadline time.Time
