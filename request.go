@@ -55,7 +55,9 @@ func (r Request) rowLimit() int {
 // Validate checks a request built in Go against the rules DecodeRequest
 // applies to JSON, reporting the first offending value with the JSON-pointer
 // path it would have in the request's JSON form. A RowLimit of 0 is accepted
-// and means the default.
+// and means the default. It gives only the verdict; [Request.Check] applies
+// the same rules and keeps the checked request, so that nothing checks it
+// again.
 func (r Request) Validate() error {
 	if !validKind(r.Kind) {
 		return invalidRequest("/kind", kindMsg)
