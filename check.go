@@ -18,10 +18,13 @@ type Query interface {
 
 // Checked is a request that passed every rule of the contract, with its
 // expected revision parsed. Only [Request.Check] makes one, so holding one
-// proves the rules were applied; it keeps its own copy of the fields, so
-// changing the Request afterwards changes nothing here.
+// proves the rules were applied (a Checked{} written as a literal is
+// refused as no request); it keeps its own copy of the fields, so changing
+// the Request afterwards changes nothing here.
 type Checked struct {
-	req Request
+	// made is set by Request.Check alone.
+	made bool
+	req  Request
 	// expected is the parsed expected revision when hasExpected; a
 	// malformed one is kept as expectedErr and reported where the revision
 	// is compared, after the snapshot's own revision was read.
@@ -36,7 +39,7 @@ func (r Request) Check() (*Checked, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Checked{req: r}
+	c := &Checked{made: true, req: r}
 	c.req.Fields = slices.Clone(r.Fields)
 	c.req.RowLimit = r.rowLimit()
 	if r.ExpectedRevision != "" {
@@ -46,10 +49,10 @@ func (r Request) Check() (*Checked, error) {
 	return c, nil
 }
 
-// Check returns c itself: it was checked when it was made. A nil c is no
-// request, an invalid_request error.
+// Check returns c itself: it was checked when it was made. A nil c, or one
+// that Request.Check did not make, is no request: an invalid_request error.
 func (c *Checked) Check() (*Checked, error) {
-	if c == nil {
+	if c == nil || !c.made {
 		return nil, errNoRequest()
 	}
 	return c, nil

@@ -104,6 +104,18 @@ func TestNoRequest(t *testing.T) {
 	}
 }
 
+// TestCheckedLiteralRefused: a Checked written as a literal never passed
+// the rules, so it is refused rather than analysed.
+func TestCheckedLiteralRefused(t *testing.T) {
+	tree := build(t, productTable()...)
+	if _, err := Extract(tree, fileRev, &Checked{}); !errors.Is(err, ErrInvalidRequest) {
+		t.Fatalf("Extract of a literal Checked: %v, want invalid_request", err)
+	}
+	if _, err := Observe(tree, fileRev, &Checked{}); !errors.Is(err, ErrInvalidRequest) {
+		t.Fatalf("Observe of a literal Checked: %v, want invalid_request", err)
+	}
+}
+
 // TestCheckedRevision: the expected revision is parsed once, and a
 // malformed one is still reported after the snapshot's own revision, as
 // before: a malformed current revision wins.
