@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/google/go-cmp/cmp"
 )

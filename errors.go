@@ -8,8 +8,34 @@ import "github.com/domsnap/domsnap/errcode"
 // *Error, never on message text.
 type Error = errcode.Error
 
-// Code is an error's stable code (docs/reference.md#errors).
+// Code is an error's stable code (docs/reference.md#errors). Scripts and
+// callers branch on it; the message beside it is for people.
 type Code = errcode.Code
+
+// The codes of the extraction (docs/reference.md#errors).
+const (
+	InvalidRequest         Code = errcode.InvalidRequest
+	ForeignRevision        Code = errcode.ForeignRevision
+	NavigatedRevision      Code = errcode.NavigatedRevision
+	StaleRevision          Code = errcode.StaleRevision
+	UnsupportedAdapter     Code = errcode.UnsupportedAdapter
+	MalformedSnapshot      Code = errcode.MalformedSnapshot
+	UnsupportedInput       Code = errcode.UnsupportedInput
+	CaptureFailed          Code = errcode.CaptureFailed
+	NavigatedDuringCapture Code = errcode.NavigatedDuringCapture
+	Cancelled              Code = errcode.Cancelled
+	Timeout                Code = errcode.Timeout
+)
+
+// The codes of live reads and the tool server (docs/reference.md#errors and
+// docs/reference.md#faults).
+const (
+	NavigationRefused Code = errcode.NavigationRefused
+	HTTPError         Code = errcode.HTTPError
+	UnknownArtifact   Code = errcode.UnknownArtifact
+	SessionExpired    Code = errcode.SessionExpired
+	PathRefused       Code = errcode.PathRefused
+)
 
 // The sentinels match every error of their code: errors.Is(err,
 // ErrStaleRevision) holds for any stale_revision error whatever its message or
@@ -27,6 +53,11 @@ var (
 	ErrCancelled              = errcode.Sentinel(errcode.Cancelled)
 	ErrTimeout                = errcode.Sentinel(errcode.Timeout)
 )
+
+// Quote quotes s as every message of domsnap quotes input: in Go syntax,
+// cut to at most limits.QuoteBytes bytes on a rune boundary, "..." marking
+// the cut.
+func Quote(s string) string { return errcode.Quote(s) }
 
 // CodeOf returns the code of the first *Error in err's chain, or "" when err
 // carries none.

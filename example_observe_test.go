@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/snapshot"
-	"github.com/domsnap/domsnap/typed"
 )
 
 const examplePage = `<!doctype html><body>

@@ -1,46 +1,76 @@
 package domsnap
 
 import (
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/cells"
-	"github.com/domsnap/domsnap/collect"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/cells"
+	"github.com/domsnap/domsnap/internal/collect"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // Extract runs one extraction over tree, whose current revision is revision
-// (docs/reference.md#revisions, #finding-the-collection, #rows, #cell-text, #form-columns, #types and #the-result). In order it validates req, checks
-// req.ExpectedRevision against revision when one is given, finds the
-// collection, scans its rows, keeps the first row limit of the seen rows,
-// summarises and converts each requested cell, and seals the result under the
-// byte cap with its evidence references and digest.
+// (docs/reference.md#revisions, #finding-the-collection, #rows, #cell-text,
+// #form-columns, #types and #the-result). In order it checks req (once: a
+// [*Checked] is not checked again), checks its expected revision against
+// revision when it names one, finds the collection, scans its rows, keeps
+// the first row limit of the seen rows, summarises and converts each
+// requested cell, and seals the result under the byte cap with its evidence
+// references and digest.
 //
 // A collection that is not found is a result (found false, with a reason),
-// not an error. Errors are an invalid request (invalid_request), a rejected
-// revision (foreign_revision, navigated_revision, stale_revision), and a
-// missing tree or malformed current revision (malformed_snapshot).
+// not an error. Errors are an invalid or absent request (invalid_request), a
+// rejected revision (foreign_revision, navigated_revision, stale_revision),
+// and a missing tree or malformed current revision (malformed_snapshot).
 //
 // Extract requires no expected revision; a live caller that must insist on
 // one checks that before calling.
-func Extract(t *domtree.Tree, revision string, req Request) (*Result, error) {
-	if err := req.Validate(); err != nil {
+func Extract(t *domtree.Tree, revision string, req Query) (*Result, error) {
+	q, err := Check(req)
+	if err != nil {
 		return nil, err
 	}
+	if q == nil {
+		return nil, errNoRequest()
+	}
+	o, err := analyze(t, revision, q, false)
+	if err != nil {
+		return nil, err
+	}
+	return o.Extraction, nil
+}
+
+// analyze is the one analysis behind Extract and Observe, for a request
+// already checked (q nil for none). It reads the current revision once, then
+// compares the expected revision with it and checks the tree, in the order
+// docs/reference.md#errors gives, and only then computes: the inventory when
+// asked for, and q's extraction.
+func analyze(t *domtree.Tree, revision string, q *Checked, withInventory bool) (*Observation, error) {
 	cur, err := ParseRevision(revision)
 	if err != nil {
-		return nil, errcode.New(errcode.MalformedSnapshot, pkgName, "", "the snapshot's revision is malformed: "+errcode.Quote(revision))
+		return nil, malformedRevision(revision)
 	}
-	if req.ExpectedRevision != "" {
-		if err := CheckRevision(req.ExpectedRevision, revision); err != nil {
+	if q != nil {
+		if err := q.CheckRevision(cur); err != nil {
 			return nil, err
 		}
 	}
 	if !t.Root().Valid() {
 		return nil, errcode.New(errcode.MalformedSnapshot, pkgName, "", "no tree to analyze")
 	}
+	o := &Observation{SchemaVersion: SchemaVersion, Trust: Trust, Revision: revision}
+	if withInventory {
+		o.Inventory = inventory(t)
+	}
+	if q != nil {
+		o.Extraction = extract(t, revision, cur, &q.req)
+	}
+	return o, nil
+}
 
+// extract computes the extraction of a checked request over a checked tree.
+func extract(t *domtree.Tree, revision string, cur Revision, req *Request) *Result {
 	c := collect.Find(t, req.Kind, req.Index)
 	res := &Result{
 		SchemaVersion: SchemaVersion,
@@ -49,7 +79,7 @@ func Extract(t *domtree.Tree, revision string, req Request) (*Result, error) {
 		Collection:    CollectionInfo{Found: c.Found, Kind: req.Kind, Index: req.Index},
 		Rows:          []Row{},
 		Coverage: Coverage{
-			CollectionScan: Scan(c.Scan),
+			CollectionScan: c.Scan,
 			RowScan:        Scan{Limit: limits.RowScanNodes},
 			RowLimit:       req.rowLimit(),
 		},
@@ -66,12 +96,12 @@ func Extract(t *domtree.Tree, revision string, req Request) (*Result, error) {
 		}
 		res.Coverage.RowsComplete = res.Collection.Reason == collect.Absent
 		res.seal(sequenceOf(cur))
-		return res, nil
+		return res
 	}
 	res.Collection.Source = c.Source
 
 	rows := collect.ScanRows(c)
-	res.Coverage.RowScan = Scan(rows.Scan)
+	res.Coverage.RowScan = rows.Scan
 	res.Coverage.RowsComplete = rows.Complete
 	n := min(len(rows.Rows), req.rowLimit())
 	res.Coverage.RowsOmittedByLimit = len(rows.Rows) - n
@@ -80,12 +110,12 @@ func Extract(t *domtree.Tree, revision string, req Request) (*Result, error) {
 		res.Rows = append(res.Rows, buildRow(row, req))
 	}
 	res.seal(sequenceOf(cur))
-	return res, nil
+	return res
 }
 
 // buildRow turns one seen row into typed cells and decides its validity
 // (docs/reference.md#types). Position and evidence are set by seal.
-func buildRow(row collect.Row, req Request) Row {
+func buildRow(row collect.Row, req *Request) Row {
 	out := Row{Header: row.Header, Structure: row.Structure, Cells: []Cell{}}
 	if row.Structure != collect.StructureOK {
 		// Spans are never guessed: no cells, and never valid.

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/cells"
-	"github.com/domsnap/domsnap/collect"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/cells"
+	"github.com/domsnap/domsnap/internal/collect"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -5,10 +5,8 @@ import (
 	"encoding/hex"
 	"strconv"
 
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/collect"
 	"github.com/domsnap/domsnap/domtree"
-	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/collect"
 )
 
 // Observation is one observation of a document (docs/reference.md#the-observation): which
@@ -22,18 +20,18 @@ type Observation struct {
 	// Inventory lists, in tree order, the first MaxInventoryPerKind visible
 	// collections of each kind that the inventory's own collection scan saw.
 	Inventory []InventoryEntry
-	// Extraction is the section 10 result of the request, nil when Observe
-	// was given none.
+	// Extraction is the request's result (docs/reference.md#the-result),
+	// nil when Observe was given none.
 	Extraction *Result
 }
 
 // InventoryEntry is one collection of an observation's inventory.
 type InventoryEntry struct {
-	Kind aria.Kind
+	Kind Kind
 	// Index is the collection's visible index among those of its kind: the
 	// value a request names to extract it.
 	Index  int
-	Source aria.Source
+	Source Source
 	// Name is the collection's bounded name, written only when not empty.
 	Name string
 	// Rows counts the rows the collection's own row scan saw.
@@ -42,45 +40,23 @@ type InventoryEntry struct {
 	RowsComplete bool
 }
 
-// Observe observes tree, whose current revision is revision (docs/reference.md#the-observation). It always lists the inventory; when req is not nil it also runs the
-// extraction exactly as Extract does.
+// Observe observes tree, whose current revision is revision
+// (docs/reference.md#the-observation). It always lists the inventory; when
+// req is not nil it also runs the extraction exactly as [Extract] does,
+// through the same analysis.
 //
 // Checks come in Extract's order: an invalid request (invalid_request) is
-// refused before anything is read, then a malformed current revision or a
-// missing tree (malformed_snapshot), then a rejected expected revision
-// (foreign_revision, navigated_revision, stale_revision). No inventory is
-// computed for a request that is refused.
-func Observe(t *domtree.Tree, revision string, req *Request) (*Observation, error) {
-	if req != nil {
-		if err := req.Validate(); err != nil {
-			return nil, err
-		}
+// refused before anything is read, then a malformed current revision
+// (malformed_snapshot), a rejected expected revision (foreign_revision,
+// navigated_revision, stale_revision) and a missing tree
+// (malformed_snapshot). No inventory is computed for a request that is
+// refused.
+func Observe(t *domtree.Tree, revision string, req Query) (*Observation, error) {
+	q, err := Check(req)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := ParseRevision(revision); err != nil {
-		return nil, errcode.New(errcode.MalformedSnapshot, pkgName, "", "the snapshot's revision is malformed: "+errcode.Quote(revision))
-	}
-	if req != nil && req.ExpectedRevision != "" {
-		if err := CheckRevision(req.ExpectedRevision, revision); err != nil {
-			return nil, err
-		}
-	}
-	if !t.Root().Valid() {
-		return nil, errcode.New(errcode.MalformedSnapshot, pkgName, "", "no tree to analyze")
-	}
-	o := &Observation{
-		SchemaVersion: SchemaVersion,
-		Trust:         Trust,
-		Revision:      revision,
-		Inventory:     inventory(t),
-	}
-	if req != nil {
-		res, err := Extract(t, revision, *req)
-		if err != nil {
-			return nil, err
-		}
-		o.Extraction = res
-	}
-	return o, nil
+	return analyze(t, revision, q, true)
 }
 
 // inventory names every collection collect.Inventory lists.

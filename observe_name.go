@@ -1,8 +1,8 @@
 package domsnap
 
 import (
-	"github.com/domsnap/domsnap/cells"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/cells"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -10,15 +10,17 @@ import (
 // non-empty of the texts named by aria-labelledby, the aria-label, and, for
 // a native <table>, its first <caption> child. It is "" when all are empty.
 //
-// The spec leaves the bounds to us; they follow the label rules of section 8
-// so that a name costs no more than one label cell:
+// The reference leaves the bounds to us; they follow the label rules of
+// docs/reference.md#form-columns so that a name costs no more than one label
+// cell:
 //
 //   - aria-labelledby is read exactly as label source 1 of a form's label
 //     cell (cells.LabelledBy): the first limits.MaxIDChars UTF-16 units, a
 //     cut token dropped, unknown IDs skipped, each element once, at most
 //     limits.MaxLabels elements, hidden and editable references contributing
 //     nothing, and one limits.CellNodes budget for the texts and the
-//     ancestor checks together, as "a section 7 summary" has one budget.
+//     ancestor checks together, as a cell summary
+//     (docs/reference.md#cell-text) has one budget.
 //   - The caption is looked for among the table's first limits.CellNodes
 //     child nodes and summarised with one CellNodes budget.
 //   - Attribute texts are normalised like a summary: runs of ASCII

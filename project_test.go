@@ -8,10 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )

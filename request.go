@@ -6,10 +6,10 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // Request is one extract request (docs/reference.md#the-request).
@@ -17,8 +17,8 @@ type Request struct {
 	// ExpectedRevision is the revision the caller last observed. Offline it is
 	// optional ("" means absent); when given it must equal the snapshot's.
 	ExpectedRevision string
-	// Kind is the collection kind: aria.Table, aria.List or aria.Form.
-	Kind aria.Kind
+	// Kind is the collection kind: Table, List or Form.
+	Kind Kind
 	// Index is the zero-based visible index of the collection among those of
 	// its kind, 0 to limits.MaxCollectionIndex.
 	Index int
@@ -37,8 +37,9 @@ type Field struct {
 	// Column is 0 to limits.MaxColumn; a list allows only 0 and a form 0 to
 	// limits.MaxFormColumn (label, role, disabled, checked, required).
 	Column int
-	// Type is the declared type the cell text is converted to.
-	Type typed.Type
+	// Type is the declared type the cell text is converted to: String,
+	// Integer, Number or Boolean.
+	Type Type
 	// Required makes a row invalid when this cell is missing.
 	Required bool
 }
@@ -54,7 +55,9 @@ func (r Request) rowLimit() int {
 // Validate checks a request built in Go against the rules DecodeRequest
 // applies to JSON, reporting the first offending value with the JSON-pointer
 // path it would have in the request's JSON form. A RowLimit of 0 is accepted
-// and means the default.
+// and means the default. It gives only the verdict; [Request.Check] applies
+// the same rules and keeps the checked request, so that nothing checks it
+// again.
 func (r Request) Validate() error {
 	if !validKind(r.Kind) {
 		return invalidRequest("/kind", kindMsg)

@@ -8,11 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/cells"
-	"github.com/domsnap/domsnap/collect"
+	"github.com/domsnap/domsnap/internal/cells"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // SchemaVersion is the version of the result format written in every result.
@@ -42,13 +39,13 @@ type Result struct {
 // CollectionInfo says which collection was asked for and whether it was found.
 type CollectionInfo struct {
 	Found bool
-	Kind  aria.Kind
+	Kind  Kind
 	Index int
 	// Source and Evidence are written only when Found.
-	Source   aria.Source
+	Source   Source
 	Evidence string
 	// Reason is written only when not Found: absent or scan_limit.
-	Reason collect.Reason
+	Reason Reason
 }
 
 // Row is one returned row.
@@ -56,7 +53,7 @@ type Row struct {
 	Position  int
 	Evidence  string
 	Header    bool
-	Structure collect.Structure
+	Structure Structure
 	// Valid is schema validity (docs/reference.md#types): no required cell missing, no
 	// cell invalid or truncated, supported structure. It is not truth.
 	Valid bool
@@ -67,14 +64,17 @@ type Row struct {
 // Cell is one typed cell.
 type Cell struct {
 	Name   string
-	Status typed.Status
-	// Value is nil, string, int64, float64 or bool; nil unless Status is OK.
+	Status Status
+	// Value is nil unless Status is OK, and then a string, int64, float64 or
+	// bool as the field's Type is String, Integer, Number or Boolean. The
+	// accessors StringValue, IntegerValue, NumberValue and BooleanValue read
+	// it with its type.
 	Value any
 	// Text is written for invalid and truncated cells: the bounded text, or
 	// the retained prefix, as evidence.
 	Text string
 	// Truncation is written for truncated cells: why the summary stopped.
-	Truncation cells.Truncation
+	Truncation Truncation
 }
 
 // Coverage reports how much of the page the result speaks for.
@@ -89,13 +89,11 @@ type Coverage struct {
 	TruncatedCells     int
 }
 
-// Scan is one scan's budget report. Exhausted is true exactly when the scan
-// stopped because its budget was spent while nodes remained unvisited.
-type Scan struct {
-	Limit     int
-	Visited   int
-	Exhausted bool
-}
+// Scan is one scan's budget report (docs/reference.md#coverage). Exhausted
+// is true exactly when the scan stopped because its budget was spent while
+// nodes remained unvisited. It is the one report type every bounded scan
+// gives, from the budget counter up to the result.
+type Scan = limits.Scan
 
 // Canonical returns the result's canonical JSON (docs/reference.md#the-result), without a
 // trailing newline: keys in the contract's order, no insignificant
@@ -187,11 +185,11 @@ func (c *Cell) appendJSON(b []byte) []byte {
 	b = appendString(b, c.Status.String())
 	b = append(b, `,"value":`...)
 	b = appendValue(b, c.Value)
-	if c.Status == typed.Invalid || c.Status == typed.Truncated {
+	if c.Status == Invalid || c.Status == Truncated {
 		b = append(b, `,"text":`...)
 		b = appendString(b, c.Text)
 	}
-	if c.Status == typed.Truncated && c.Truncation != cells.None {
+	if c.Status == Truncated && c.Truncation != cells.None {
 		b = append(b, `,"truncation":`...)
 		b = appendString(b, c.Truncation.String())
 	}
@@ -199,8 +197,8 @@ func (c *Cell) appendJSON(b []byte) []byte {
 }
 
 func (c *Coverage) appendJSON(b []byte) []byte {
-	b = c.CollectionScan.appendJSON(append(b, `{"collection_scan":`...))
-	b = c.RowScan.appendJSON(append(b, `,"row_scan":`...))
+	b = appendScan(append(b, `{"collection_scan":`...), c.CollectionScan)
+	b = appendScan(append(b, `,"row_scan":`...), c.RowScan)
 	b = append(b, `,"row_limit":`...)
 	b = strconv.AppendInt(b, int64(c.RowLimit), 10)
 	b = append(b, `,"rows_returned":`...)
@@ -216,7 +214,7 @@ func (c *Coverage) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (s Scan) appendJSON(b []byte) []byte {
+func appendScan(b []byte, s Scan) []byte {
 	b = append(b, `{"limit":`...)
 	b = strconv.AppendInt(b, int64(s.Limit), 10)
 	b = append(b, `,"visited":`...)
@@ -270,7 +268,7 @@ func (r *Result) setCounts(k, all int) {
 	t := 0
 	for i := range r.Rows[:k] {
 		for _, c := range r.Rows[i].Cells {
-			if c.Status == typed.Truncated {
+			if c.Status == Truncated {
 				t++
 			}
 		}

@@ -131,17 +131,24 @@ func counter(s string, letter byte) (uint64, bool) {
 //     since it was never published.
 //
 // A malformed current revision is the snapshot's fault, malformed_snapshot.
+// [Checked.CheckRevision] makes the same comparison with both revisions
+// already parsed.
 func CheckRevision(expected, current string) error {
 	cur, err := ParseRevision(current)
 	if err != nil {
-		return errcode.New(errcode.MalformedSnapshot, pkgName, "", "the snapshot's revision is malformed: "+errcode.Quote(current))
+		return malformedRevision(current)
 	}
 	exp, err := ParseRevision(expected)
 	if err != nil {
 		return err
 	}
+	return compareRevisions(exp, cur)
+}
+
+// compareRevisions applies CheckRevision's table to two parsed revisions.
+func compareRevisions(exp, cur Revision) error {
 	foreign := func(why string) error {
-		return errcode.New(errcode.ForeignRevision, pkgName, "", "revision "+errcode.Quote(expected)+" "+why)
+		return errcode.New(errcode.ForeignRevision, pkgName, "", "revision "+errcode.Quote(exp.String())+" "+why)
 	}
 	switch {
 	case exp.IsFile() || cur.IsFile():
@@ -154,15 +161,22 @@ func CheckRevision(expected, current string) error {
 	case exp.Navigation > cur.Navigation:
 		return foreign("names a navigation that never happened")
 	case exp.Navigation < cur.Navigation:
-		return errcode.New(errcode.NavigatedRevision, pkgName, "", "revision "+errcode.Quote(expected)+
-			" was observed before the page navigated; the current revision is "+errcode.Quote(current))
+		return errcode.New(errcode.NavigatedRevision, pkgName, "", "revision "+errcode.Quote(exp.String())+
+			" was observed before the page navigated; the current revision is "+errcode.Quote(cur.String()))
 	case exp.Sequence > cur.Sequence:
 		return foreign("names an observation that was never published")
 	case exp.Sequence < cur.Sequence:
-		return errcode.New(errcode.StaleRevision, pkgName, "", "revision "+errcode.Quote(expected)+
-			" is stale; the current revision is "+errcode.Quote(current))
+		return errcode.New(errcode.StaleRevision, pkgName, "", "revision "+errcode.Quote(exp.String())+
+			" is stale; the current revision is "+errcode.Quote(cur.String()))
 	}
 	return nil
+}
+
+// valid reports whether r is a revision ParseRevision would give: a
+// Revision built as a literal may not be.
+func (r Revision) valid() bool {
+	p, err := ParseRevision(r.String())
+	return err == nil && p == r
 }
 
 // sequenceOf is the observation sequence evidence references are numbered

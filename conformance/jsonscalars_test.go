@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/domsnap/domsnap/typed"
+	"github.com/domsnap/domsnap/internal/typed"
 )
 
 type scalarVerdict struct {

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/cells"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/cells"
 	"github.com/domsnap/domsnap/snapshot"
 	"golang.org/x/net/html"
 )

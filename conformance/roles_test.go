@@ -7,8 +7,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
 )
 
 type roleCase struct {

@@ -1,5 +1,5 @@
 // Package domtree is the immutable DOM tree every source becomes (docs/reference.md#the-tree): flat arrays in tree order and a small comparable value cursor,
-// Node.
+// [Node].
 //
 // Nodes are stored in pre-order, so a node's index is its position in tree
 // order and its subtree is the contiguous index range [n, end). That makes
@@ -36,6 +36,6 @@
 //
 // # Concurrency
 //
-// A built Tree is never modified, so any number of goroutines may read it.
+// A built [Tree] is never modified, so any number of goroutines may read it.
 // A Builder is used by one goroutine.
 package domtree

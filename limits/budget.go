@@ -44,3 +44,22 @@ func (b *Budget) Visited() int { return b.visited }
 
 // Exhausted reports whether MarkExhausted was called.
 func (b *Budget) Exhausted() bool { return b.exhausted }
+
+// Scan is what one bounded scan reports (docs/reference.md#coverage): the
+// one form a budget's outcome takes, from the scans of package collect to
+// the coverage of a result.
+type Scan struct {
+	// Limit is the scan's budget in nodes.
+	Limit int
+	// Visited counts the nodes the scan visited, each costing 1.
+	Visited int
+	// Exhausted is true exactly when the scan stopped because its budget was
+	// spent while nodes remained unvisited. A scan that stopped because it
+	// found what it looked for is never exhausted, even at exactly its limit.
+	Exhausted bool
+}
+
+// Report is the budget's outcome as a Scan.
+func (b *Budget) Report() Scan {
+	return Scan{Limit: b.limit, Visited: b.visited, Exhausted: b.exhausted}
+}

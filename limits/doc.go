@@ -1,6 +1,6 @@
 // Package limits holds every number of the domsnap contract (docs/reference.md#limits)
-// and the two small mechanisms that enforce them: the node Budget that every
-// scan spends, and FitRecords, which keeps whole trailing records out of a
+// and the two small mechanisms that enforce them: the node [Budget] that every
+// scan spends, and [FitRecords], which keeps whole trailing records out of a
 // byte budget instead of clipping one.
 //
 // # Limits

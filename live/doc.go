@@ -2,15 +2,15 @@
 // protocol and turns them into extractions and observations with live
 // revisions (docs/reference.md#revisions, #saved-snapshots and #command-line).
 //
-// It has three layers. Launch starts a headless Chromium with a throw-away
-// profile and connects with github.com/mafredri/cdp; a Page is one tab on its
-// own WebSocket. Serve puts one HTML file's exact bytes on a loopback port, so
+// It has three layers. [Launch] starts a headless Chromium with a throw-away
+// profile and connects with github.com/mafredri/cdp; a [Page] is one tab on its
+// own WebSocket. [Serve] puts one HTML file's exact bytes on a loopback port, so
 // offline and live analysis of the same bytes can be compared. A Session owns
 // the revision counters of one tab and makes every observation atomic.
 //
 // Goto navigates a tab and waits for the load event, DOMContentLoaded or an
-// idle network (no request in flight for NetworkIdleQuiet), and reports the
-// main document's HTTP status; a Condition makes an observation retake its
+// idle network (no request in flight for [NetworkIdleQuiet]), and reports the
+// main document's HTTP status; a [Condition] makes an observation retake its
 // snapshot until a collection is in the inventory or a deadline passes. A
 // one-shot read (ObserveOnce, ExtractOnce) takes exactly one snapshot of a
 // fresh session: there is no earlier revision to check. A BrowserContext is
@@ -18,7 +18,7 @@
 // go only where a policy allows, redirects and page-initiated navigations
 // included.
 //
-// A Session does not talk to CDP directly: it depends on the small Driver
+// A Session does not talk to CDP directly: it depends on the small [Driver]
 // interface (count main-frame navigations, take one DOM snapshot), which Page
 // implements and tests fake, so the atomic-capture rules are tested at every
 // step without a browser.
@@ -33,7 +33,7 @@
 //
 // An observation is published only after the snapshot was taken, the tree
 // built and validated (the capture's wire bytes go through
-// snapshot.DecodeCapture, the decoder that reads saved snapshots) and the
+// [snapshot.DecodeCapture], the decoder that reads saved snapshots) and the
 // result computed, and only when no main-frame
 // navigation committed meanwhile and the context is still live. Any failure
 // publishes nothing and invalidates the previous observation: its revision
@@ -50,13 +50,13 @@
 // computed styles; the analysis never reads input values, textarea values or
 // option-selected states from a snapshot (package snapshot drops them), and no
 // input action is ever sent to a page. A capture's bytes, kept in memory in a
-// Snapshot, are what the protocol sent and do hold control values; they never
-// leave it as sent. Snapshot.Envelope and snapshot.WriteSnapshot pass them
-// through snapshot.ScrubCapture, so a saved snapshot (domsnap capture, the
+// [Snapshot], are what the protocol sent and do hold control values; they never
+// leave it as sent. [Snapshot.Envelope] and [snapshot.WriteSnapshot] pass them
+// through [snapshot.ScrubCapture], so a saved snapshot (domsnap capture, the
 // fixture captures) holds no value a person typed or a page pre-filled: the
-// secret rule of docs/reference.md#form-columns wins over section 13's "exactly as the
-// protocol returns it", and the saved file still analyses to the live result
-// byte for byte. Error messages quote at most limits.QuoteBytes of anything
+// secret rule of docs/reference.md#secrets wins over the "exactly as the
+// protocol returns it" of docs/reference.md#saved-snapshots, and the saved
+// file still analyses to the live result byte for byte. Error messages quote at most [limits.QuoteBytes] of anything
 // and never page content.
 //
 // # The reference screen
@@ -65,7 +65,7 @@
 // analysis assumes too: a 1280×800 CSS-pixel viewport on a 1280×800 screen,
 // device pixel ratio 1, not mobile, the screen media type, a light colour
 // scheme, no reduced motion or transparency, no contrast preference, no
-// forced colours and an sRGB gamut (ScreenFeatures lists what the protocol
+// forced colours and an sRGB gamut ([ScreenFeatures] lists what the protocol
 // can set; the other media features already have the reference value in
 // headless Chromium, and the browser tests read each one back).
 //
@@ -74,7 +74,7 @@
 // The analysis of a capture is bounded by the scan budgets of package limits;
 // the capture itself is as large as the page. Launch waits at most
 // Options.StartTimeout for the DevTools endpoint. Every protocol call runs
-// under a deadline: the caller's, or limits.LiveTimeout when the caller's
+// under a deadline: the caller's, or [limits.LiveTimeout] when the caller's
 // context has none. A deadline that passes (a server that never answers, a
 // script that never yields, a page that never produces a frame) ends the
 // call with the timeout code, a cancelled context with cancelled. Closing a
@@ -84,7 +84,7 @@
 //
 // # Concurrency
 //
-// A Browser may be shared by goroutines; each Page is used by one Session. A
+// A Browser may be shared by goroutines; each Page is used by one [Session]. A
 // Session serialises its observations under one lock, so at most one capture
 // of a tab runs at a time and revisions are published in order. The browser
 // process is killed, with its helpers, when Close is called or the Launch

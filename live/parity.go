@@ -11,12 +11,12 @@ import (
 	"github.com/mafredri/cdp/protocol/domsnapshot"
 
 	domsnap "github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // ParityReport is one HTML file analyzed offline and live.

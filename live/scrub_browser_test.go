@@ -16,10 +16,10 @@ import (
 	"github.com/mafredri/cdp/protocol/input"
 
 	domsnap "github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // savedCanaryPage pre-fills a canary in the value attribute of a text,

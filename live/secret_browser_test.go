@@ -12,9 +12,9 @@ import (
 	"github.com/mafredri/cdp/protocol/input"
 
 	domsnap "github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // typedCanary is typed into the page by the test, the way a person would

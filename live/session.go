@@ -162,28 +162,33 @@ func (s *Session) Capture(ctx context.Context) (*Snapshot, error) {
 // revision, then takes a fresh observation and runs req on it. The result
 // carries the new observation's revision and evidence references. A live
 // extraction requires expected_revision (docs/reference.md#the-request).
-func (s *Session) Extract(ctx context.Context, req domsnap.Request) (*domsnap.Result, error) {
+func (s *Session) Extract(ctx context.Context, req domsnap.Query) (*domsnap.Result, error) {
 	res, _, err := s.ExtractSnapshot(ctx, req)
 	return res, err
 }
 
 // ExtractSnapshot is Extract that also returns the published snapshot the
 // result was computed from.
-func (s *Session) ExtractSnapshot(ctx context.Context, req domsnap.Request) (*domsnap.Result, *Snapshot, error) {
-	return s.extractWith(ctx, observeSpec{req: &req})
+func (s *Session) ExtractSnapshot(ctx context.Context, req domsnap.Query) (*domsnap.Result, *Snapshot, error) {
+	return s.extractWith(ctx, observeSpec{req: req})
 }
 
 // extractWith takes one observation by spec and computes spec.req's
-// extraction on it.
+// extraction on it. A nil request is refused before anything is read.
 func (s *Session) extractWith(ctx context.Context, spec observeSpec) (*domsnap.Result, *Snapshot, error) {
+	q, err := domsnap.Check(spec.req)
+	if err == nil && q == nil {
+		// Checking a nil *Checked is the root's own "no request" error.
+		_, err = q.Check()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	spec.req = q
 	var res *domsnap.Result
-	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string) error {
-		r := *spec.req
-		// The expected revision was checked against the previous observation;
-		// this result belongs to the new one.
-		r.ExpectedRevision = ""
+	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked) error {
 		var err error
-		res, err = domsnap.Extract(t, rev, r)
+		res, err = domsnap.Extract(t, rev, q)
 		return err
 	})
 	if err != nil {
@@ -195,13 +200,13 @@ func (s *Session) extractWith(ctx context.Context, spec observeSpec) (*domsnap.R
 // Observe takes a fresh observation (docs/reference.md#the-observation): the inventory and,
 // when req is not nil, its extraction. A request's expected revision is
 // checked before the snapshot is taken, as for Extract.
-func (s *Session) Observe(ctx context.Context, req *domsnap.Request) (*domsnap.Observation, error) {
+func (s *Session) Observe(ctx context.Context, req domsnap.Query) (*domsnap.Observation, error) {
 	o, _, err := s.ObserveSnapshot(ctx, req)
 	return o, err
 }
 
 // ObserveSnapshot is Observe that also returns the published snapshot.
-func (s *Session) ObserveSnapshot(ctx context.Context, req *domsnap.Request) (*domsnap.Observation, *Snapshot, error) {
+func (s *Session) ObserveSnapshot(ctx context.Context, req domsnap.Query) (*domsnap.Observation, *Snapshot, error) {
 	return s.observeCompute(ctx, observeSpec{req: req})
 }
 
@@ -210,13 +215,13 @@ func (s *Session) ObserveSnapshot(ctx context.Context, req *domsnap.Request) (*d
 // validates the tree and runs compute, and only then publishes. Every failure
 // after the revision check publishes nothing and invalidates the previous
 // observation.
-func (s *Session) observe(ctx context.Context, req *domsnap.Request, compute func(*domtree.Tree, string) error) (snap *Snapshot, nav uint64, err error) {
+func (s *Session) observe(ctx context.Context, req domsnap.Query, compute computeFunc) (snap *Snapshot, nav uint64, err error) {
 	return s.observeWith(ctx, observeSpec{req: req}, compute)
 }
 
 // observeSpec says how one observation is taken beyond observe's defaults.
 type observeSpec struct {
-	req *domsnap.Request
+	req domsnap.Query
 	// once marks a one-shot read: the session has published nothing, and a
 	// request without expected_revision is allowed.
 	once bool
@@ -224,19 +229,26 @@ type observeSpec struct {
 	cond *Condition
 }
 
-func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute func(*domtree.Tree, string) error) (snap *Snapshot, nav uint64, err error) {
+// computeFunc computes what an observation is taken for, on the new tree
+// and revision, with the request checked once by observeWith and stripped
+// of its expected revision: that was checked against the previous
+// observation, and the result belongs to the new one. req is nil when the
+// observation has no request.
+type computeFunc func(t *domtree.Tree, rev string, req *domsnap.Checked) error
+
+func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute computeFunc) (snap *Snapshot, nav uint64, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	req := spec.req
 	if spec.once && s.seq != 0 {
 		return nil, 0, errcode.New(errcode.InvalidRequest, pkg, "", "a one-shot read needs a session that has published nothing")
 	}
+	req, err := domsnap.Check(spec.req)
+	if err != nil {
+		return nil, 0, err
+	}
 	if req != nil {
-		if err := req.Validate(); err != nil {
-			return nil, 0, err
-		}
-		if req.ExpectedRevision == "" && !spec.once {
+		if !req.HasExpectedRevision() && !spec.once {
 			return nil, 0, errcode.New(errcode.InvalidRequest, pkg, "/expected_revision", "a live extraction requires expected_revision")
 		}
 	}
@@ -264,8 +276,8 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute fun
 	if err != nil {
 		return nil, 0, asCaptureError(ctx, "reading navigations", err)
 	}
-	if req != nil && req.ExpectedRevision != "" {
-		if err := s.checkRevision(req.ExpectedRevision, n0); err != nil {
+	if req != nil && req.HasExpectedRevision() {
+		if err := s.checkRevision(req, n0); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -316,7 +328,10 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute fun
 		return nil, 0, err
 	}
 	if compute != nil {
-		if err := compute(tree, rev); err != nil {
+		if req != nil {
+			req = req.WithoutExpectedRevision()
+		}
+		if err := compute(tree, rev, req); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -333,21 +348,18 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute fun
 // document at navigation nav. domsnap.CheckRevision compares the counters; a
 // revision that passes it must also name an observation that was published
 // for the current document and not invalidated since.
-func (s *Session) checkRevision(expected string, nav uint64) error {
-	cur, err := domsnap.LiveRevision(s.id, nav, s.seq)
-	if err != nil {
+func (s *Session) checkRevision(req *domsnap.Checked, nav uint64) error {
+	if err := req.CheckRevision(domsnap.Revision{Session: s.id, Navigation: nav, Sequence: s.seq}); err != nil {
 		return err
 	}
-	if err := domsnap.CheckRevision(expected, cur); err != nil {
-		return err
-	}
+	expected, _ := req.ExpectedRevision()
 	switch {
 	case s.seq == 0 || s.pubNav != nav:
 		// expected equals r1.<id>.n<nav>.o<seq>, but nothing was published
 		// for this document under that sequence.
-		return errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected)+" names an observation that was never published")
+		return errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected.String())+" names an observation that was never published")
 	case s.invalid:
-		return errcode.New(errcode.StaleRevision, pkg, "", "revision "+errcode.Quote(expected)+" was invalidated by a failed observation")
+		return errcode.New(errcode.StaleRevision, pkg, "", "revision "+errcode.Quote(expected.String())+" was invalidated by a failed observation")
 	}
 	return nil
 }

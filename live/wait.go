@@ -9,10 +9,9 @@ import (
 	"github.com/mafredri/cdp/rpcc"
 
 	domsnap "github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/collect"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/collect"
 )
 
 // Until is the navigation event a live read waits for before its snapshot.
@@ -70,7 +69,7 @@ func (u Until) String() string {
 // appeared is reported honestly as absent. The page is only read: no
 // selector, no script.
 type Condition struct {
-	Kind  aria.Kind
+	Kind  domsnap.Kind
 	Index int
 	// Deadline is when retaking stops.
 	Deadline time.Time
@@ -391,7 +390,7 @@ func (s *Session) CaptureWhen(ctx context.Context, cond *Condition) (*Snapshot, 
 // ObserveWhen is ObserveSnapshot with a condition the snapshot is retaken
 // for (nil for none). The request's expected revision is checked once,
 // before the first snapshot.
-func (s *Session) ObserveWhen(ctx context.Context, req *domsnap.Request, cond *Condition) (*domsnap.Observation, *Snapshot, error) {
+func (s *Session) ObserveWhen(ctx context.Context, req domsnap.Query, cond *Condition) (*domsnap.Observation, *Snapshot, error) {
 	return s.observeCompute(ctx, observeSpec{req: req, cond: cond})
 }
 
@@ -400,27 +399,21 @@ func (s *Session) ObserveWhen(ctx context.Context, req *domsnap.Request, cond *C
 // req's extraction when req is not nil. No earlier observation exists, so
 // the request needs no expected revision; one that names a revision is
 // checked, and refused as another session's.
-func (s *Session) ObserveOnce(ctx context.Context, req *domsnap.Request, cond *Condition) (*domsnap.Observation, *Snapshot, error) {
+func (s *Session) ObserveOnce(ctx context.Context, req domsnap.Query, cond *Condition) (*domsnap.Observation, *Snapshot, error) {
 	return s.observeCompute(ctx, observeSpec{req: req, once: true, cond: cond})
 }
 
 // ExtractOnce is ObserveOnce for the extraction alone: no inventory is
 // computed.
-func (s *Session) ExtractOnce(ctx context.Context, req domsnap.Request, cond *Condition) (*domsnap.Result, *Snapshot, error) {
-	return s.extractWith(ctx, observeSpec{req: &req, once: true, cond: cond})
+func (s *Session) ExtractOnce(ctx context.Context, req domsnap.Query, cond *Condition) (*domsnap.Result, *Snapshot, error) {
+	return s.extractWith(ctx, observeSpec{req: req, once: true, cond: cond})
 }
 
 func (s *Session) observeCompute(ctx context.Context, spec observeSpec) (*domsnap.Observation, *Snapshot, error) {
 	var obs *domsnap.Observation
-	var r *domsnap.Request
-	if spec.req != nil {
-		c := *spec.req
-		c.ExpectedRevision = ""
-		r = &c
-	}
-	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string) error {
+	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked) error {
 		var err error
-		obs, err = domsnap.Observe(t, rev, r)
+		obs, err = domsnap.Observe(t, rev, q)
 		return err
 	})
 	if err != nil {

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	domsnap "github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
 )
 
 // TestOneShotTakesOneSnapshot is the rule of one-shot reads: a fresh session

@@ -7,7 +7,7 @@
 // A Server shares one headless Chromium, started on the first navigation,
 // among its sessions; each MCP session gets its own browser context (a
 // fresh profile, disposed when the session ends), one tab and one
-// live.Session, whose revisions are foreign in every other session. The
+// [live.Session], whose revisions are foreign in every other session. The
 // tool calls of a session run one at a time under the session's lock.
 //
 // # Answers

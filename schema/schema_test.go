@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/schema"
 	"github.com/domsnap/domsnap/snapshot"
-	"github.com/domsnap/domsnap/typed"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 )

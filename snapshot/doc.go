@@ -1,6 +1,6 @@
-// Package snapshot turns every source of a page into a domtree.Tree (docs/reference.md#the-tree, #errors and #saved-snapshots): a DOMSnapshot.captureSnapshot result from
-// Chromium, as wire JSON (DecodeCapture) or as mafredri/cdp's reply type
-// (FromReply); a saved snapshot file (Load, WriteSnapshot); and HTML
+// Package snapshot turns every source of a page into a [domtree.Tree] (docs/reference.md#the-tree, #errors and #saved-snapshots): a DOMSnapshot.captureSnapshot result from
+// Chromium, as wire JSON ([DecodeCapture]) or as mafredri/cdp's reply type
+// (FromReply); a saved snapshot file ([Load], [WriteSnapshot]); and HTML
 // (ParseHTML).
 //
 // # Captures
@@ -21,14 +21,14 @@
 // shadowRootType (the type of the root it is in), slotted light children
 // appear under their slot, unslotted ones do not appear, and template
 // contents are not listed at all. So the tree leaves out pseudo-element
-// nodes, shadow-tree nodes (their host gets domtree.ShadowHost) and document
+// nodes, shadow-tree nodes (their host gets [domtree.ShadowHost]) and document
 // fragments, each with its subtree; every template element gets
-// domtree.TemplateContents; an element with a contentDocumentIndex gets
-// domtree.FrameOwner and its document is never read.
+// [domtree.TemplateContents]; an element with a contentDocumentIndex gets
+// [domtree.FrameOwner] and its document is never read.
 //
 // Display and visibility come from each element's first layout object and
 // the computed styles named by CaptureOptions.ComputedStyles. An element
-// without a layout object is not rendered (domtree.DisplayNone) unless a
+// without a layout object is not rendered ([domtree.DisplayNone]) unless a
 // descendant has one (display: contents); then it is DisplayBlock with its
 // parent's visibility. Those styles are checked, not trusted: every element
 // and text layout object must hold a display value where display is
@@ -44,30 +44,30 @@
 // # Saved snapshots
 //
 // Load sniffs its input: gzip by magic bytes (decompressed output capped at
-// MaxDecompressedBytes; more is unsupported_input, a corrupt stream
+// [MaxDecompressedBytes]; more is unsupported_input, a corrupt stream
 // malformed_snapshot, gzip inside gzip unsupported_input); then, when the
 // first non-space byte is '{', a JSON object whose first recognised member
 // is "format" (an envelope) or "documents" or "strings" (a bare capture);
 // other JSON objects are unsupported_input and broken ones
 // malformed_snapshot. Anything else is HTML, unless its first 1,024 bytes
 // hold binary bytes as the MIME Sniffing Standard defines them, which is
-// unsupported_input. An envelope must name FormatName (another format is
+// unsupported_input. An envelope must name [FormatName] (another format is
 // unsupported_input), a revision of the form "r1." plus letters, digits,
 // '.', '-' and '_' (at most 128 bytes), an RFC 3339 captured_at when one is
 // given, computed styles naming display and visibility, and a capture
 // object; unknown members are skipped. Errors inside the capture carry
 // paths under /capture. The revision of an envelope is the one it
-// recorded; HTML and bare captures get FileRevision of the input bytes
+// recorded; HTML and bare captures get [FileRevision] of the input bytes
 // exactly as given (compressed bytes when compressed). WriteSnapshot writes
 // an envelope as deterministic bytes, its capture always scrubbed first.
 //
 // # Limits
 //
 // Inputs are bounded while they are read, never after: Load refuses more
-// than limits.MaxInputBytes of input, a gzip stream expanding to more (it
+// than [limits.MaxInputBytes] of input, a gzip stream expanding to more (it
 // counts the expansion first, keeping nothing, and then decompresses into a
 // buffer of exactly the size counted), and a tree of more than
-// limits.MaxTreeNodes nodes, all with unsupported_input and "too_large" in
+// [limits.MaxTreeNodes] nodes, all with unsupported_input and "too_large" in
 // the message. A capture's per-node tables are refused as soon as one grows
 // past the node bound while it is read. HTML is tokenized once before it is
 // parsed: more start tags, text runs, comments and doctypes than the node
@@ -79,11 +79,11 @@
 // # Scrubbing
 //
 // docs/reference.md#saved-snapshots keeps a capture "exactly as the protocol returns it", but
-// section 8's secret rule forbids any control value in any output, and a
-// saved file is an output: the secret rule wins. ScrubCapture removes the
+// the secret rule of docs/reference.md#secrets forbids any control value in
+// any output, and a saved file is an output: the secret rule wins. [ScrubCapture] removes the
 // inputValue, textValue and optionSelected tables, the value attribute of
 // every input that is not a button (its first type attribute decides, as in
-// domtree.Builder), the text of text nodes under a textarea or inside a
+// [domtree.Builder]), the text of text nodes under a textarea or inside a
 // contenteditable editing host (the nodes stay, pointing at an empty
 // string) and the layout text of all of those nodes, in every document of
 // the capture, and blanks each string-table entry that only removed data
@@ -107,7 +107,7 @@
 // they reach a saved snapshot: WriteSnapshot scrubs (see Scrubbing), and a
 // capture the scrub cannot read is refused rather than written. Error
 // messages name positions and indexes, never values, and cut member names
-// in paths to limits.QuoteBytes.
+// in paths to [limits.QuoteBytes].
 //
 // # Limits
 //
@@ -126,6 +126,6 @@
 //
 // Every function is a pure function of its arguments (WriteSnapshot also
 // writes to the writer it is given); the trees returned are immutable and
-// may be shared. ParseHTML's own documentation covers the offline parse and
+// may be shared. [ParseHTML]'s own documentation covers the offline parse and
 // its cascade.
 package snapshot

@@ -10,8 +10,9 @@ import (
 
 // ScrubCapture returns a copy of a captureSnapshot result (wire JSON) with
 // every form control value taken out, so that a saved capture can hold no
-// value a person typed or a page pre-filled (docs/reference.md#form-columns's secret rule,
-// which wins over section 13's "exactly as the protocol returns it"). In
+// value a person typed or a page pre-filled (the secret rule of
+// docs/reference.md#secrets, which wins over docs/reference.md#saved-snapshots's
+// "exactly as the protocol returns it"). In
 // every document, frames included:
 //
 //   - the nodes tables inputValue, textValue and optionSelected are removed;

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // writeCSV prints the returned rows as RFC 4180 CSV for spreadsheets: a
@@ -26,7 +25,7 @@ func writeCSV(w, summary io.Writer, res *domsnap.Result, req domsnap.Request) er
 	if err := cw.Write(head); err != nil {
 		return err
 	}
-	counts := map[typed.Status]int{}
+	counts := map[domsnap.Status]int{}
 	spans := 0
 	for _, r := range res.Rows {
 		// A row without cells (an unsupported span) is still a line, all
@@ -37,7 +36,7 @@ func writeCSV(w, summary io.Writer, res *domsnap.Result, req domsnap.Request) er
 		}
 		for i, c := range r.Cells {
 			counts[c.Status]++
-			if c.Status != typed.OK {
+			if c.Status != domsnap.OK {
 				continue
 			}
 			if s, ok := c.Value.(string); ok {
@@ -64,7 +63,7 @@ func writeCSV(w, summary io.Writer, res *domsnap.Result, req domsnap.Request) er
 		fmt.Fprintf(summary, "csv: %s %d not found: %s\n", col.Kind, col.Index, col.Reason)
 	}
 	var st []string
-	for _, s := range []typed.Status{typed.OK, typed.Missing, typed.Invalid, typed.Truncated} {
+	for _, s := range []domsnap.Status{domsnap.OK, domsnap.Missing, domsnap.Invalid, domsnap.Truncated} {
 		st = append(st, fmt.Sprintf("%d %s", counts[s], s))
 	}
 	fmt.Fprintf(summary, "csv: %d %s; cells: %s", len(res.Rows), plural(len(res.Rows), "row"), strings.Join(st, ", "))

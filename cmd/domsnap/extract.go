@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"strconv"
@@ -8,11 +9,8 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // extractFlags are the parsed flags of "domsnap extract". The live commands
@@ -49,9 +47,9 @@ func (f *fieldList) Set(v string) error { *f = append(*f, v); return nil }
 func newExtractFlagSet(c *cli, f *extractFlags) *flag.FlagSet {
 	fs := c.flagSet("extract", "")
 	fs.StringVar(&f.Kind, "kind", "", "collection kind: table, list or form")
-	fs.IntVar(&f.Index, "index", 0, "zero-based visible index of the collection, 0 to 15")
+	fs.IntVar(&f.Index, "index", 0, "zero-based visible index of the collection, 0 to limits.MaxCollectionIndex ("+strconv.Itoa(limits.MaxCollectionIndex)+")")
 	fs.Var(&f.Fields, "field", "a typed column, name:column:type[:required] (repeatable)")
-	fs.IntVar(&f.Rows, "rows", limits.DefaultRowLimit, "rows returned, 1 to 50")
+	fs.IntVar(&f.Rows, "rows", limits.DefaultRowLimit, "rows returned, limits.MinRowLimit to limits.MaxRowLimit ("+strconv.Itoa(limits.MinRowLimit)+" to "+strconv.Itoa(limits.MaxRowLimit)+")")
 	fs.StringVar(&f.RequestFile, "request", "", "a JSON extract request file (instead of --kind, --index, --field, --rows)")
 	fs.StringVar(&f.Format, "format", "json", "output format: json, table (aligned, for people) or csv (values only)")
 	fs.IntVar(&f.MaxWidth, "max-width", defaultMaxWidth, "with --format table: the widest a cell is shown, in terminal columns (0: never cut)")
@@ -102,7 +100,7 @@ func (c *cli) extract(args []string) int {
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 
 	if f.Format != "json" && f.Format != "table" && f.Format != "csv" {
-		return c.usage("--format must be json, table or csv, got " + errcode.Quote(f.Format) + suggestion(f.Format, []string{"json", "table", "csv"}, ""))
+		return c.usage("--format must be json, table or csv, got " + domsnap.Quote(f.Format) + suggestion(f.Format, []string{"json", "table", "csv"}, ""))
 	}
 	if f.MaxWidth != 0 && f.MaxWidth < minMaxWidth {
 		return c.usage("--max-width must be 0 (never cut) or at least " + strconv.Itoa(minMaxWidth) + ", got " + strconv.Itoa(f.MaxWidth))
@@ -144,13 +142,12 @@ func (c *cli) extract(args []string) int {
 	// The request is read and checked before the input: an invalid request
 	// is refused before anything is read (docs/reference.md#the-request).
 	wantsObservation := f.Observation || f.set["model-bytes"]
-	var req *domsnap.Request
+	var req *domsnap.Checked
 	if f.set["request"] || f.set["kind"] || len(f.Fields) > 0 || !wantsObservation {
-		r, err := c.buildRequest(&f)
-		if err != nil {
+		var err error
+		if req, err = c.buildRequest(&f); err != nil {
 			return c.fail(err)
 		}
-		req = &r
 	}
 
 	// A wrong label is a wrong request, whatever the input turns out to be.
@@ -172,11 +169,11 @@ func (c *cli) extract(args []string) int {
 	if wantsObservation {
 		return runExtractObservation(c, &f, req, in)
 	}
-	res, err := domsnap.Extract(in.Tree, in.Revision, *req)
+	res, err := domsnap.Extract(in.Tree, in.Revision, req)
 	if err != nil {
 		return c.fail(err)
 	}
-	return c.writeResult(&f, res, *req)
+	return c.writeResult(&f, res, req.Request())
 }
 
 // writeResult prints an extraction result in the format asked for.
@@ -194,61 +191,65 @@ func (c *cli) writeResult(f *extractFlags, res *domsnap.Result, req domsnap.Requ
 	return c.writeJSON(res.Canonical())
 }
 
-// buildRequest makes the request from --request, or from the other flags.
-// Either way it is validated, so an invalid one is an invalid_request error
-// with the JSON-pointer path the value would have in a request file.
-func (c *cli) buildRequest(f *extractFlags) (domsnap.Request, error) {
+// buildRequest makes the checked request from --request, or from the other
+// flags. The flags are another spelling of the request's JSON form, so they
+// are written as that JSON and decoded by the same strict reader: every
+// value out of range is an invalid_request error with the JSON-pointer path
+// the value has in a request file, in the root's words. Only a --field that
+// is not name:column:type[:required] at all is a usage error.
+func (c *cli) buildRequest(f *extractFlags) (*domsnap.Checked, error) {
+	var data []byte
 	if f.set["request"] {
-		data, err := c.readRequest(f.RequestFile)
-		if err != nil {
-			return domsnap.Request{}, err
+		var err error
+		if data, err = c.readRequest(f.RequestFile); err != nil {
+			return nil, err
 		}
-		return domsnap.DecodeRequest(data)
-	}
-	if !f.set["kind"] {
-		return domsnap.Request{}, &usageError{"extract needs --kind (with --field) or --request"}
-	}
-	kind, ok := aria.ParseKind(f.Kind)
-	if !ok || kind == aria.KindNone {
-		return domsnap.Request{}, errcode.New(errcode.InvalidRequest, "domsnap", "/kind",
-			"kind must be table, list or form, got "+errcode.Quote(f.Kind))
-	}
-	r := domsnap.Request{Kind: kind, Index: f.Index, RowLimit: f.Rows}
-	if f.Rows == 0 {
-		// In Go a zero row limit means the default; on the command line it
-		// is a value out of range like any other.
-		return domsnap.Request{}, errcode.New(errcode.InvalidRequest, "domsnap", "/row_limit",
-			"row_limit must be "+strconv.Itoa(limits.MinRowLimit)+" to "+strconv.Itoa(limits.MaxRowLimit)+", got 0")
-	}
-	for i, spec := range f.Fields {
-		fld, err := parseField(i, spec)
-		if err != nil {
-			return domsnap.Request{}, err
+	} else {
+		if !f.set["kind"] {
+			return nil, &usageError{"extract needs --kind (with --field) or --request"}
 		}
-		r.Fields = append(r.Fields, fld)
+		var err error
+		if data, err = flagRequest(f); err != nil {
+			return nil, err
+		}
 	}
-	return r, r.Validate()
+	req, err := domsnap.DecodeRequest(data)
+	if err != nil {
+		return nil, err
+	}
+	return req.Check()
 }
 
-// parseField reads name:column:type[:required]. A spec of the wrong shape is
-// a usage error; a value out of range is left to Validate, and an unknown
-// type is an invalid_request at the field's type.
-func parseField(i int, spec string) (domsnap.Field, error) {
-	parts := strings.Split(spec, ":")
-	bad := func() (domsnap.Field, error) {
-		return domsnap.Field{}, &usageError{"--field " + errcode.Quote(spec) + " is not name:column:type[:required]"}
+// flagRequest writes the request the flags spell as JSON. A row limit of 0
+// is written as given: in Go it means the default, on the command line it
+// is out of range like any other value.
+func flagRequest(f *extractFlags) ([]byte, error) {
+	type field struct {
+		Name     string `json:"name"`
+		Column   int    `json:"column"`
+		Type     string `json:"type"`
+		Required bool   `json:"required,omitempty"`
 	}
-	if len(parts) < 3 || len(parts) > 4 || len(parts) == 4 && parts[3] != "required" {
-		return bad()
+	req := struct {
+		Kind     string  `json:"kind"`
+		Index    int     `json:"index"`
+		Fields   []field `json:"fields"`
+		RowLimit int     `json:"row_limit"`
+	}{Kind: f.Kind, Index: f.Index, Fields: []field{}, RowLimit: f.Rows}
+	for _, spec := range f.Fields {
+		parts := strings.Split(spec, ":")
+		if len(parts) < 3 || len(parts) > 4 || len(parts) == 4 && parts[3] != "required" {
+			return nil, badField(spec)
+		}
+		col, err := strconv.Atoi(parts[1])
+		if err != nil || parts[1] == "" || parts[1][0] == '+' {
+			return nil, badField(spec)
+		}
+		req.Fields = append(req.Fields, field{Name: parts[0], Column: col, Type: parts[2], Required: len(parts) == 4})
 	}
-	col, err := strconv.Atoi(parts[1])
-	if err != nil || parts[1] == "" || parts[1][0] == '+' {
-		return bad()
-	}
-	t, ok := typed.ParseType(parts[2])
-	if !ok {
-		return domsnap.Field{}, errcode.New(errcode.InvalidRequest, "domsnap", "/fields/"+strconv.Itoa(i)+"/type",
-			"type must be string, integer, number or boolean, got "+errcode.Quote(parts[2]))
-	}
-	return domsnap.Field{Name: parts[0], Column: col, Type: t, Required: len(parts) == 4}, nil
+	return json.Marshal(req)
+}
+
+func badField(spec string) error {
+	return &usageError{"--field " + domsnap.Quote(spec) + " is not name:column:type[:required]"}
 }

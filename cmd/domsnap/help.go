@@ -13,7 +13,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap"
 )
 
 // command is one entry of the command table: what "domsnap help NAME" and
@@ -187,7 +187,7 @@ func runHelp(c *cli, args []string) int {
 			c.cmd = cmd
 			return cmd.run(c, []string{"-h"})
 		}
-		return c.usage("unknown command " + errcode.Quote(args[0]) + suggestion(args[0], commandNames(), ""))
+		return c.usage("unknown command " + domsnap.Quote(args[0]) + suggestion(args[0], commandNames(), ""))
 	}
 	return c.usage("help takes at most one COMMAND")
 }
@@ -226,7 +226,7 @@ func (c *cli) flagSet(name, synopsis string) *flag.FlagSet {
 		if bad, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 			var known []string
 			fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
-			msg = "unknown flag " + errcode.Quote(bad) + suggestion(strings.TrimLeft(bad, "-"), known, "--")
+			msg = "unknown flag " + domsnap.Quote(bad) + suggestion(strings.TrimLeft(bad, "-"), known, "--")
 		}
 		fmt.Fprintf(c.stderr, "usage: %s\n", msg)
 		writeCommandPointer(c.stderr, cmd)
@@ -328,5 +328,5 @@ func (c *cli) refuseURL(fs *flag.FlagSet, input string) error {
 	case c.cmd != nil && c.cmd.urlHint != "":
 		hint = c.cmd.urlHint
 	}
-	return &usageError{errcode.Quote(input) + " is a URL, not a file: " + hint}
+	return &usageError{domsnap.Quote(input) + " is a URL, not a file: " + hint}
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -34,7 +33,7 @@ func runInventory(c *cli, args []string) int {
 		return code
 	}
 	if *format != "table" && *format != "json" {
-		return c.usage("--format must be table or json, got " + errcode.Quote(*format) + suggestion(*format, []string{"table", "json"}, ""))
+		return c.usage("--format must be table or json, got " + domsnap.Quote(*format) + suggestion(*format, []string{"table", "json"}, ""))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
@@ -107,7 +106,7 @@ func inventoryLive(c *cli, chrome, url string, w liveWait, timeout time.Duration
 // given. --model-bytes prints the projection, which is JSON only; otherwise
 // the observation is printed as canonical JSON, or with --format table as
 // the inventory table followed by the extraction's table.
-func runExtractObservation(c *cli, f *extractFlags, req *domsnap.Request, in *snapshot.Input) int {
+func runExtractObservation(c *cli, f *extractFlags, req *domsnap.Checked, in *snapshot.Input) int {
 	if f.set["model-bytes"] && f.Format == "table" {
 		return c.usage("--model-bytes prints the JSON projection; it cannot be combined with --format table")
 	}
@@ -126,7 +125,7 @@ func runExtractObservation(c *cli, f *extractFlags, req *domsnap.Request, in *sn
 		writeInventory(c.stdout, o)
 		if o.Extraction != nil {
 			fmt.Fprintln(c.stdout)
-			writeTable(c.stdout, o.Extraction, *req, f.MaxWidth)
+			writeTable(c.stdout, o.Extraction, req.Request(), f.MaxWidth)
 		}
 		return exitOK
 	}

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
@@ -41,9 +40,11 @@ func liveContext(timeout time.Duration) (ctx context.Context, stop func(), inter
 	return ctx, func() { cancel(); stopSig() }, func() bool { return sig.Err() != nil }
 }
 
-// errInterrupted is the error of a live command stopped by a signal.
+// errInterrupted is the error of a live command stopped by a signal. The
+// command itself saw the signal, so the error is its own: coded, and
+// labelled by no package.
 func errInterrupted() error {
-	return errcode.New(errcode.Cancelled, "domsnap", "", "stopped by a signal")
+	return &domsnap.Error{Code: domsnap.Cancelled, Msg: "stopped by a signal"}
 }
 
 // timeoutFlag adds --timeout to a live command's flags.
@@ -155,7 +156,7 @@ func runCapture(c *cli, args []string) int {
 // snapshot (more only while --wait-for retakes it), no revision to check. A
 // request that names its own expected revision keeps it, and is refused as
 // another session's.
-func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
+func runExtractLive(c *cli, f *extractFlags, req *domsnap.Checked) int {
 	w, err := f.Wait.parse()
 	if err != nil {
 		return c.fail(err)
@@ -185,14 +186,14 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Request) int {
 		}
 		return c.writeJSON(out)
 	}
-	res, _, err := s.ExtractOnce(ctx, *req, cond)
+	res, _, err := s.ExtractOnce(ctx, req, cond)
 	if err != nil {
 		return c.fail(err)
 	}
 	if interrupted() {
 		return c.fail(errInterrupted())
 	}
-	return c.writeResult(f, res, *req)
+	return c.writeResult(f, res, req.Request())
 }
 
 func (c *cli) writeJSON(out []byte) int {
@@ -398,7 +399,7 @@ func parityRequests(htmlFile string) (reqs []domsnap.Request, skipped []int, err
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
-		return nil, nil, errcode.Wrap(errcode.InvalidRequest, "domsnap", "", errcode.Quote(path)+" is not a JSON array of requests", err)
+		return nil, nil, &domsnap.Error{Code: domsnap.InvalidRequest, Msg: domsnap.Quote(path) + " is not a JSON array of requests", Err: err}
 	}
 	for i, raw := range raws {
 		req, err := domsnap.DecodeRequest(raw)

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/internal/readbound"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
@@ -56,7 +56,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.cmd = cmd
 		return cmd.run(c, args[1:])
 	}
-	return c.usage("unknown command " + errcode.Quote(args[0]) + suggestion(args[0], commandNames(), ""))
+	return c.usage("unknown command " + domsnap.Quote(args[0]) + suggestion(args[0], commandNames(), ""))
 }
 
 // usageError is a mistake in the command line itself.
@@ -89,10 +89,10 @@ func (c *cli) fail(err error) int {
 
 // exitStatus maps an error's code to the exit status of docs/reference.md#command-line.
 func exitStatus(err error) int {
-	switch errcode.CodeOf(err) {
-	case errcode.InvalidRequest:
+	switch domsnap.CodeOf(err) {
+	case domsnap.InvalidRequest:
 		return exitUsage
-	case errcode.ForeignRevision, errcode.NavigatedRevision, errcode.StaleRevision:
+	case domsnap.ForeignRevision, domsnap.NavigatedRevision, domsnap.StaleRevision:
 		return exitRevision
 	}
 	return exitFailure
@@ -101,10 +101,10 @@ func exitStatus(err error) int {
 // errorLine renders err as "<code>: <path>: <message>". The package prefix
 // of the Error's own text is left out: the code is what a reader and a
 // script look for first. A path holding anything but printable ASCII, or
-// longer than errcode quotes, is printed quoted, since it may come from a
+// longer than domsnap.Quote quotes, is printed quoted, since it may come from a
 // request's unknown key.
 func errorLine(err error) string {
-	var e *errcode.Error
+	var e *domsnap.Error
 	if !errors.As(err, &e) {
 		return "error: " + err.Error()
 	}
@@ -123,11 +123,11 @@ func errorLine(err error) string {
 
 func printablePath(p string) string {
 	if len(p) > limits.QuoteBytes {
-		return errcode.Quote(p)
+		return domsnap.Quote(p)
 	}
 	for i := 0; i < len(p); i++ {
 		if p[i] < 0x21 || p[i] > 0x7e {
-			return errcode.Quote(p)
+			return domsnap.Quote(p)
 		}
 	}
 	return p
@@ -190,7 +190,7 @@ func (c *cli) readBounded(name string, limit int64, what string, check readbound
 		return readbound.AllChecked(c.stdin, limit, hint, what, check)
 	}
 	if strings.HasPrefix(name, "-") {
-		return nil, &usageError{"unknown flag " + errcode.Quote(name)}
+		return nil, &usageError{"unknown flag " + domsnap.Quote(name)}
 	}
 	return readbound.FileChecked(name, limit, what, check)
 }

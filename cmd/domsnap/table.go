@@ -9,9 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/collect"
 	"github.com/domsnap/domsnap/limits"
-	"github.com/domsnap/domsnap/typed"
 )
 
 // defaultMaxWidth bounds one cell in the table format, in terminal columns,
@@ -45,7 +43,7 @@ func writeTable(w io.Writer, res *domsnap.Result, req domsnap.Request, maxWidth 
 			if r.Header {
 				line[1] = "header"
 			}
-			if r.Structure != collect.StructureOK {
+			if r.Structure != domsnap.StructureOK {
 				// Placeholders under the other fields keep every line the
 				// same number of columns.
 				line = append(line, "("+r.Structure.String()+": no cells)")
@@ -155,7 +153,7 @@ func exhausted(s domsnap.Scan) string {
 // showCell renders one cell with its status, within maxWidth columns.
 func showCell(c domsnap.Cell, maxWidth int) string {
 	switch c.Status {
-	case typed.OK:
+	case domsnap.OK:
 		if s, ok := c.Value.(string); ok {
 			return quoteShort(s, maxWidth)
 		}
@@ -164,9 +162,9 @@ func showCell(c domsnap.Cell, maxWidth int) string {
 			return "ok"
 		}
 		return string(v)
-	case typed.Invalid:
+	case domsnap.Invalid:
 		return withEvidence("invalid ", c.Text, maxWidth)
-	case typed.Truncated:
+	case domsnap.Truncated:
 		return withEvidence("truncated("+c.Truncation.String()+") ", c.Text, maxWidth)
 	}
 	return c.Status.String()

@@ -12,8 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/domsnap/domsnap/aria"
-	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
 )
@@ -35,7 +34,7 @@ func addWaitFlags(fs *flag.FlagSet) *waitFlags {
 	w := &waitFlags{}
 	fs.StringVar(&w.until, "wait-until", "load", "the navigation event to wait for: load, dom_ready or network_idle (no request in flight for 500ms)")
 	fs.StringVar(&w.waitFor, "wait-for", "", "KIND[:INDEX]: retake the snapshot until that visible collection is in the inventory, or the deadline passes")
-	fs.DurationVar(&w.settle, "settle", 0, "extra time to wait before the snapshot, at most 10s")
+	fs.DurationVar(&w.settle, "settle", 0, "extra time to wait before the snapshot, at most live.MaxSettle ("+live.MaxSettle.String()+")")
 	fs.BoolVar(&w.failHTTP, "fail-http", false, "make a main-document HTTP status of 400 or more an error (http_error) before any analysis")
 	return w
 }
@@ -43,7 +42,7 @@ func addWaitFlags(fs *flag.FlagSet) *waitFlags {
 // liveWait is the checked form of the wait flags.
 type liveWait struct {
 	until    live.Until
-	forKind  aria.Kind
+	forKind  domsnap.Kind
 	forIndex int
 	hasFor   bool
 	settle   time.Duration
@@ -55,11 +54,11 @@ func (w *waitFlags) parse() (liveWait, error) {
 	var lw liveWait
 	u, ok := live.ParseUntil(w.until)
 	if !ok {
-		return lw, &usageError{"--wait-until must be load, dom_ready or network_idle, got " + errcode.Quote(w.until)}
+		return lw, &usageError{"--wait-until must be load, dom_ready or network_idle, got " + domsnap.Quote(w.until)}
 	}
 	lw.until = u
 	if w.settle < 0 || w.settle > live.MaxSettle {
-		return lw, &usageError{"--settle must be 0 to 10s, got " + w.settle.String()}
+		return lw, &usageError{"--settle must be 0 to " + live.MaxSettle.String() + ", got " + w.settle.String()}
 	}
 	lw.settle = w.settle
 	lw.failHTTP = w.failHTTP
@@ -74,12 +73,12 @@ func (w *waitFlags) parse() (liveWait, error) {
 }
 
 // parseWaitFor reads KIND[:INDEX].
-func parseWaitFor(s string) (aria.Kind, int, error) {
+func parseWaitFor(s string) (domsnap.Kind, int, error) {
 	kindPart, indexPart, hasIndex := strings.Cut(s, ":")
-	k, ok := aria.ParseKind(kindPart)
+	k, ok := domsnap.ParseKind(kindPart)
 	bad := &usageError{"--wait-for must be KIND[:INDEX] with KIND table, list or form and INDEX 0 to " +
-		strconv.Itoa(limits.MaxCollectionIndex) + ", got " + errcode.Quote(s)}
-	if !ok || k == aria.KindNone {
+		strconv.Itoa(limits.MaxCollectionIndex) + ", got " + domsnap.Quote(s)}
+	if !ok {
 		return 0, 0, bad
 	}
 	idx := 0
@@ -139,9 +138,9 @@ func openLive(ctx context.Context, c *cli, chrome, url string, w liveWait) (s *l
 	}
 	switch {
 	case nav.ErrorText != "":
-		fmt.Fprintf(c.stderr, "warning: navigation failed: %s\n", errcode.Quote(nav.ErrorText))
+		fmt.Fprintf(c.stderr, "warning: navigation failed: %s\n", domsnap.Quote(nav.ErrorText))
 	case nav.Status >= 400 && w.failHTTP:
-		return nil, nil, closeAll, errcode.New(errcode.HTTPError, "domsnap", "", "the main document answered HTTP "+strconv.Itoa(nav.Status))
+		return nil, nil, closeAll, &domsnap.Error{Code: domsnap.HTTPError, Msg: "the main document answered HTTP " + strconv.Itoa(nav.Status)}
 	case nav.Status >= 400:
 		fmt.Fprintf(c.stderr, "warning: HTTP %d\n", nav.Status)
 	}

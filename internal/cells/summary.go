@@ -68,7 +68,7 @@ type Summary struct {
 // Missing reports whether the summary is empty and not truncated.
 func (s Summary) Missing() bool { return s.Text == "" && !s.Truncated }
 
-// Summarize is the section 7 summary of cell and its subtree, spending one
+// Summarize is the summary of docs/reference.md#cell-text of cell and its subtree, spending one
 // fresh CellNodes budget.
 //
 // A cell that lies inside an editable control (a table in a contenteditable
@@ -123,7 +123,7 @@ func (w *walker) summary() Summary {
 	return Summary{Text: string(w.text.b), Truncated: w.why != None, Why: w.why}
 }
 
-// walk appends the section 7 text of start's subtree to w.text. It reports
+// walk appends the text (docs/reference.md#cell-text) of start's subtree to w.text. It reports
 // false when a bound cut it (w.why says which); the caller must then stop
 // reading further sources.
 func (w *walker) walk(start domtree.Node) bool {

@@ -3,7 +3,7 @@ package typed_test
 import (
 	"fmt"
 
-	"github.com/domsnap/domsnap/typed"
+	"github.com/domsnap/domsnap/internal/typed"
 )
 
 func ExampleConvert() {

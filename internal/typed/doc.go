@@ -12,7 +12,7 @@
 //
 // # Limits
 //
-// An integer must lie within plus or minus limits.MaxSafeInteger, so every
+// An integer must lie within plus or minus [limits.MaxSafeInteger], so every
 // accepted integer survives a round trip through any JSON reader that
 // stores numbers as doubles. A number must parse to a finite float64, and
 // when its digits before the exponent include a non-zero digit it must not
@@ -21,7 +21,7 @@
 //
 // # Security
 //
-// Convert reads only the text it is given. The text of an invalid or
+// [Convert] reads only the text it is given. The text of an invalid or
 // truncated cell is returned as evidence exactly as given: the caller has
 // already bounded it, and no form control value ever reaches a summary.
 //

@@ -1,23 +1,23 @@
 // Package cells turns one cell, list item, label source or form control into
 // bounded text (docs/reference.md#cell-text and #form-columns).
 //
-// Summarize walks a cell's subtree in tree order and keeps the visible text,
+// [Summarize] walks a cell's subtree in tree order and keeps the visible text,
 // with a space for every element that is not inline-level and for every
-// visible <br>, whitespace collapsed and trimmed. FormCell computes the five
+// visible <br>, whitespace collapsed and trimmed. [FormCell] computes the five
 // fixed form columns: label, role, disabled, checked and required.
-// LabelledBy reads one element's aria-labelledby with the label rules, for
+// [LabelledBy] reads one element's aria-labelledby with the label rules, for
 // callers that name things other than form controls.
 //
 // # Limits
 //
-// One summary visits at most limits.CellNodes nodes and keeps at most
-// limits.CellUnits UTF-16 code units. A label cell spends a single CellNodes
+// One summary visits at most [limits.CellNodes] nodes and keeps at most
+// [limits.CellUnits] UTF-16 code units. A label cell spends a single CellNodes
 // budget over everything it reads: the text walks of every label element, the
 // ancestor check of every label element (one node for each ancestor from the
 // label's parent up to and including the document, always walked in full, so
 // its cost is the label's depth and nothing else), and the control's own
-// content for buttons. At most limits.MaxLabels distinct label elements are
-// resolved per control and at most limits.MaxIDChars UTF-16 units of
+// content for buttons. At most [limits.MaxLabels] distinct label elements are
+// resolved per control and at most [limits.MaxIDChars] UTF-16 units of
 // aria-labelledby are read.
 //
 // The walk stops at the first bound it meets. Once the retained text is full
@@ -33,10 +33,10 @@
 //
 // The disabled column, the search for a control's nearest ancestor label and
 // the editable-ancestor check of a summary's start walk ancestors without a
-// budget: the spec does not charge them, and they are linear in depth with no
+// budget: the reference does not charge them, and they are linear in depth with no
 // recursion.
 //
-// # Decisions where the spec is silent
+// # Decisions where the reference is silent
 //
 //   - A nested collection is an element that aria.Collection recognises and
 //     that is not invisible; an invisible table or list is no collection
@@ -47,7 +47,7 @@
 //   - A cell, item or label source that lies inside an editable control is
 //     missing (a table inside a contenteditable region, say): its text is
 //     what a person typed. The check walks the start's ancestors once,
-//     outside the node budget, so every other cell costs what the spec says.
+//     outside the node budget, so every other cell costs what docs/reference.md#cell-text says.
 //     A button inside an editable region gives no content label either.
 //   - A native label contributes like a referenced one: its non-empty
 //     aria-label, else its visible text.
@@ -59,7 +59,7 @@
 //     its first MaxIDChars units; trailing whitespace past the bound is not a
 //     clip. When several bounds apply, Why names the one met first while
 //     reading the sources in order.
-//   - Native labels follow the spec's wording rather than HTML's labelable
+//   - Native labels follow the reference's wording rather than HTML's labelable
 //     element rules: a label for=ID labels whichever control has that id (the
 //     first element with the id, as getElementById), and an ancestor label
 //     without for labels every control inside it.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
 )
 
 // benchPage is a flat page of about size nodes: a ten-row table near the

@@ -1,21 +1,10 @@
 package collect
 
 import (
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/limits"
 )
-
-// Scan is the coverage of one bounded scan (docs/reference.md#the-result's scan object).
-type Scan struct {
-	// Limit is the scan's budget in nodes.
-	Limit int
-	// Visited counts the nodes the scan visited, each costing 1.
-	Visited int
-	// Exhausted is true exactly when the scan stopped because its budget was
-	// spent while nodes remained unvisited. A scan that stopped because it
-	// found what it looked for is never exhausted, even at exactly its limit.
-	Exhausted bool
-}
 
 // Reason says why a collection was not found.
 type Reason uint8
@@ -54,7 +43,7 @@ type Collection struct {
 	// Reason is set only when not Found.
 	Reason Reason
 	// Scan is the collection scan's coverage.
-	Scan Scan
+	Scan limits.Scan
 }
 
 // Structure says whether a row's columns can be trusted.
@@ -103,7 +92,7 @@ type Rows struct {
 	// rows beyond are unknown.
 	Complete bool
 	// Scan is the row scan's coverage.
-	Scan Scan
+	Scan limits.Scan
 }
 
 // Entry is one inventory entry (docs/reference.md#the-observation) without its name, which the

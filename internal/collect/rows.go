@@ -1,8 +1,8 @@
 package collect
 
 import (
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -23,7 +23,7 @@ func ScanRows(c Collection) Rows {
 
 func scanRows(c Collection, limit int) Rows {
 	if !c.Found || !c.Element.IsElement() {
-		return Rows{Complete: c.Reason == Absent, Scan: Scan{Limit: limit}}
+		return Rows{Complete: c.Reason == Absent, Scan: limits.Scan{Limit: limit}}
 	}
 	s := rowScanner{el: c.Element, b: limits.NewBudget(limit)}
 	switch c.Kind {
@@ -38,7 +38,7 @@ func scanRows(c Collection, limit int) Rows {
 	case aria.Form:
 		s.form()
 	}
-	out := Rows{Scan: scanOf(&s.b)}
+	out := Rows{Scan: s.b.Report()}
 	out.Complete = !out.Scan.Exhausted
 	out.Rows = make([]Row, 0, len(s.head)+len(s.body)+len(s.foot))
 	out.Rows = append(out.Rows, s.head...)

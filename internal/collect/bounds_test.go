@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -84,7 +84,7 @@ func TestRowScanBound(t *testing.T) {
 				if diff := cmp.Diff(want, rowDigests(b, got.Rows)); diff != "" {
 					t.Errorf("rows (-want +got)\n%s", diff)
 				}
-				wantScan := Scan{Limit: L, Visited: c.visited, Exhausted: !c.complete}
+				wantScan := limits.Scan{Limit: L, Visited: c.visited, Exhausted: !c.complete}
 				if diff := cmp.Diff(wantScan, got.Scan); diff != "" || got.Complete != c.complete {
 					t.Errorf("complete %v, want %v; scan (-want +got)\n%s", got.Complete, c.complete, diff)
 				}

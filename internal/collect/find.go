@@ -1,8 +1,8 @@
 package collect
 
 import (
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -38,7 +38,7 @@ func find(t *domtree.Tree, kind aria.Kind, index, limit int) Collection {
 			if k, src, ok := aria.Collection(n); ok && k == kind {
 				if count == index {
 					c.Found, c.Element, c.Source = true, n, src
-					c.Scan = scanOf(&b)
+					c.Scan = b.Report()
 					return c
 				}
 				count++
@@ -46,17 +46,13 @@ func find(t *domtree.Tree, kind aria.Kind, index, limit int) Collection {
 		}
 		n = n.Next(root, enter)
 	}
-	c.Scan = scanOf(&b)
+	c.Scan = b.Report()
 	if c.Scan.Exhausted {
 		c.Reason = ScanLimit
 	} else {
 		c.Reason = Absent
 	}
 	return c
-}
-
-func scanOf(b *limits.Budget) Scan {
-	return Scan{Limit: b.Limit(), Visited: b.Visited(), Exhausted: b.Exhausted()}
 }
 
 // Inventory lists, in tree order, the first limits.MaxInventoryPerKind

@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/domsnap/domsnap/aria"
+	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -540,7 +540,7 @@ func TestScanRowsNotFound(t *testing.T) {
 		complete bool
 	}{{Absent, true}, {ScanLimit, false}} {
 		got := ScanRows(Collection{Kind: aria.Table, Reason: c.reason})
-		want := Rows{Complete: c.complete, Scan: Scan{Limit: limits.RowScanNodes}}
+		want := Rows{Complete: c.complete, Scan: limits.Scan{Limit: limits.RowScanNodes}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%v: (-want +got)\n%s", c.reason, diff)
 		}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -17,7 +17,7 @@ type found struct {
 	Element string
 	Source  string
 	Reason  string
-	Scan    Scan
+	Scan    limits.Scan
 }
 
 func digest(b built, c Collection) found {
@@ -148,7 +148,7 @@ func TestFindExcludedCostsOne(t *testing.T) {
 	b := buildTree(t, sb.String())
 	got := Find(b.tree, aria.Table, 0)
 	want := found{Found: true, Element: "t", Source: "native", Reason: "",
-		Scan: Scan{Limit: limits.CollectionScanNodes, Visited: 4}}
+		Scan: limits.Scan{Limit: limits.CollectionScanNodes, Visited: 4}}
 	if diff := cmp.Diff(want, digest(b, got)); diff != "" {
 		t.Fatalf("(-want +got)\n%s", diff)
 	}
@@ -199,17 +199,17 @@ func TestFindBound(t *testing.T) {
 		want     Collection
 	}{
 		{"found as node L-1", L - 1, true, aria.Table,
-			Collection{Found: true, Scan: Scan{L, L - 1, false}}},
+			Collection{Found: true, Scan: limits.Scan{Limit: L, Visited: L - 1, Exhausted: false}}},
 		{"found as node L is not exhausted", L, true, aria.Table,
-			Collection{Found: true, Scan: Scan{L, L, false}}},
+			Collection{Found: true, Scan: limits.Scan{Limit: L, Visited: L, Exhausted: false}}},
 		{"node L+1 is beyond the budget", L + 1, true, aria.Table,
-			Collection{Reason: ScanLimit, Scan: Scan{L, L, true}}},
+			Collection{Reason: ScanLimit, Scan: limits.Scan{Limit: L, Visited: L, Exhausted: true}}},
 		{"document of L-1 nodes scanned whole", L - 1, false, aria.List,
-			Collection{Reason: Absent, Scan: Scan{L, L - 1, false}}},
+			Collection{Reason: Absent, Scan: limits.Scan{Limit: L, Visited: L - 1, Exhausted: false}}},
 		{"document of exactly L nodes scanned whole", L, false, aria.List,
-			Collection{Reason: Absent, Scan: Scan{L, L, false}}},
+			Collection{Reason: Absent, Scan: limits.Scan{Limit: L, Visited: L, Exhausted: false}}},
 		{"document of L+1 nodes: the last is unknown", L + 1, false, aria.List,
-			Collection{Reason: ScanLimit, Scan: Scan{L, L, true}}},
+			Collection{Reason: ScanLimit, Scan: limits.Scan{Limit: L, Visited: L, Exhausted: true}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr := flatPage(t, c.pos, c.trailing)

@@ -3,7 +3,7 @@ package cells_test
 import (
 	"fmt"
 
-	"github.com/domsnap/domsnap/cells"
+	"github.com/domsnap/domsnap/internal/cells"
 	"github.com/domsnap/domsnap/snapshot"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/domsnap/domsnap/cells"
+	"github.com/domsnap/domsnap/internal/cells"
 	"github.com/domsnap/domsnap/snapshot"
 	"github.com/google/go-cmp/cmp"
 )

@@ -1,8 +1,8 @@
 package cells
 
 import (
-	"github.com/domsnap/domsnap/aria"
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
 )
 
 // editable reports whether n is an editable control whose content a walk

@@ -148,7 +148,7 @@ func isEditableSpec(s spec) bool {
 	return false
 }
 
-// reference is an unbounded, recursive statement of the section 7 text,
+// reference is an unbounded, recursive statement of the text of docs/reference.md#cell-text,
 // before normalisation. Generated trees are shallow, so recursion is fine.
 func reference(n, start domtree.Node) string {
 	switch n.Kind() {

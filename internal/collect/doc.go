@@ -3,7 +3,7 @@
 // the row scan with its output order, header rows and unsupported spans, form
 // controls, and the coverage counts a result reports.
 //
-// Collections, rows and cells are returned as domtree.Node cursors; turning a
+// Collections, rows and cells are returned as [domtree.Node] cursors; turning a
 // cell into text is package cells' business, and naming an inventory entry is
 // the public package's.
 //
@@ -34,14 +34,14 @@
 //
 // # Limits
 //
-// Every walk is bounded by a limits.Budget and costs 1 per visited node of any
-// kind: the collection scan limits.CollectionScanNodes from the document node
+// Every walk is bounded by a [limits.Budget] and costs 1 per visited node of any
+// kind: the collection scan [limits.CollectionScanNodes] from the document node
 // (the document itself is the first node visited), each row scan
-// limits.RowScanNodes from the first child of the collection element (the
+// [limits.RowScanNodes] from the first child of the collection element (the
 // element itself is not counted). An excluded element costs 1 and is never
-// entered. Work is therefore bounded by the budgets, not by the page: Find
-// stops on its collection, and ScanRows never looks outside the collection.
-// An inventory runs one collection scan and at most limits.MaxInventoryPerKind
+// entered. Work is therefore bounded by the budgets, not by the page: [Find]
+// stops on its collection, and [ScanRows] never looks outside the collection.
+// An inventory runs one collection scan and at most [limits.MaxInventoryPerKind]
 // row scans per kind.
 //
 // Exhausted is true exactly when a scan stopped because its budget was spent

@@ -12,12 +12,12 @@
 //
 // # Limits
 //
-// ExplicitRole and Collection look at the element alone and cost time
-// linear in its role attribute. ImplicitRole of a few context-dependent
+// [ExplicitRole] and [Collection] look at the element alone and cost time
+// linear in its role attribute. [ImplicitRole] of a few context-dependent
 // elements (header, footer, aside, td, th, tr and the row groups) walks
 // ancestors through the tree's parent links, without recursion, and stops
 // at the first ancestor that decides the answer, or after
-// limits.MaxHTMLDepth ancestors: no parsed HTML is deeper, so the bound
+// [limits.MaxHTMLDepth] ancestors: no parsed HTML is deeper, so the bound
 // changes no offline answer, and it keeps a lookup on a deeper live capture
 // from costing time in proportion to the depth. Every other element is
 // decided by its own name and attributes. A role token is compared without
