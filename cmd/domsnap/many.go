@@ -50,12 +50,15 @@ func addManyFlags(fs *flag.FlagSet) *manyFlags {
 	return m
 }
 
-// jobCount is --jobs, or the number of CPUs within limits.MaxJobs.
+// jobCount is --jobs, or else the number of CPUs the process may use,
+// within limits.MaxJobs. GOMAXPROCS is that number: it follows a
+// container's CPU limit, where the machine's CPU count would overcommit a
+// pod that may use two cores of sixty-four.
 func (m *manyFlags) jobCount() int {
 	if m.jobs > 0 {
 		return m.jobs
 	}
-	return min(max(runtime.NumCPU(), 1), limits.MaxJobs)
+	return min(max(runtime.GOMAXPROCS(0), 1), limits.MaxJobs)
 }
 
 // manyMode reports whether the command runs in the many-inputs mode (with

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/domsnap/domsnap/internal/cascadehostile"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -483,5 +484,20 @@ func TestManyNoFormValues(t *testing.T) {
 	}
 	if strings.Contains(r.stdout+r.stderr, secret) {
 		t.Errorf("a form value reached the output: %s %s", r.stdout, r.stderr)
+	}
+}
+
+// TestManyWarnings: a warning about one input goes to standard error in
+// input order, naming that input, and its line still holds the result.
+func TestManyWarnings(t *testing.T) {
+	over := writeTemp(t, "over.html", string(cascadehostile.LongCompound(100_000, 200)))
+	under := writeTemp(t, "under.html", string(cascadehostile.LongCompound(100, 20)))
+	r := runCmd(t, "", "inventory", "--jobs", "2", under, over, under, over)
+	if r.code != exitOK || len(manyLines(t, r.stdout)) != 4 {
+		t.Fatalf("exit %d %q", r.code, r.stderr)
+	}
+	one := "domsnap: warning: input " + strconv.Quote(over) + ": " + strings.TrimPrefix(sheetsDroppedWarning, "domsnap: warning: ") + "\n"
+	if r.stderr != one+one {
+		t.Errorf("stderr %q, want twice %q", r.stderr, one)
 	}
 }
