@@ -501,3 +501,23 @@ func TestManyWarnings(t *testing.T) {
 		t.Errorf("stderr %q, want twice %q", r.stderr, one)
 	}
 }
+
+// TestManyLoadFlags: --charset reaches every input (each line equals the
+// single run with the same flag), and a bad label is refused once, before
+// any input is read.
+func TestManyLoadFlags(t *testing.T) {
+	page := writeTemp(t, "l.html", "<ul><li>caf\xe9</li><li>na\xefve</li></ul>")
+	base := append(append([]string{}, listArgs...), "--charset", "latin1")
+	r := runCmd(t, "", append(append([]string{}, base...), page, page)...)
+	single := runCmd(t, "", append(append([]string{}, base...), page)...)
+	lines := manyLines(t, r.stdout)
+	if r.code != exitOK || len(lines) != 2 || string(lines[1].Result)+"\n" != single.stdout || !strings.Contains(single.stdout, "café") {
+		t.Errorf("exit %d %q, single %q", r.code, r.stdout, single.stdout)
+	}
+	for _, args := range [][]string{append(append([]string{}, listArgs...), "--charset", "bogus", page, page), {"inventory", "--charset", "bogus", page, page}} {
+		r := runCmd(t, "", args...)
+		if r.code != exitUsage || r.stdout != "" || !strings.HasPrefix(r.stderr, "invalid_request: ") {
+			t.Errorf("%v: exit %d %q %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}
