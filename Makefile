@@ -37,9 +37,12 @@ test-browser:
 
 # The capture programs of examples/capture (Puppeteer, Playwright, chromedp)
 # against real Chromium: needs Node.js 20 or later and npm, which fetches the
-# pinned packages (no browser download).
+# pinned packages (no browser download). Then the batch recipe of
+# examples/scale (docs/scale.md), its own module, run with Beam's local runner;
+# its first run compiles the Beam SDK, which takes minutes.
 test-examples:
 	$(GO) test -tags examples -count=1 -v ./examples/capture/
+	cd examples/scale && $(GO) vet -tags examples . && $(GO) test -tags examples -count=1 -v -timeout 30m .
 
 # What the browser tests need: Debian's chromium, and Node.js with npm for the
 # Puppeteer and Playwright capture programs that drive it.

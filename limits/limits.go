@@ -89,3 +89,16 @@ const (
 	// few hundred bytes; 64 KiB leaves room for any valid one.
 	MaxRequestBytes = 64 << 10
 )
+
+// Many-inputs bounds (docs/reference.md#many-inputs).
+const (
+	// MaxJobs is the most inputs the command line analyses at once. Each
+	// input in flight may hold up to MaxInputBytes, so the bound on jobs is
+	// the bound on memory; past a few dozen, more jobs only queue for the
+	// same cores.
+	MaxJobs = 64
+	// MaxListLine is the longest line of an --inputs list, in bytes: the
+	// longest path Linux accepts (PATH_MAX), so a list of real paths always
+	// fits and a list that is not one is refused before it fills memory.
+	MaxListLine = 4096
+)

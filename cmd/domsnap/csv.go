@@ -12,7 +12,8 @@ import (
 
 // writeCSV prints the returned rows as RFC 4180 CSV for spreadsheets: a
 // header line of the field names, then one line per row with each ok
-// cell's value (strings as they are, numbers and booleans as in the JSON)
+// cell's value (strings as they are, save the formula guard of
+// csvformula.go; numbers and booleans as in the JSON)
 // and every other cell empty. What CSV cannot carry (statuses, omitted
 // rows) is summarised on summary, so a script reading only the CSV still
 // gets values and a person sees what is missing.
@@ -26,7 +27,7 @@ func writeCSV(w, summary io.Writer, res *domsnap.Result, req domsnap.Request) er
 		return err
 	}
 	counts := map[domsnap.Status]int{}
-	spans := 0
+	spans, guarded := 0, 0
 	for _, r := range res.Rows {
 		// A row without cells (an unsupported span) is still a line, all
 		// empty, so line n+1 is always row position n.
@@ -40,7 +41,10 @@ func writeCSV(w, summary io.Writer, res *domsnap.Result, req domsnap.Request) er
 				continue
 			}
 			if s, ok := c.Value.(string); ok {
-				line[i] = s
+				var g bool
+				if line[i], g = guardFormula(s); g {
+					guarded++
+				}
 				continue
 			}
 			v, err := json.Marshal(c.Value)
@@ -71,6 +75,10 @@ func writeCSV(w, summary io.Writer, res *domsnap.Result, req domsnap.Request) er
 		fmt.Fprintf(summary, "; %d %s with an unsupported span (no cells)", spans, plural(spans, "row"))
 	}
 	fmt.Fprintln(summary)
+	if guarded > 0 {
+		fmt.Fprintf(summary, "csv: %d %s began with =, +, -, @, a tab or a CR: prefixed with %s so a spreadsheet reads it as text, not a formula\n",
+			guarded, plural(guarded, "cell"), formulaGuard)
+	}
 	for _, o := range omissions(res) {
 		fmt.Fprintf(summary, "csv: omitted: %s\n", o)
 	}

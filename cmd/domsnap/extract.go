@@ -32,8 +32,10 @@ type extractFlags struct {
 	// Styles is --computed-styles, split; nil when not given.
 	Styles []string
 	Wait   *waitFlags
-	// Input is the INPUT argument, "" with --live.
+	// Input is the INPUT argument, "" with --live or several inputs.
 	Input string
+	// Many are the flags of the many-inputs mode (many.go).
+	Many *manyFlags
 	// set records which flags the command line named.
 	set map[string]bool
 }
@@ -61,6 +63,7 @@ func newExtractFlagSet(c *cli, f *extractFlags) *flag.FlagSet {
 	fs.StringVar(&f.Chrome, "chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
 	fs.DurationVar(&f.Timeout, "timeout", limits.LiveTimeout, "with --live, the most the whole live operation may take, browser launch included (at most "+limits.MaxLiveTimeout.String()+")")
 	f.Wait = addWaitFlags(fs)
+	f.Many = addManyFlags(fs)
 	return fs
 }
 
@@ -118,11 +121,20 @@ func (c *cli) extract(args []string) int {
 			}
 		}
 	}
+	stdinUser := ""
+	if f.set["request"] && f.RequestFile == "-" {
+		stdinUser = "request"
+	}
+	many, err := c.manyMode(fs, f.Many, f.set, pos, f.Format, stdinUser)
+	if err != nil {
+		return c.fail(err)
+	}
 	switch {
 	case f.Live != "" && len(pos) > 0:
 		return c.usage("--live takes no INPUT")
+	case many:
 	case f.Live == "" && len(pos) != 1:
-		return c.usage("extract needs exactly one INPUT (a file, or - for standard input)")
+		return c.usage("extract needs an INPUT (a file, or - for standard input), several, or --inputs FILE")
 	case f.Live == "":
 		f.Input = pos[0]
 		if err := c.refuseURL(fs, f.Input); err != nil {
@@ -156,6 +168,9 @@ func (c *cli) extract(args []string) int {
 	}
 	if f.Live != "" {
 		return runExtractLive(c, &f, req)
+	}
+	if many {
+		return c.extractMany(fs, &f, req, pos)
 	}
 	data, err := c.readInput(f.Input)
 	if err != nil {

@@ -42,11 +42,14 @@ func init() {
 	commands = []command{
 		{
 			name:     "extract",
-			synopsis: "domsnap extract [flags] INPUT|--live URL",
+			synopsis: "domsnap extract [flags] INPUT...|--inputs FILE|--live URL",
 			summary:  "pull one visible table, list or form out of a page, as typed rows",
 			about: `INPUT is an .html file, a saved snapshot (gzip or not), a bare captureSnapshot
 result, or - for standard input; the format is read from the bytes, not the name.
-Flags may come before or after INPUT.
+Flags may come before or after INPUT. Several INPUTs, or --inputs FILE (one path
+a line, - for standard input), print one JSON line per input in input order,
+{"input":PATH,"result":{...}} or {"input":PATH,"error":{"code":...,"message":...}},
+analysing --jobs inputs at once; the exit status is then 1 when any input failed.
 
 A request names the collection (--kind and --index: the index-th visible
 table, list or form, from 0) and up to 8 fields. Each field reads one column:
@@ -66,23 +69,25 @@ Exit status: 0 a result was printed (found or not), 2 usage or invalid_request,
 3 expected revision refused, 1 anything else.`,
 			examples: []string{
 				"domsnap extract --kind table --index 0 --field product:0:string:required --field price:2:number page.html   # typed product table",
-				"domsnap extract --kind list --field item:0:string --format csv page.snapshot.json.gz   # a list as CSV",
+				"domsnap extract --kind list --field item:0:string --inputs pages.txt --jobs 4 > items.jsonl   # one JSON line per page",
 				"domsnap extract --request request.json --format table --live https://example.test/   # a live page, for people",
 			},
 			run: (*cli).extract,
 		},
 		{
 			name:     "inventory",
-			synopsis: "domsnap inventory [flags] INPUT|--live URL",
+			synopsis: "domsnap inventory [flags] INPUT...|--inputs FILE|--live URL",
 			summary:  "list the visible tables, lists and forms: which --index to ask for",
 			about: `INPUT is read as by extract; --live URL opens the page in Chromium instead and
 takes exactly one snapshot, after the wait flags (--wait-until, --wait-for,
 --settle) and within --timeout. The table shows each visible collection's kind,
 index, source (native element or ARIA role), rows seen and name; --format json
-prints the canonical observation, with the input's revision.`,
+prints the canonical observation, with the input's revision. Several INPUTs, or
+--inputs FILE, print one JSON line per input, {"input":PATH,"observation":{...}},
+as extract does.`,
 			examples: []string{
 				"domsnap inventory page.html                    # which index to ask for",
-				"domsnap inventory --format json page.capture.json   # the observation as JSON",
+				"domsnap inventory saved/*.html saved/*.json.gz > inventory.jsonl   # one JSON line per page",
 				"domsnap inventory --live https://example.test/ --wait-until network_idle --wait-for table",
 			},
 			run: runInventory,

