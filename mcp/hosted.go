@@ -374,19 +374,63 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 		h.posts++
 	}
 	h.mu.Unlock()
+	admitted := false
+	if opening {
+		// The reservation ends as the first byte of the answer is written,
+		// before the client can act on it: a session the answer names is
+		// admitted at that same moment, and an answer that names none (an
+		// error, a request that opens nothing) frees the place.
+		w = &admitWriter{ResponseWriter: w, admit: func(id string) {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.pending--
+			admitted = true
+			if id != "" {
+				h.admitLocked(id)
+			}
+		}}
+	}
 	h.mcp.ServeHTTP(w, r)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if r.Method == http.MethodPost {
 		h.posts--
 	}
-	if opening {
+	if opening && !admitted {
 		h.pending--
-		if id := w.Header().Get("Mcp-Session-Id"); id != "" {
-			h.admitLocked(id)
-		}
 	}
 }
+
+// admitWriter calls admit when the SDK starts writing the answer, with the
+// id of the session the answer names, "" when it names none.
+type admitWriter struct {
+	http.ResponseWriter
+	once  sync.Once
+	admit func(id string)
+}
+
+func (w *admitWriter) check() {
+	w.once.Do(func() { w.admit(w.Header().Get("Mcp-Session-Id")) })
+}
+
+func (w *admitWriter) WriteHeader(code int) {
+	w.check()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *admitWriter) Write(p []byte) (int, error) {
+	w.check()
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush serves http.ResponseController, which the SDK flushes its event
+// stream through.
+func (w *admitWriter) Flush() {
+	w.check()
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *admitWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // refuseSession answers the initialisation of one session too many: 429
 // with a JSON-RPC error saying why, for clients that show it.
