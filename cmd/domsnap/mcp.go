@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -49,6 +50,14 @@ func runMCP(c *cli, args []string) int {
 	var hosted *mcp.HostedConfig
 	var token []byte
 	if *httpAddr != "" {
+		// Zero means the default to the library; on the command line it is
+		// out of bounds like any other value below the least.
+		if *maxSessions < 1 {
+			return c.usage("--max-sessions must be 1 to " + strconv.Itoa(mcp.MaxMaxSessions))
+		}
+		if *idle < mcp.MinIdleTimeout {
+			return c.usage("--idle-timeout must be 1s to 24h")
+		}
 		hosted = &mcp.HostedConfig{Addr: *httpAddr, AllowRemote: *allowRemote, MaxSessions: *maxSessions, IdleTimeout: *idle, Log: c.stderr}
 		if err := hosted.Check(); err != nil {
 			return c.fail(err)
