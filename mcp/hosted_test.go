@@ -138,10 +138,16 @@ func (f *front) live() int {
 // waitFor polls cond for up to 30 seconds.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	waitWithin(t, 30*time.Second, what, cond)
+}
+
+// waitWithin polls cond for up to d.
+func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited 30s for %s", what)
+			t.Fatalf("waited %v for %s", d, what)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
