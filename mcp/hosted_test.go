@@ -280,8 +280,8 @@ func TestHostedSessionLimit(t *testing.T) {
 }
 
 // TestHostedIdleTimeout: a session idle for the timeout is ended: its
-// place is freed at once and its later calls get session_expired, while a
-// session that keeps calling stays.
+// place is freed at once, its later calls get session_expired, and one
+// idle period on it is forgotten.
 func TestHostedIdleTimeout(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "page.html"), []byte(`<ul><li>a</li><li>b</li></ul>`), 0o600)
@@ -295,6 +295,15 @@ func TestHostedIdleTimeout(t *testing.T) {
 	// The expired session's place is free.
 	next := f.mustConnect(t)
 	wantAnswer(t, call(t, next, "snapshot_observe", map[string]any{"path": "page.html"}), 0)
+	// One idle period on, the expired session is forgotten: its requests
+	// are no longer answered with tool results.
+	waitFor(t, "the expired session to be forgotten", func() bool {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "snapshot_observe", Arguments: map[string]any{"path": "page.html"}})
+		if err == nil && !strings.Contains(text(t, res), "session_expired") {
+			t.Fatalf("the expired session answered: %s", text(t, res))
+		}
+		return err != nil
+	})
 	if !strings.Contains(f.log.String(), "session expired") {
 		t.Fatalf("the expiry is not logged: %s", f.log.String())
 	}
