@@ -10,6 +10,17 @@
 // [live.Session], whose revisions are foreign in every other session. The
 // tool calls of a session run one at a time under the session's lock.
 //
+// # Hosted
+//
+// Serve puts the same server behind the SDK's streamable HTTP handler for
+// several clients at once. A front checks the bearer token (in constant
+// time, through the SDK's bearer middleware) and the Origin before any
+// work, admits at most MaxSessions sessions, ends one idle for its
+// IdleTimeout (disposing its browser context; its calls then answer
+// session_expired), and ties each call to the HTTP request that carried
+// it, so a client that goes away cancels its capture. An artifact is read
+// only in the session that made it. Shutdown drains within DrainTimeout.
+//
 // # Answers
 //
 // A tool's answer is the projection of an observation (package domsnap)

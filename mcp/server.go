@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,6 +50,16 @@ type Server struct {
 	root   *rootDir
 	mcp    *sdk.Server
 	inputs map[string]*jsonschema.Schema
+
+	// owners numbers the sessions, for the artifact store.
+	owners atomic.Uint64
+	// calls is the life of every tool call: it ends when the server
+	// shuts down, cancelling the calls still running.
+	calls     context.Context
+	stopCalls context.CancelCauseFunc
+	// hosted is the HTTP front, nil over stdio. With it a session exists
+	// only once the front has admitted it.
+	hosted *hosted
 
 	mu       sync.Mutex
 	browser  *live.Browser
@@ -94,6 +105,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.life, s.stop = context.WithCancel(context.Background())
+	s.calls, s.stopCalls = context.WithCancelCause(context.Background())
 	version := cfg.Version
 	if version == "" {
 		version = "devel"
@@ -153,6 +165,7 @@ func (s *Server) Close() error {
 	retired := s.retired
 	s.retired = nil
 	s.mu.Unlock()
+	s.stopCalls(errShutdown)
 	for _, sess := range sessions {
 		sess.end()
 	}
@@ -188,10 +201,43 @@ func (s *Server) sessionFor(ss *sdk.ServerSession) (*session, error) {
 	}
 	sess := s.sessions[ss]
 	if sess == nil {
+		if s.hosted != nil {
+			// The front admits every hosted session; one it does not
+			// know has been ended and forgotten.
+			return nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
+		}
 		sess = newSession(s)
 		s.sessions[ss] = sess
 	}
+	if sess.isEnded() {
+		return nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended; open a new one")
+	}
 	return sess, nil
+}
+
+// errShutdown is why the calls still running are cancelled at shutdown;
+// errClientGone why a call whose client went away is.
+var (
+	errShutdown   = errors.New("the server is shutting down")
+	errClientGone = errors.New("the client went away")
+)
+
+// callContext is the life of one tool call: the SDK's context for it,
+// ended also when the server shuts down and, over HTTP, when the request
+// that carried the call ends (the client went away), so its capture is
+// cancelled and publishes nothing.
+func (s *Server) callContext(ctx context.Context, req *sdk.CallToolRequest) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stops := []func() bool{context.AfterFunc(s.calls, func() { cancel(errShutdown) })}
+	if rc := requestContext(req); rc != nil {
+		stops = append(stops, context.AfterFunc(rc, func() { cancel(errClientGone) }))
+	}
+	return ctx, func() {
+		for _, stop := range stops {
+			stop()
+		}
+		cancel(nil)
+	}
 }
 
 // browserFor returns the shared browser, launching it when there is none
@@ -265,6 +311,8 @@ func (s *Server) addTool(t toolDef) error {
 	}
 	handle := t.handle
 	s.mcp.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		ctx, cancel := s.callContext(ctx, req)
+		defer cancel()
 		args := []byte(req.Params.Arguments)
 		if len(bytes.TrimSpace(args)) == 0 {
 			args = []byte("{}")
@@ -275,6 +323,13 @@ func (s *Server) addTool(t toolDef) error {
 		sess, err := s.sessionFor(req.Session)
 		if err != nil {
 			return errorResult(err), nil
+		}
+		if s.hosted != nil {
+			done, err := s.hosted.begin(req.Session)
+			if err != nil {
+				return errorResult(err), nil
+			}
+			defer done()
 		}
 		res, err := handle(ctx, s, sess, args)
 		if err != nil {

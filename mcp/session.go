@@ -16,6 +16,8 @@ import (
 type session struct {
 	srv  *Server
 	lock chan struct{}
+	// owner names the session's artifacts in the store.
+	owner Owner
 
 	mu      sync.Mutex
 	ended   bool
@@ -26,7 +28,14 @@ type session struct {
 }
 
 func newSession(s *Server) *session {
-	return &session{srv: s, lock: make(chan struct{}, 1)}
+	return &session{srv: s, lock: make(chan struct{}, 1), owner: Owner(s.owners.Add(1))}
+}
+
+// isEnded reports whether the session has ended.
+func (ss *session) isEnded() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.ended
 }
 
 // acquire takes the session lock, or gives up when ctx ends first.
@@ -88,6 +97,16 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 		return nil, nil, err
 	}
 	bctx, err := b.NewContext(ctx)
+	if err != nil && ctx.Err() == nil && !b.Responsive(probeTimeout) {
+		// The browser died before its death was noticed (a process killed
+		// a moment ago is not reaped at once): start a new one now rather
+		// than fail this navigation too.
+		ss.srv.retire(b)
+		if b, err = ss.srv.browserFor(ctx); err != nil {
+			return nil, nil, err
+		}
+		bctx, err = b.NewContext(ctx)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -161,4 +180,7 @@ func (ss *session) end() {
 	ss.ended = true
 	ss.mu.Unlock()
 	ss.reset()
+	if ss.srv.store != nil {
+		ss.srv.store.Release(ss.owner)
+	}
 }

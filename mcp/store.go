@@ -58,10 +58,22 @@ type Store struct {
 	// Evicted counts artifacts removed to stay within the bound.
 	evicted uint64
 
+	// owners are, by hex digest, the sessions of this process that made
+	// each artifact. They are kept in memory only: an artifact stored by an
+	// earlier run, or by another process sharing the folder, has none.
+	owners map[string][]Owner
+
 	// beforeRename, when set, runs between writing the temporary file and
 	// renaming it: tests stop a writer there.
 	beforeRename func(tmp string)
 }
+
+// Owner names the session an artifact belongs to; NoOwner is none.
+type Owner uint64
+
+// NoOwner stores an artifact without an owner and reads one without a
+// check of ownership.
+const NoOwner Owner = 0
 
 type stored struct {
 	size int64
@@ -80,7 +92,7 @@ func OpenStore(dir string, max int64) (*Store, error) {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return nil, storeError("restricting the artifact folder to its owner", err)
 	}
-	s := &Store{dir: dir, max: max, index: map[string]*stored{}}
+	s := &Store{dir: dir, max: max, index: map[string]*stored{}, owners: map[string][]Owner{}}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, storeError("reading the artifact folder", err)
@@ -169,6 +181,12 @@ func header(obs, proj, budget int) string {
 // artifact reference. An artifact already stored is kept as it is (its
 // projection was made first and is the one replayed) and counts as used.
 func (s *Store) Put(observation, projection []byte, budget int) (string, error) {
+	return s.PutFor(NoOwner, observation, projection, budget)
+}
+
+// PutFor is Put that records owner among the sessions that made the
+// artifact, so GetFor refuses it to every other session.
+func (s *Store) PutFor(owner Owner, observation, projection []byte, budget int) (string, error) {
 	ref := Ref(observation)
 	h := ref[len("sha256:"):]
 	size := FileSize(observation, projection, budget)
@@ -176,6 +194,7 @@ func (s *Store) Put(observation, projection []byte, budget int) (string, error) 
 	defer s.mu.Unlock()
 	if e, ok := s.index[h]; ok {
 		s.touch(h, e)
+		s.own(h, owner)
 		return ref, nil
 	}
 	if size > s.max {
@@ -190,7 +209,43 @@ func (s *Store) Put(observation, projection []byte, budget int) (string, error) 
 	s.clock++
 	s.index[h] = &stored{size: size, used: s.clock}
 	s.total += size
+	s.own(h, owner)
 	return ref, nil
+}
+
+// own adds owner to the artifact's owners. Two sessions make the same
+// artifact only from the same bytes (an offline file both may read), so
+// sharing it shows neither anything new.
+func (s *Store) own(h string, owner Owner) {
+	if owner == NoOwner {
+		return
+	}
+	for _, o := range s.owners[h] {
+		if o == owner {
+			return
+		}
+	}
+	s.owners[h] = append(s.owners[h], owner)
+}
+
+// Release forgets owner, whose session has ended: what only it could read
+// is now nobody's in this process.
+func (s *Store) Release(owner Owner) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for h, list := range s.owners {
+		kept := list[:0]
+		for _, o := range list {
+			if o != owner {
+				kept = append(kept, o)
+			}
+		}
+		if len(kept) == 0 {
+			delete(s.owners, h)
+		} else {
+			s.owners[h] = kept
+		}
+	}
 }
 
 // write puts the file in place atomically.
@@ -258,6 +313,7 @@ func (s *Store) evictOldest() {
 	_ = os.Remove(filepath.Join(s.dir, oldest+artifactExt))
 	s.total -= s.index[oldest].size
 	delete(s.index, oldest)
+	delete(s.owners, oldest)
 	s.evicted++
 }
 
@@ -279,8 +335,17 @@ type Artifact struct {
 
 // Get reads the artifact stored under ref: unknown_artifact when there is
 // none (never stored, evicted, or a file that does not hold what its name
-// says, which is then removed).
+// says, which is then removed). It does not ask who made it.
 func (s *Store) Get(ref string) (*Artifact, error) {
+	return s.GetFor(NoOwner, ref, false)
+}
+
+// GetFor is Get for the session owner: an artifact another session of this
+// process made is foreign_revision. One that no session of this process
+// made (stored before a restart, or by another process) is readable unless
+// strict, as a hosted server wants, where every session but its maker is
+// another one.
+func (s *Store) GetFor(owner Owner, ref string, strict bool) (*Artifact, error) {
 	h, ok := strings.CutPrefix(ref, "sha256:")
 	if !ok || !isDigestHex(h) {
 		return nil, errcode.New(errcode.UnknownArtifact, pkg, "", "not an artifact reference: "+errcode.Quote(ref))
@@ -291,6 +356,9 @@ func (s *Store) Get(ref string) (*Artifact, error) {
 	if !ok {
 		return nil, unknown()
 	}
+	if owner != NoOwner && !s.readable(h, owner, strict) {
+		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "that artifact belongs to another session")
+	}
 	path := filepath.Join(s.dir, h+artifactExt)
 	data, err := os.ReadFile(path)
 	a, perr := parseArtifact(data)
@@ -298,10 +366,25 @@ func (s *Store) Get(ref string) (*Artifact, error) {
 		_ = os.Remove(path)
 		s.total -= e.size
 		delete(s.index, h)
+		delete(s.owners, h)
 		return nil, unknown()
 	}
 	s.touch(h, e)
 	return a, nil
+}
+
+// readable reports whether owner may read the artifact h.
+func (s *Store) readable(h string, owner Owner, strict bool) bool {
+	list, made := s.owners[h]
+	if !made {
+		return !strict
+	}
+	for _, o := range list {
+		if o == owner {
+			return true
+		}
+	}
+	return false
 }
 
 func unknown() error {

@@ -211,3 +211,68 @@ func TestDefaultStateDir(t *testing.T) {
 		t.Fatal(d)
 	}
 }
+
+// TestStoreOwnership: an artifact made by one session is foreign_revision
+// to another; one made by two sessions (the same bytes) is both's; an
+// artifact no session of this process made is readable only when not
+// strict; a released owner's artifacts are nobody's; an unknown one stays
+// unknown_artifact, whoever asks.
+func TestStoreOwnership(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	s, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := Owner(1), Owner(2)
+	refA, err := s.PutFor(a, obsOf(1, 300), []byte("{}"), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, _ := s.PutFor(a, obsOf(2, 300), []byte("{}"), 1024)
+	if _, err := s.PutFor(b, obsOf(2, 300), []byte("{}"), 1024); err != nil {
+		t.Fatal(err)
+	}
+	unowned, _ := s.Put(obsOf(3, 300), []byte("{}"), 1024)
+	for _, strict := range []bool{false, true} {
+		if _, err := s.GetFor(a, refA, strict); err != nil {
+			t.Fatalf("the maker, strict %v: %v", strict, err)
+		}
+		if _, err := s.GetFor(b, refA, strict); errcode.CodeOf(err) != errcode.ForeignRevision {
+			t.Fatalf("another session, strict %v: %v", strict, err)
+		}
+		for _, o := range []Owner{a, b} {
+			if _, err := s.GetFor(o, shared, strict); err != nil {
+				t.Fatalf("shared artifact for %d, strict %v: %v", o, strict, err)
+			}
+		}
+		_, err := s.GetFor(b, unowned, strict)
+		if strict && errcode.CodeOf(err) != errcode.ForeignRevision || !strict && err != nil {
+			t.Fatalf("an artifact of no session, strict %v: %v", strict, err)
+		}
+		if _, err := s.GetFor(a, Ref(obsOf(9, 300)), strict); errcode.CodeOf(err) != errcode.UnknownArtifact {
+			t.Fatalf("never stored, strict %v: %v", strict, err)
+		}
+	}
+	// Get asks nobody's name.
+	if _, err := s.Get(refA); err != nil {
+		t.Fatal(err)
+	}
+	s.Release(a)
+	if _, err := s.GetFor(a, refA, true); errcode.CodeOf(err) != errcode.ForeignRevision {
+		t.Fatalf("released owner, strict: %v", err)
+	}
+	if _, err := s.GetFor(b, shared, true); err != nil {
+		t.Fatalf("the other maker after a release: %v", err)
+	}
+	// Ownership is this process's: a reopened store has none.
+	s2, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.GetFor(b, shared, false); err != nil {
+		t.Fatalf("after a restart, not strict: %v", err)
+	}
+	if _, err := s2.GetFor(b, shared, true); errcode.CodeOf(err) != errcode.ForeignRevision {
+		t.Fatalf("after a restart, strict: %v", err)
+	}
+}

@@ -135,7 +135,7 @@ func (s *Server) budget(asked int) (int, error) {
 // save projects o into budget bytes less the room suffix needs, appends
 // suffix (more members of the answer object) to it, stores the
 // observation with that answer, and returns the answer.
-func (s *Server) save(o *domsnap.Observation, budget int, suffix string) (*sdk.CallToolResult, error) {
+func (s *Server) save(ss *session, o *domsnap.Observation, budget int, suffix string) (*sdk.CallToolResult, error) {
 	p, err := domsnap.Project(o, budget-len(suffix))
 	if err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func (s *Server) save(o *domsnap.Observation, budget int, suffix string) (*sdk.C
 	if suffix != "" {
 		out = append(append(out[:len(out)-1:len(out)-1], suffix...), '}')
 	}
-	if _, err := s.store.Put(o.Canonical(), out, budget); err != nil {
+	if _, err := s.store.PutFor(ss.owner, o.Canonical(), out, budget); err != nil {
 		return nil, err
 	}
 	return answer(out), nil
@@ -223,7 +223,7 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
-	return s.save(o, budget, `,"http_status":`+strconv.Itoa(nav.Status))
+	return s.save(ss, o, budget, `,"http_status":`+strconv.Itoa(nav.Status))
 }
 
 // budgetAndRequest checks a call's model_bytes and decodes its extract
@@ -281,7 +281,7 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
-	return s.save(o, budget, "")
+	return s.save(ss, o, budget, "")
 }
 
 type artifactArgs struct {
@@ -296,7 +296,7 @@ func artifact(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if err := ctx.Err(); err != nil {
 		return nil, errcode.Wrap(errcode.Cancelled, pkg, "", "context done", err)
 	}
-	got, err := s.store.Get(a.Artifact)
+	got, err := s.store.GetFor(ss.owner, a.Artifact, s.hosted != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -333,5 +333,5 @@ func snapshotObserve(ctx context.Context, s *Server, ss *session, raw []byte) (*
 	if err != nil {
 		return nil, err
 	}
-	return s.save(o, budget, "")
+	return s.save(ss, o, budget, "")
 }

@@ -124,15 +124,25 @@ when a file differs in a way --known does not list.`,
 		{
 			name:     "mcp",
 			synopsis: "domsnap mcp [flags]",
-			summary:  "serve the agent tools (Model Context Protocol) over standard input and output",
+			summary:  "serve the agent tools (Model Context Protocol) over stdio, or over HTTP with --http",
 			about: `Serves browser_navigate, browser_observe and browser_artifact (and
 snapshot_observe with --root) to one MCP client over stdio. Chromium starts on
 the first navigation; every answer fits --model-bytes; complete observations
 are kept in the artifact store (--state-dir) and can be read back, also after a
-restart. Page content in answers is untrusted data. See docs/agents.md.`,
+restart. Page content in answers is untrusted data. See docs/agents.md.
+
+With --http ADDR it serves streamable HTTP at /mcp instead, to several
+sessions at once, each with its own browser context in one Chromium. Every
+request needs "Authorization: Bearer <token>" with the token of --token-file
+(a file only its owner may read; required). ADDR must be loopback unless
+--allow-remote; put your own reverse proxy in front for remote clients.
+At most --max-sessions sessions live at once; one idle for --idle-timeout is
+ended. GET /healthz answers without a token. SIGTERM lets calls in flight
+finish for up to 10s, then cancels them.`,
 			examples: []string{
 				"domsnap mcp                                           # any http or https page",
 				"domsnap mcp --allow-origin https://example.test --root ./pages   # one origin, and offline files below ./pages",
+				"domsnap mcp --http 127.0.0.1:8931 --token-file ~/.config/domsnap/token   # hosted, behind your reverse proxy",
 			},
 			run: runMCP,
 		},

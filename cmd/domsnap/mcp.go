@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -22,8 +24,9 @@ func (o *originList) String() string     { return strings.Join(*o, ",") }
 func (o *originList) Set(v string) error { *o = append(*o, v); return nil }
 
 // runMCP is "domsnap mcp": the agent tool server over standard input and
-// output. It ends when the client closes standard input, or on SIGINT or
-// SIGTERM, and leaves no browser behind.
+// output, or with --http over streamable HTTP. It ends when the client
+// closes standard input (stdio), or on SIGINT or SIGTERM, and leaves no
+// browser behind.
 func runMCP(c *cli, args []string) int {
 	fs, chrome := browserFlags(c, "mcp", "usage: domsnap mcp [flags]")
 	var origins originList
@@ -32,12 +35,39 @@ func runMCP(c *cli, args []string) int {
 	maxStore := fs.Int64("max-store-bytes", mcp.DefaultMaxStoreBytes, "the artifact store's size bound; the least recently used artifacts go first")
 	modelBytes := fs.Int("model-bytes", limits.ModelBytes, "the byte budget of every answer; a call may only lower it")
 	root := fs.String("root", "", "the folder snapshot_observe may read below (without it the tool is not offered)")
+	httpAddr := fs.String("http", "", "serve streamable HTTP at /mcp on this host:port instead of stdio (loopback unless --allow-remote)")
+	tokenFile := fs.String("token-file", "", "with --http: the file holding the bearer token every request must carry (mode 600; required)")
+	allowRemote := fs.Bool("allow-remote", false, "with --http: allow an address that is not loopback")
+	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: the most sessions alive at once (1 to 64)")
+	idle := fs.Duration("idle-timeout", mcp.DefaultIdleTimeout, "with --http: end a session this long after its last call (1s to 24h)")
 	pos, code, done := parseCommand(fs, args)
 	if done {
 		return code
 	}
 	if len(pos) != 0 {
 		return c.usage("mcp takes no operands")
+	}
+	var hosted *mcp.HostedConfig
+	var token []byte
+	if *httpAddr != "" {
+		// Zero means the default to the library; on the command line it is
+		// out of bounds like any other value below the least.
+		if *maxSessions < 1 {
+			return c.usage("--max-sessions must be 1 to " + strconv.Itoa(mcp.MaxMaxSessions))
+		}
+		if *idle < mcp.MinIdleTimeout {
+			return c.usage("--idle-timeout must be 1s to 24h")
+		}
+		hosted = &mcp.HostedConfig{Addr: *httpAddr, AllowRemote: *allowRemote, MaxSessions: *maxSessions, IdleTimeout: *idle, Log: c.stderr}
+		if err := hosted.Check(); err != nil {
+			return c.fail(err)
+		}
+		var err error
+		if token, err = mcp.ReadToken(*tokenFile); err != nil {
+			return c.fail(err)
+		}
+	} else if name := hostedOnly(fs); name != "" {
+		return c.usage("--" + name + " needs --http")
 	}
 	srv, err := mcp.New(mcp.Config{
 		Chrome:        *chrome,
@@ -53,11 +83,40 @@ func runMCP(c *cli, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if hosted != nil {
+		ln, err := mcp.Listen(hosted)
+		if err != nil {
+			srv.Close()
+			return c.fail(err)
+		}
+		err = srv.Serve(ctx, ln, *hosted, token)
+		clear(token)
+		if err != nil {
+			fmt.Fprintln(c.stderr, errorLine(err))
+			return exitFailure
+		}
+		return exitOK
+	}
 	if err := srv.Run(ctx, &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(c.stderr, errorLine(err))
 		return exitFailure
 	}
 	return exitOK
+}
+
+// hostedOnly names a flag that only --http uses when it was given without
+// it, "" when none was.
+func hostedOnly(fs *flag.FlagSet) string {
+	name := ""
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "token-file", "allow-remote", "max-sessions", "idle-timeout":
+			if name == "" {
+				name = f.Name
+			}
+		}
+	})
+	return name
 }
 
 // moduleVersion is the module's version as built, for the MCP handshake.

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMCPHostedRefusesToStart: the HTTP server does not start without a
+// token file, with one open to group or others, on an address that is not
+// loopback without --allow-remote, or with limits out of bounds; the
+// hosted flags need --http. Each refusal is a usage error (exit 2) that
+// never quotes the token, and nothing is listened on.
+func TestMCPHostedRefusesToStart(t *testing.T) {
+	dir := t.TempDir()
+	secret := "never-show-this-token-0123456789"
+	good := filepath.Join(dir, "token")
+	os.WriteFile(good, []byte(secret+"\n"), 0o600)
+	open := filepath.Join(dir, "open-token")
+	os.WriteFile(open, []byte(secret+"\n"), 0o600)
+	os.Chmod(open, 0o640)
+	state := filepath.Join(dir, "state")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--http", "127.0.0.1:0"}, "token file is required"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", filepath.Join(dir, "missing")}, "cannot open"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", open}, "group or others"},
+		{[]string{"--http", "0.0.0.0:0", "--token-file", good}, "--allow-remote"},
+		{[]string{"--http", ":0", "--token-file", good}, "--allow-remote"},
+		{[]string{"--http", "127.0.0.1", "--token-file", good}, "host:port"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", good, "--max-sessions", "0"}, "--max-sessions"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", good, "--max-sessions", "65"}, "--max-sessions"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", good, "--idle-timeout", "0s"}, "--idle-timeout"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", good, "--idle-timeout", "999ms"}, "--idle-timeout"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", good, "--idle-timeout", "24h0m1s"}, "--idle-timeout"},
+		{[]string{"--token-file", good}, "--token-file needs --http"},
+		{[]string{"--allow-remote"}, "--allow-remote needs --http"},
+		{[]string{"--max-sessions", "2"}, "--max-sessions needs --http"},
+		{[]string{"--idle-timeout", "1m"}, "--idle-timeout needs --http"},
+	}
+	for _, c := range cases {
+		args := append([]string{"mcp", "--state-dir", state}, c.args...)
+		r := runCmd(t, "", args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, secret) {
+			t.Errorf("%v: exit %d, stderr %q", c.args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestMCPHelpNamesHostedFlags: the help lists every hosted flag.
+func TestMCPHelpNamesHostedFlags(t *testing.T) {
+	r := runCmd(t, "", "help", "mcp")
+	for _, f := range []string{"-http", "-token-file", "-allow-remote", "-max-sessions", "-idle-timeout"} {
+		if !strings.Contains(r.stdout, f) {
+			t.Errorf("help mcp lacks %s:\n%s", f, r.stdout)
+		}
+	}
+}

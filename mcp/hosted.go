@@ -1,0 +1,610 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// The hosted server's defaults and bounds (docs/reference.md#hosted-over-http).
+const (
+	// DefaultMaxSessions is --max-sessions when not given; MaxMaxSessions
+	// the most it may be, each session being a browser context in one
+	// shared Chromium.
+	DefaultMaxSessions = 4
+	MaxMaxSessions     = 64
+	// DefaultIdleTimeout is --idle-timeout when not given; it may be from
+	// MinIdleTimeout to MaxIdleTimeout.
+	DefaultIdleTimeout = 10 * time.Minute
+	MinIdleTimeout     = time.Second
+	MaxIdleTimeout     = 24 * time.Hour
+	// MinTokenBytes and MaxTokenBytes bound the token: long enough not to
+	// be guessed, short enough for any header.
+	MinTokenBytes = 16
+	MaxTokenBytes = 4096
+	// DrainTimeout bounds how long the calls in flight at shutdown take to
+	// finish or be cancelled.
+	DrainTimeout = 10 * time.Second
+)
+
+// drainGrace is how long the calls in flight at shutdown may run on before
+// they are cancelled; the rest of DrainTimeout is for their answers.
+const drainGrace = 7 * time.Second
+
+// sessionClose bounds the wait for the SDK to close the sessions at
+// shutdown, once their calls have been cancelled.
+const sessionClose = 5 * time.Second
+
+// requestKey is where the token check leaves the HTTP request's context
+// for the tool call it carries (see requestContext).
+const requestKey = "domsnap/request-context"
+
+// HostedConfig configures the streamable HTTP front of a Server.
+type HostedConfig struct {
+	// Addr is the address to listen on, host:port.
+	Addr string
+	// AllowRemote permits an address that is not loopback.
+	AllowRemote bool
+	// MaxSessions bounds the sessions alive at once; zero means
+	// DefaultMaxSessions.
+	MaxSessions int
+	// IdleTimeout ends a session whose last call ended this long ago;
+	// zero means DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// Log receives one line per event: listening, a session admitted,
+	// refused, expired or ended, a request refused, shutting down. No line
+	// holds a token, a URL the browser opened or page content. Nil
+	// discards them.
+	Log io.Writer
+}
+
+// Check fills in the defaults and checks the bounds and the address.
+func (c *HostedConfig) Check() error {
+	if c.MaxSessions == 0 {
+		c.MaxSessions = DefaultMaxSessions
+	}
+	if c.MaxSessions < 1 || c.MaxSessions > MaxMaxSessions {
+		return errcode.New(errcode.InvalidRequest, pkg, "", "--max-sessions must be 1 to "+strconv.Itoa(MaxMaxSessions)+", got "+strconv.Itoa(c.MaxSessions))
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.IdleTimeout < MinIdleTimeout || c.IdleTimeout > MaxIdleTimeout {
+		return errcode.New(errcode.InvalidRequest, pkg, "", "--idle-timeout must be 1s to 24h, got "+c.IdleTimeout.String())
+	}
+	return CheckAddr(c.Addr, c.AllowRemote)
+}
+
+// CheckAddr refuses an address that is not host:port, and one whose host
+// is not loopback (127.0.0.0/8, ::1 or localhost) unless allowRemote: an
+// empty host listens on every interface.
+func CheckAddr(addr string, allowRemote bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errcode.New(errcode.InvalidRequest, pkg, "", "--http must be host:port, got "+errcode.Quote(addr))
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return errcode.New(errcode.InvalidRequest, pkg, "", "--http has no valid port: "+errcode.Quote(addr))
+	}
+	if allowRemote || isLoopbackHost(host) {
+		return nil
+	}
+	return errcode.New(errcode.InvalidRequest, pkg, "", "--http "+errcode.Quote(addr)+" is not a loopback address; listen on 127.0.0.1 behind your own reverse proxy, or pass --allow-remote")
+}
+
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ReadToken reads the bearer token from path: the file must be the
+// owner's alone (no permission for group or others) and hold one token of
+// MinTokenBytes to MaxTokenBytes visible ASCII characters, white space
+// around it ignored. No message quotes the file's content.
+func ReadToken(path string) ([]byte, error) {
+	bad := func(msg string) error { return errcode.New(errcode.InvalidRequest, pkg, "", "--token-file: "+msg) }
+	if path == "" {
+		return nil, bad("a token file is required with --http")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, bad("cannot open " + errcode.Quote(path))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, bad(errcode.Quote(path) + " is not a regular file")
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return nil, bad(fmt.Sprintf("%s is open to group or others (mode %04o); make it the owner's alone (chmod 600)", errcode.Quote(path), perm))
+	}
+	// Room for white space around the longest token, and one byte more to
+	// tell a file that is too long.
+	limit := int64(MaxTokenBytes + 64)
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, bad("cannot read " + errcode.Quote(path))
+	}
+	if int64(len(data)) > limit {
+		return nil, bad("the token is longer than " + strconv.Itoa(MaxTokenBytes) + " bytes")
+	}
+	tok := bytes.TrimSpace(data)
+	if len(tok) < MinTokenBytes || len(tok) > MaxTokenBytes {
+		return nil, bad("the token must be " + strconv.Itoa(MinTokenBytes) + " to " + strconv.Itoa(MaxTokenBytes) + " bytes, got " + strconv.Itoa(len(tok)))
+	}
+	for _, c := range tok {
+		if c < 0x21 || c > 0x7e {
+			return nil, bad("the token must be visible ASCII characters, with no space inside")
+		}
+	}
+	return tok, nil
+}
+
+// Listen checks cfg and listens on its address.
+func Listen(cfg *HostedConfig) (net.Listener, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, errcode.Wrap(errcode.InvalidRequest, pkg, "", "cannot listen on "+errcode.Quote(cfg.Addr), err)
+	}
+	return ln, nil
+}
+
+// Serve serves the tools over the SDK's streamable HTTP transport at /mcp
+// on ln, each request carrying "Authorization: Bearer <token>", until ctx
+// ends. Then it drains: no new request is taken, the calls in flight get
+// DrainTimeout to finish and are cancelled when they do not, every session
+// ends and the browser closes with its profile. A Server serves one front.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, cfg HostedConfig, token []byte) error {
+	h, err := newHosted(s, cfg, token, ln.Addr())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: h.log}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	h.logf("listening on http://%s/mcp (at most %d sessions, idle timeout %s)", ln.Addr(), h.cfg.MaxSessions, h.cfg.IdleTimeout)
+	var serr error
+	select {
+	case <-ctx.Done():
+	case serr = <-served:
+	}
+	h.drain(hs)
+	if errors.Is(serr, http.ErrServerClosed) {
+		serr = nil
+	}
+	err = errors.Join(serr, s.Close())
+	h.logf("stopped")
+	return err
+}
+
+// hosted is the HTTP front: the token check, the Origin check, the
+// admission of sessions and their idle timeouts, around the SDK's handler.
+type hosted struct {
+	s    *Server
+	cfg  HostedConfig
+	sum  [sha256.Size]byte // of the token
+	own  map[string]bool   // the server's own origins
+	mcp  http.Handler      // the SDK's streamable handler
+	gate http.Handler      // the token check, then serveMCP
+	log  *log.Logger
+
+	mu       sync.Mutex
+	pending  int // sessions being initialised
+	leases   map[*sdk.ServerSession]*lease
+	draining bool
+	posts    int // POST requests in flight: calls and their answers
+}
+
+// lease is one admitted session's place in the front.
+type lease struct {
+	ss    *sdk.ServerSession
+	sess  *session
+	timer *time.Timer
+	busy  int // calls running
+	// expired is set when the idle timeout ended the session; its calls
+	// get session_expired until the SDK's session is closed one idle
+	// period later.
+	expired bool
+}
+
+func newHosted(s *Server, cfg HostedConfig, token []byte, addr net.Addr) (*hosted, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if len(token) < MinTokenBytes {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the token is too short")
+	}
+	out := cfg.Log
+	if out == nil {
+		out = io.Discard
+	}
+	h := &hosted{s: s, cfg: cfg, sum: sha256.Sum256(token), own: ownOrigins(addr),
+		log: log.New(out, "domsnap mcp: ", log.LstdFlags), leases: map[*sdk.ServerSession]*lease{}}
+	s.mu.Lock()
+	if s.hosted != nil || s.closed {
+		s.mu.Unlock()
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the server is already serving or closed")
+	}
+	s.hosted = h
+	s.mu.Unlock()
+	h.mcp = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, nil)
+	h.gate = auth.RequireBearerToken(h.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(http.HandlerFunc(h.serveMCP))
+	return h, nil
+}
+
+func (h *hosted) logf(format string, args ...any) { h.log.Printf(format, args...) }
+
+// ownOrigins are the origins a request may name in its Origin header: the
+// listening address's, and for a loopback one each loopback name of it.
+func ownOrigins(addr net.Addr) map[string]bool {
+	own := map[string]bool{}
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return own
+	}
+	hosts := []string{host}
+	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsUnspecified()) {
+		hosts = []string{"127.0.0.1", "localhost", "::1"}
+	}
+	for _, h := range hosts {
+		if o, ok := originOf(&url.URL{Scheme: "http", Host: net.JoinHostPort(h, port)}); ok {
+			own[o] = true
+		}
+	}
+	return own
+}
+
+func (h *hosted) ownOrigin(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Path != "" || u.RawQuery != "" || u.User != nil {
+		return false
+	}
+	o, ok := originOf(u)
+	return ok && h.own[o]
+}
+
+// verify is the token check: the SHA-256 digests of the given and the
+// real token are compared in constant time, so neither the token's length
+// nor its bytes show in how long a refusal takes. It leaves the request's
+// context for the call the request carries.
+func (h *hosted) verify(_ context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
+	sum := sha256.Sum256([]byte(token))
+	if subtle.ConstantTimeCompare(sum[:], h.sum[:]) != 1 {
+		h.logf("refused a request with a wrong token from %s", r.RemoteAddr)
+		return nil, auth.ErrInvalidToken
+	}
+	return &auth.TokenInfo{Extra: map[string]any{requestKey: r.Context()}}, nil
+}
+
+// requestContext is the context of the HTTP request that carried a call,
+// nil over stdio. It ends when the client goes away.
+func requestContext(req *sdk.CallToolRequest) context.Context {
+	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil {
+		return nil
+	}
+	c, _ := req.Extra.TokenInfo.Extra[requestKey].(context.Context)
+	return c
+}
+
+func (h *hosted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/healthz":
+		h.health(w, r)
+	case "/mcp":
+		// The token check answers 401 without this header's challenge
+		// unless it is there already; serveMCP takes it off again.
+		w.Header().Set("WWW-Authenticate", `Bearer realm="domsnap"`)
+		h.gate.ServeHTTP(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// health answers whether the server takes requests, and nothing else.
+func (h *hosted) health(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	h.mu.Lock()
+	draining := h.draining
+	h.mu.Unlock()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if draining {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, "shutting down\n")
+		return
+	}
+	io.WriteString(w, "ok\n")
+}
+
+// serveMCP runs after the token check: the Origin check, admission of a
+// new session within --max-sessions, and the SDK's handler.
+func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Del("WWW-Authenticate")
+	if o := r.Header.Get("Origin"); o != "" && !h.ownOrigin(o) {
+		h.logf("refused a request from a foreign Origin (from %s)", r.RemoteAddr)
+		http.Error(w, "Forbidden: the request's Origin is not this server's", http.StatusForbidden)
+		return
+	}
+	opening := r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == ""
+	h.mu.Lock()
+	if h.draining {
+		h.mu.Unlock()
+		http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	if opening {
+		if live := h.liveLocked(); live+h.pending >= h.cfg.MaxSessions {
+			h.mu.Unlock()
+			h.logf("refused a new session: %d of %d are live (--max-sessions)", live, h.cfg.MaxSessions)
+			refuseSession(w, h.cfg.MaxSessions)
+			return
+		}
+		h.pending++
+	}
+	if r.Method == http.MethodPost {
+		h.posts++
+	}
+	h.mu.Unlock()
+	admitted := false
+	if opening {
+		// The reservation ends as the first byte of the answer is written,
+		// before the client can act on it: a session the answer names is
+		// admitted at that same moment, and an answer that names none (an
+		// error, a request that opens nothing) frees the place.
+		w = &admitWriter{ResponseWriter: w, admit: func(id string) {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.pending--
+			admitted = true
+			if id != "" {
+				h.admitLocked(id)
+			}
+		}}
+	}
+	h.mcp.ServeHTTP(w, r)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r.Method == http.MethodPost {
+		h.posts--
+	}
+	if opening && !admitted {
+		h.pending--
+	}
+}
+
+// admitWriter calls admit when the SDK starts writing the answer, with the
+// id of the session the answer names, "" when it names none.
+type admitWriter struct {
+	http.ResponseWriter
+	once  sync.Once
+	admit func(id string)
+}
+
+func (w *admitWriter) check() {
+	w.once.Do(func() { w.admit(w.Header().Get("Mcp-Session-Id")) })
+}
+
+func (w *admitWriter) WriteHeader(code int) {
+	w.check()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *admitWriter) Write(p []byte) (int, error) {
+	w.check()
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush serves http.ResponseController, which the SDK flushes its event
+// stream through.
+func (w *admitWriter) Flush() {
+	w.check()
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *admitWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// refuseSession answers the initialisation of one session too many: 429
+// with a JSON-RPC error saying why, for clients that show it.
+func refuseSession(w http.ResponseWriter, max int) {
+	msg := "domsnap: too many sessions: all " + strconv.Itoa(max) + " allowed by --max-sessions are live; end one or wait until one idles out"
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32000, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", "60")
+	w.WriteHeader(http.StatusTooManyRequests)
+	w.Write(body)
+}
+
+// liveLocked counts the sessions that hold a place: admitted and not
+// expired.
+func (h *hosted) liveLocked() int {
+	n := 0
+	for _, l := range h.leases {
+		if !l.expired {
+			n++
+		}
+	}
+	return n
+}
+
+// admitLocked gives the session the SDK just initialised under id its
+// live session, its idle timer and a watcher that ends it with the SDK's.
+// An initialisation that failed left no session to admit.
+func (h *hosted) admitLocked(id string) {
+	var ss *sdk.ServerSession
+	for x := range h.s.mcp.Sessions() {
+		if x.ID() == id {
+			ss = x
+			break
+		}
+	}
+	if ss == nil {
+		return
+	}
+	sess := newSession(h.s)
+	h.s.mu.Lock()
+	closed := h.s.closed
+	if !closed {
+		h.s.sessions[ss] = sess
+	}
+	h.s.mu.Unlock()
+	if closed {
+		go ss.Close()
+		return
+	}
+	l := &lease{ss: ss, sess: sess}
+	l.timer = time.AfterFunc(h.cfg.IdleTimeout, func() { h.idle(l) })
+	h.leases[ss] = l
+	go func() {
+		_ = ss.Wait()
+		h.gone(ss)
+	}()
+	h.logf("session admitted (%d of %d live)", h.liveLocked(), h.cfg.MaxSessions)
+}
+
+// begin marks a call of ss as running, which holds off its idle timeout;
+// done marks it ended, which restarts the timeout when it was the last.
+func (h *hosted) begin(ss *sdk.ServerSession) (done func(), err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l := h.leases[ss]
+	if l == nil || l.expired {
+		return nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended; open a new one")
+	}
+	l.busy++
+	l.timer.Stop()
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		l.busy--
+		if l.busy == 0 && !l.expired {
+			l.timer.Reset(h.cfg.IdleTimeout)
+		}
+	}, nil
+}
+
+// idle ends a session whose last call ended IdleTimeout ago: its browser
+// context is disposed and its place freed; its later calls get
+// session_expired until, one idle period on, the SDK's session is closed
+// and the front forgets it.
+func (h *hosted) idle(l *lease) {
+	h.mu.Lock()
+	if l.busy > 0 || l.expired || h.leases[l.ss] != l {
+		h.mu.Unlock()
+		return
+	}
+	l.expired = true
+	ss := l.ss
+	l.timer = time.AfterFunc(h.cfg.IdleTimeout, func() { ss.Close() })
+	h.mu.Unlock()
+	l.sess.end()
+	h.logf("session expired after %s idle", h.cfg.IdleTimeout)
+}
+
+// gone ends a session the SDK closed: the client ended it, it expired and
+// was forgotten, or the server is shutting down.
+func (h *hosted) gone(ss *sdk.ServerSession) {
+	h.mu.Lock()
+	l := h.leases[ss]
+	delete(h.leases, ss)
+	h.mu.Unlock()
+	if l == nil {
+		return
+	}
+	l.timer.Stop()
+	h.s.EndSession(ss)
+	h.logf("session ended")
+}
+
+// drain shuts the front down: no new request is taken, the POST requests
+// in flight get drainGrace to finish, then their calls are cancelled and
+// get the rest of DrainTimeout to answer; then every session is closed.
+func (h *hosted) drain(hs *http.Server) {
+	h.mu.Lock()
+	h.draining = true
+	posts := h.posts
+	h.mu.Unlock()
+	h.logf("shutting down (%d requests in flight)", posts)
+	start := time.Now()
+	sctx, cancel := context.WithTimeout(context.Background(), DrainTimeout)
+	defer cancel()
+	shut := make(chan struct{})
+	go func() {
+		_ = hs.Shutdown(sctx) // closes the listener and the idle connections
+		close(shut)
+	}()
+	if !h.waitPosts(start.Add(drainGrace)) {
+		h.s.stopCalls(errShutdown)
+		if !h.waitPosts(start.Add(DrainTimeout)) {
+			h.logf("requests still in flight after %s", DrainTimeout)
+		}
+	}
+	// Closing the SDK's sessions ends their event streams, which would
+	// hold their connections open.
+	closed := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		for ss := range h.s.mcp.Sessions() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ss.Close()
+			}()
+		}
+		wg.Wait()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(sessionClose):
+		h.logf("sessions still closing after %s", sessionClose)
+	}
+	cancel()
+	_ = hs.Close()
+	<-shut
+}
+
+// waitPosts waits until no POST request is in flight or deadline passes,
+// and reports whether none is.
+func (h *hosted) waitPosts(deadline time.Time) bool {
+	for {
+		h.mu.Lock()
+		n := h.posts
+		h.mu.Unlock()
+		if n == 0 {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

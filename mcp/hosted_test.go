@@ -1,0 +1,453 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// lockedBuffer is a log that several goroutines write.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// front is a Server serving HTTP on a loopback port in this process.
+type front struct {
+	srv   *Server
+	url   string // http://127.0.0.1:PORT
+	token string
+	log   *lockedBuffer
+	stop  func() error
+}
+
+// startFront serves srv over HTTP with a fresh token until the test ends,
+// then checks that Serve returned and that the log never held the token.
+func startFront(t *testing.T, srv *Server, cfg HostedConfig) *front {
+	t.Helper()
+	var raw [16]byte
+	rand.Read(raw[:])
+	token := "tok-" + hex.EncodeToString(raw[:])
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Addr = ln.Addr().String()
+	lb := &lockedBuffer{}
+	cfg.Log = lb
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln, cfg, []byte(token)) }()
+	f := &front{srv: srv, url: "http://" + cfg.Addr, token: token, log: lb}
+	f.stop = sync.OnceValue(func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(60 * time.Second):
+			return errors.New("Serve did not return")
+		}
+	})
+	t.Cleanup(func() {
+		if err := f.stop(); err != nil {
+			t.Error(err)
+		}
+		if strings.Contains(lb.String(), token) {
+			t.Error("the token is in the log")
+		}
+	})
+	return f
+}
+
+// bearer adds the token to every request.
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+// connect opens a session with the SDK's streamable client over base
+// (nil: a transport of its own).
+func (f *front) connect(t *testing.T, base http.RoundTripper) (*sdk.ClientSession, error) {
+	t.Helper()
+	if base == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		t.Cleanup(tr.CloseIdleConnections)
+		base = tr
+	}
+	c := sdk.NewClient(&sdk.Implementation{Name: "hosted-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: f.url + "/mcp", HTTPClient: &http.Client{Transport: bearer{f.token, base}}, MaxRetries: -1}, nil)
+	if err == nil {
+		t.Cleanup(func() { cs.Close() })
+	}
+	return cs, err
+}
+
+func (f *front) mustConnect(t *testing.T) *sdk.ClientSession {
+	t.Helper()
+	cs, err := f.connect(t, nil)
+	if err != nil {
+		t.Fatalf("%v (log: %s)", err, f.log.String())
+	}
+	return cs
+}
+
+// live counts the admitted sessions that hold a place.
+func (f *front) live() int {
+	h := f.srv.hosted
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.liveLocked()
+}
+
+// waitFor polls cond for up to 30 seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	waitWithin(t, 30*time.Second, what, cond)
+}
+
+// waitWithin polls cond for up to d.
+func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// post sends one raw initialize request with the given headers.
+func (f *front) post(t *testing.T, path string, headers map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, f.url+path, strings.NewReader(initBody))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
+	return res.StatusCode, res.Header, string(body)
+}
+
+func sessionCount(s *Server) int {
+	n := 0
+	for range s.mcp.Sessions() {
+		n++
+	}
+	return n
+}
+
+// TestHostedFront: /healthz needs no token and says only ok; /mcp without
+// the right token is 401 and starts nothing; a foreign Origin is 403 and
+// the server's own passes; other paths are 404.
+func TestHostedFront(t *testing.T) {
+	srv := offlineServer(t, t.TempDir())
+	f := startFront(t, srv, HostedConfig{})
+
+	res, err := http.Get(f.url + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || string(body) != "ok\n" {
+		t.Fatalf("healthz: %d %q", res.StatusCode, body)
+	}
+	if code, _, _ := f.post(t, "/healthz", nil); code != http.StatusMethodNotAllowed {
+		t.Fatalf("POST /healthz: %d", code)
+	}
+
+	wrong := []map[string]string{
+		nil,
+		{"Authorization": "Bearer " + f.token[:len(f.token)-1]},
+		{"Authorization": "Bearer " + f.token + "x"},
+		{"Authorization": "Bearer " + strings.ToUpper(f.token)},
+		{"Authorization": "Basic " + f.token},
+		{"Authorization": f.token},
+	}
+	for i, h := range wrong {
+		code, hdr, _ := f.post(t, "/mcp", h)
+		if code != http.StatusUnauthorized || !strings.HasPrefix(hdr.Get("WWW-Authenticate"), "Bearer") {
+			t.Fatalf("wrong token %d: %d, challenge %q", i, code, hdr.Get("WWW-Authenticate"))
+		}
+	}
+	if n := sessionCount(srv); n != 0 || f.live() != 0 {
+		t.Fatalf("refused requests started %d sessions", n)
+	}
+
+	auth := "Bearer " + f.token
+	port := f.url[strings.LastIndexByte(f.url, ':')+1:]
+	for _, o := range []string{"http://evil.example", "null", "http://127.0.0.1:1", "https://127.0.0.1:" + port, "http://127.0.0.1:" + port + "/x"} {
+		if code, _, _ := f.post(t, "/mcp", map[string]string{"Authorization": auth, "Origin": o}); code != http.StatusForbidden {
+			t.Fatalf("Origin %s: %d", o, code)
+		}
+	}
+	if n := sessionCount(srv); n != 0 {
+		t.Fatalf("refused origins started %d sessions", n)
+	}
+	for i, o := range []string{"http://127.0.0.1:" + port, "http://localhost:" + port, "http://[::1]:" + port} {
+		code, hdr, _ := f.post(t, "/mcp", map[string]string{"Authorization": auth, "Origin": o})
+		if code != http.StatusOK || hdr.Get("Mcp-Session-Id") == "" {
+			t.Fatalf("own Origin %s: %d", o, code)
+		}
+		if f.live() != i+1 {
+			t.Fatalf("own Origin %s: %d live sessions", o, f.live())
+		}
+	}
+	if code, _, _ := f.post(t, "/other", map[string]string{"Authorization": auth}); code != http.StatusNotFound {
+		t.Fatalf("other path: %d", code)
+	}
+	// Health says nothing about the sessions now there are some.
+	res, _ = http.Get(f.url + "/healthz")
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if string(body) != "ok\n" {
+		t.Fatalf("healthz with sessions: %q", body)
+	}
+}
+
+// TestHostedSessionLimit: with --max-sessions 2, a first and a second
+// session are admitted, a third is refused with 429 and a message naming
+// the limit, and once a client ends its session a new one is admitted.
+func TestHostedSessionLimit(t *testing.T) {
+	srv := offlineServer(t, t.TempDir())
+	f := startFront(t, srv, HostedConfig{MaxSessions: 2})
+	c1 := f.mustConnect(t)
+	if f.live() != 1 {
+		t.Fatalf("%d live after one", f.live())
+	}
+	f.mustConnect(t)
+	if _, err := f.connect(t, nil); err == nil {
+		t.Fatal("a third session was admitted")
+	}
+	code, hdr, body := f.post(t, "/mcp", map[string]string{"Authorization": "Bearer " + f.token})
+	if code != http.StatusTooManyRequests || hdr.Get("Retry-After") == "" || !strings.Contains(body, "--max-sessions") {
+		t.Fatalf("refusal: %d %q", code, body)
+	}
+	if f.live() != 2 || sessionCount(srv) != 2 {
+		t.Fatalf("after refusals: %d live, %d SDK sessions", f.live(), sessionCount(srv))
+	}
+	c1.Close()
+	waitFor(t, "the closed session to go", func() bool { return f.live() == 1 })
+	f.mustConnect(t)
+	if !strings.Contains(f.log.String(), "refused a new session") {
+		t.Fatalf("the refusal is not logged: %s", f.log.String())
+	}
+}
+
+// TestHostedIdleTimeout: a session idle for the timeout is ended: its
+// place is freed at once, its later calls get session_expired, and one
+// idle period on it is forgotten.
+func TestHostedIdleTimeout(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "page.html"), []byte(`<ul><li>a</li><li>b</li></ul>`), 0o600)
+	srv := offlineServer(t, root)
+	f := startFront(t, srv, HostedConfig{MaxSessions: 1, IdleTimeout: MinIdleTimeout})
+	cs := f.mustConnect(t)
+	wantAnswer(t, call(t, cs, "snapshot_observe", map[string]any{"path": "page.html"}), 0)
+	waitFor(t, "the session to expire", func() bool { return f.live() == 0 })
+	wantError(t, call(t, cs, "snapshot_observe", map[string]any{"path": "page.html"}), "session_expired")
+	wantError(t, call(t, cs, "browser_artifact", map[string]any{"artifact": "sha256:" + strings.Repeat("0", 64)}), "session_expired")
+	// The expired session's place is free.
+	next := f.mustConnect(t)
+	wantAnswer(t, call(t, next, "snapshot_observe", map[string]any{"path": "page.html"}), 0)
+	// One idle period on, the expired session is forgotten: its requests
+	// are no longer answered with tool results.
+	waitFor(t, "the expired session to be forgotten", func() bool {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "snapshot_observe", Arguments: map[string]any{"path": "page.html"}})
+		if err == nil && !strings.Contains(text(t, res), "session_expired") {
+			t.Fatalf("the expired session answered: %s", text(t, res))
+		}
+		return err != nil
+	})
+	if !strings.Contains(f.log.String(), "session expired") {
+		t.Fatalf("the expiry is not logged: %s", f.log.String())
+	}
+}
+
+// TestHostedArtifactsStayInTheirSession: an artifact one session made is
+// foreign_revision in another, and an artifact of an earlier run is
+// nobody's.
+func TestHostedArtifactsStayInTheirSession(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.html"), []byte(`<ul><li>a</li></ul>`), 0o600)
+	os.WriteFile(filepath.Join(root, "b.html"), []byte(`<ul><li>b</li><li>c</li></ul>`), 0o600)
+	srv := offlineServer(t, root)
+	old, err := srv.store.Put(obsOf(1, 300), []byte("{}"), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := startFront(t, srv, HostedConfig{})
+	a, b := f.mustConnect(t), f.mustConnect(t)
+	ra := artifactOf(t, wantAnswer(t, call(t, a, "snapshot_observe", map[string]any{"path": "a.html"}), 0))
+	rb := artifactOf(t, wantAnswer(t, call(t, b, "snapshot_observe", map[string]any{"path": "b.html"}), 0))
+	wantAnswer(t, call(t, a, "browser_artifact", map[string]any{"artifact": ra}), 0)
+	wantAnswer(t, call(t, b, "browser_artifact", map[string]any{"artifact": rb}), 0)
+	wantError(t, call(t, a, "browser_artifact", map[string]any{"artifact": rb}), "foreign_revision")
+	wantError(t, call(t, b, "browser_artifact", map[string]any{"artifact": ra}), "foreign_revision")
+	wantError(t, call(t, a, "browser_artifact", map[string]any{"artifact": old}), "foreign_revision")
+	wantError(t, call(t, a, "browser_artifact", map[string]any{"artifact": "sha256:" + strings.Repeat("0", 64)}), "unknown_artifact")
+}
+
+func artifactOf(t *testing.T, answer []byte) string {
+	t.Helper()
+	i := bytes.Index(answer, []byte(`"artifact":"`))
+	if i < 0 {
+		t.Fatalf("no artifact in %s", answer)
+	}
+	rest := answer[i+len(`"artifact":"`):]
+	return string(rest[:bytes.IndexByte(rest, '"')])
+}
+
+// TestReadToken: the file must be the owner's alone and hold one token of
+// 16 to 4096 visible ASCII bytes; no message quotes the file's content.
+func TestReadToken(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), 0o600)
+		os.Chmod(p, mode)
+		return p
+	}
+	good := strings.Repeat("k", 16)
+	cases := []struct {
+		name, content string
+		mode          os.FileMode
+		ok            bool
+	}{
+		{"owner", good + "\n", 0o600, true},
+		{"owner-read-only", "  " + good + "\r\n", 0o400, true},
+		{"group-read", good, 0o640, false},
+		{"others-read", good, 0o604, false},
+		{"group-write", good, 0o620, false},
+		{"short", strings.Repeat("k", 15), 0o600, false},
+		{"shortest", strings.Repeat("k", 16), 0o600, true},
+		{"long", strings.Repeat("k", 4096), 0o600, true},
+		{"too-long", strings.Repeat("k", 4097), 0o600, false},
+		{"far-too-long", strings.Repeat("k", 1<<20), 0o600, false},
+		{"inner-space", "kkkkkkkk kkkkkkkk", 0o600, false},
+		{"control", good + "\x01", 0o600, false},
+		{"empty", "", 0o600, false},
+	}
+	for _, c := range cases {
+		p := write(c.name, c.content, c.mode)
+		tok, err := ReadToken(p)
+		if c.ok != (err == nil) {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if err != nil {
+			if errcode.CodeOf(err) != errcode.InvalidRequest || strings.Contains(err.Error(), "kkkk") {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		if string(tok) != strings.TrimSpace(c.content) {
+			t.Errorf("%s: token %q", c.name, tok)
+		}
+	}
+	if _, err := ReadToken(""); err == nil {
+		t.Error("no file")
+	}
+	if _, err := ReadToken(filepath.Join(dir, "missing")); err == nil {
+		t.Error("missing file")
+	}
+	if _, err := ReadToken(dir); err == nil {
+		t.Error("a folder")
+	}
+}
+
+// TestHostedConfigCheck: the address is loopback unless remote is
+// allowed, and the limits are checked just under, at and just over their
+// bounds.
+func TestHostedConfigCheck(t *testing.T) {
+	for _, a := range []string{"127.0.0.1:0", "127.1.2.3:8080", "[::1]:9", "localhost:65535"} {
+		if err := CheckAddr(a, false); err != nil {
+			t.Errorf("%s: %v", a, err)
+		}
+	}
+	for _, a := range []string{":8080", "0.0.0.0:80", "[::]:1", "10.0.0.1:80", "example.test:80"} {
+		if err := CheckAddr(a, false); errcode.CodeOf(err) != errcode.InvalidRequest || !strings.Contains(err.Error(), "--allow-remote") {
+			t.Errorf("%s: %v", a, err)
+		}
+		if err := CheckAddr(a, true); err != nil {
+			t.Errorf("%s with --allow-remote: %v", a, err)
+		}
+	}
+	for _, a := range []string{"127.0.0.1", "127.0.0.1:x", "127.0.0.1:65536", ""} {
+		if err := CheckAddr(a, true); err == nil {
+			t.Errorf("%q accepted", a)
+		}
+	}
+	check := func(max int, idle time.Duration) (HostedConfig, error) {
+		c := HostedConfig{Addr: "127.0.0.1:0", MaxSessions: max, IdleTimeout: idle}
+		err := c.Check()
+		return c, err
+	}
+	if c, err := check(0, 0); err != nil || c.MaxSessions != DefaultMaxSessions || c.IdleTimeout != DefaultIdleTimeout {
+		t.Fatalf("defaults: %+v %v", c, err)
+	}
+	for _, m := range []struct {
+		n  int
+		ok bool
+	}{{-1, false}, {1, true}, {2, true}, {MaxMaxSessions - 1, true}, {MaxMaxSessions, true}, {MaxMaxSessions + 1, false}} {
+		if _, err := check(m.n, 0); (err == nil) != m.ok {
+			t.Errorf("max sessions %d: %v", m.n, err)
+		}
+	}
+	for _, d := range []struct {
+		d  time.Duration
+		ok bool
+	}{{-time.Second, false}, {MinIdleTimeout - 1, false}, {MinIdleTimeout, true}, {MinIdleTimeout + 1, true}, {MaxIdleTimeout - 1, true}, {MaxIdleTimeout, true}, {MaxIdleTimeout + 1, false}} {
+		if _, err := check(0, d.d); (err == nil) != d.ok {
+			t.Errorf("idle %v: %v", d.d, err)
+		}
+	}
+	if msg := strconv.Itoa(MaxMaxSessions); !strings.Contains(func() string { _, err := check(MaxMaxSessions+1, 0); return err.Error() }(), msg) {
+		t.Error("the refusal does not name the bound")
+	}
+}
