@@ -1,0 +1,22 @@
+// Command benchratio prints, in one run, the offline HTML path's costs as
+// ratios against golang.org/x/net/html doing the least the same job needs
+// (docs/reference.md#performance; `make bench` runs it):
+//
+//   - in process, snapshot.ParseHTML against html.Parse of the same bytes,
+//     for pages of about 1k, 10k and 100k nodes;
+//   - in process, snapshot.Load plus domsnap.Extract of the first table
+//     against html.Parse plus a walk that reads that table's cells;
+//   - whole process, `domsnap extract` against a small program (package
+//     baseline beside this one) that parses and walks the same way, on a
+//     100k-node table page and on a page whose table follows a long filler
+//     (the collection scan stops at limits.MaxScanNodes);
+//   - the peak resident set of those processes, at 100k and 1M nodes;
+//   - the bytes a built tree keeps per node against the *html.Node tree.
+//
+// Times are medians of interleaved runs, so that a load change on the
+// machine hits both sides alike; each ratio is ours over the baseline's,
+// lower is better. Nothing here is asserted: the numbers depend on the
+// machine, and the ratios are what to compare between commits.
+//
+// Flags: -runs N (default 5) and -quick (the 1M-node page left out).
+package main
