@@ -98,12 +98,7 @@ func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTML
 	if p.nodes > maxNodes {
 		return nil, info, 0, tooManyNodes(maxNodes)
 	}
-	quirks := htmlQuirks(doc)
-	var restore []htmlSaved
-	if quirks {
-		restore = htmlLowerNames(doc)
-	}
-	eng := style.New(doc, style.Options{Quirks: quirks})
+	eng := style.New(doc, style.Options{Quirks: htmlQuirks(doc), States: p.states})
 	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
 	styles := htmlComputeStyles(doc, eng)
 	if eng.OverBudget() {
@@ -113,9 +108,6 @@ func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTML
 	}
 	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
 	info.StyleMatchSteps = eng.StepsCharged()
-	for _, r := range restore {
-		r.attr.Val = r.val
-	}
 	t, err := p.build(doc, styles)
 	if err != nil {
 		return nil, info, 0, err
@@ -127,14 +119,18 @@ func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTML
 type htmlPrepared struct {
 	nodes int
 	hosts map[*html.Node]bool
+	// states are the element states selectors ask about and the tree
+	// keeps (checked), beside the parsed tree rather than in it.
+	states style.States
 }
 
 // prepare readies the parsed tree for styling and building, in one pass in
 // tree order: it detaches declarative shadow roots (marking their hosts),
 // cuts template contents off their templates, and records the element
-// states that selectors ask about (StateAttr) and the tree keeps (checked).
+// states that selectors ask about and the tree keeps (checked).
 func htmlPrepare(doc *html.Node) *htmlPrepared {
-	p := &htmlPrepared{hosts: map[*html.Node]bool{}}
+	p := &htmlPrepared{hosts: map[*html.Node]bool{}, states: style.States{}}
+	states := p.states
 	ids := map[string]*html.Node{}
 	var radios []*html.Node
 	var controls []*html.Node
@@ -173,7 +169,7 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 					radios = append(radios, n)
 				case "checkbox":
 					if htmlHasAttr(n, "checked") {
-						htmlSetState(n, "checked")
+						states[n] |= style.Checked
 					}
 				}
 			case "select", "textarea":
@@ -182,7 +178,7 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 				// Without a value a progress bar is indeterminate; a
 				// checkbox only becomes so by script.
 				if !htmlHasAttr(n, "value") {
-					htmlSetState(n, "indeterminate")
+					states[n] |= style.Indeterminate
 				}
 			case "details":
 				if !htmlHasAttr(n, "open") {
@@ -200,45 +196,45 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 					}
 					openGroups[name] = true
 				}
-				htmlSetState(n, "open")
+				states[n] |= style.Open
 			case "dialog":
 				if htmlHasAttr(n, "open") {
-					htmlSetState(n, "open")
+					states[n] |= style.Open
 				}
 			}
 		}
-		if n.Namespace != "" || !strings.Contains(n.Data, "-") {
+		if n.Namespace == "" && strings.Contains(n.Data, "-") {
 			// Without script no custom element is ever defined.
-			htmlSetState(n, "defined")
+			states[n] |= style.Undefined
 		}
 		n = style.NextNode(n, doc, true)
 	}
 	// Emptiness is known only once declarative shadow roots are detached.
 	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
 		if n.Type == html.ElementNode && htmlIsEmpty(n) {
-			htmlSetState(n, "empty")
+			states[n] |= style.Empty
 		}
 	}
-	htmlMarkRadios(radios, ids)
+	htmlMarkRadios(radios, ids, states)
 	for _, c := range controls {
 		if htmlIsRequired(c) {
-			htmlSetState(c, "required")
+			states[c] |= style.Required
 		} else {
-			htmlSetState(c, "optional")
+			states[c] |= style.Optional
 		}
 		switch c.Data {
 		case "select":
-			htmlMarkSelected(c)
+			htmlMarkSelected(c, states)
 		case "input", "textarea":
 			if htmlIsReadWriteControl(c) {
-				htmlSetState(c, "read-write")
+				states[c] |= style.ReadWrite
 			}
 			if htmlPlaceholderShown(c) {
-				htmlSetState(c, "placeholder-shown")
+				states[c] |= style.PlaceholderShown
 			}
 		}
 	}
-	htmlMarkEditableAndDirection(doc)
+	htmlMarkEditableAndDirection(doc, states)
 	return p
 }
 
@@ -389,7 +385,7 @@ func htmlValidFloat(s string) bool {
 // carry selected. Options are the select's option descendants; the walk is
 // bounded by the select's subtree, and no subtree holds two selects'
 // options.
-func htmlMarkSelected(sel *html.Node) {
+func htmlMarkSelected(sel *html.Node, states style.States) {
 	multiple := htmlHasAttr(sel, "multiple")
 	var last, firstEnabled *html.Node
 	for n := sel.FirstChild; n != nil; n = style.NextNode(n, sel, true) {
@@ -398,7 +394,7 @@ func htmlMarkSelected(sel *html.Node) {
 		}
 		if htmlHasAttr(n, "selected") {
 			if multiple {
-				htmlSetState(n, "checked")
+				states[n] |= style.Checked
 			}
 			last = n
 		}
@@ -409,9 +405,9 @@ func htmlMarkSelected(sel *html.Node) {
 	switch {
 	case multiple:
 	case last != nil:
-		htmlSetState(last, "checked")
+		states[last] |= style.Checked
 	case firstEnabled != nil && htmlParseNonNegative(htmlAttrOr(sel, "size")) <= 1:
-		htmlSetState(firstEnabled, "checked")
+		states[firstEnabled] |= style.Checked
 	}
 }
 
@@ -434,7 +430,7 @@ func htmlAttrOr(n *html.Node, key string) string {
 // elements that are editable through contenteditable (:read-write) and the
 // right-to-left ones (:dir(rtl)). Both inherit, so a parent is decided
 // before its children; the sets hold the marked elements only.
-func htmlMarkEditableAndDirection(doc *html.Node) {
+func htmlMarkEditableAndDirection(doc *html.Node, states style.States) {
 	editable := map[*html.Node]bool{}
 	rtl := map[*html.Node]bool{}
 	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
@@ -460,13 +456,11 @@ func htmlMarkEditableAndDirection(doc *html.Node) {
 		}
 		if ed {
 			editable[n] = true
-			if !htmlHasAttr(n, style.StateAttr("read-write")) {
-				htmlSetState(n, "read-write")
-			}
+			states[n] |= style.ReadWrite
 		}
 		if htmlIsRTL(n, parent != nil && rtl[parent]) {
 			rtl[n] = true
-			htmlSetState(n, "dir-rtl")
+			states[n] |= style.RTL
 		}
 	}
 }
@@ -557,7 +551,7 @@ func htmlStrongDirection(s string) (rtl, ok bool) {
 // attribute, only the last in tree order stays checked, as each newly
 // inserted checked radio unchecks the others (Chromium 156 does exactly this).
 // A radio without a name is a group of its own.
-func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
+func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node, states style.States) {
 	type group struct {
 		form *html.Node
 		name string
@@ -570,7 +564,7 @@ func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
 		}
 		name, _ := htmlAttr(r, "name")
 		if name == "" {
-			htmlSetState(r, "checked")
+			states[r] |= style.Checked
 			continue
 		}
 		last[group{htmlFormOwner(r, ids), name}] = r
@@ -579,7 +573,7 @@ func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
 	for _, r := range order {
 		name, _ := htmlAttr(r, "name")
 		if last[group{htmlFormOwner(r, ids), name}] == r {
-			htmlSetState(r, "checked")
+			states[r] |= style.Checked
 		}
 	}
 	// A radio whose group has no checked radio is :indeterminate.
@@ -588,10 +582,10 @@ func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
 		switch {
 		case name == "":
 			if !htmlHasAttr(r, "checked") {
-				htmlSetState(r, "indeterminate")
+				states[r] |= style.Indeterminate
 			}
 		case last[group{htmlFormOwner(r, ids), name}] == nil:
-			htmlSetState(r, "indeterminate")
+			states[r] |= style.Indeterminate
 		}
 	}
 }
@@ -766,6 +760,7 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 		case out[top.i].Display.IsNone() || htmlHides(top.n, n, out[top.i]):
 			pi = top.i
 			c = style.Computed{Display: style.DisplayNone}
+			eng.Skip(n)
 		default:
 			pi = top.i
 			c = eng.Compute(n, &out[pi])
@@ -947,9 +942,6 @@ func (p *htmlPrepared) build(doc *html.Node, styles []style.Computed) (*domtree.
 		case html.ElementNode:
 			attrs = attrs[:0]
 			for _, a := range n.Attr {
-				if style.IsStateAttr(a.Key) {
-					continue
-				}
 				name := a.Key
 				if a.Namespace != "" && a.Namespace != a.Key {
 					name = a.Namespace + ":" + a.Key
@@ -962,7 +954,7 @@ func (p *htmlPrepared) build(doc *html.Node, styles []style.Computed) (*domtree.
 			if c.Hidden {
 				info.Visibility = domtree.Hidden
 			}
-			info.Checked = n.Namespace == "" && n.Data == "input" && htmlHasAttr(n, style.StateAttr("checked"))
+			info.Checked = n.Namespace == "" && n.Data == "input" && p.states[n]&style.Checked != 0
 			if p.hosts[n] {
 				info.Flags |= domtree.ShadowHost
 			}
@@ -1015,10 +1007,6 @@ func htmlRemoveAttr(n *html.Node, key string) {
 		}
 	}
 	n.Attr = kept
-}
-
-func htmlSetState(n *html.Node, state string) {
-	n.Attr = append(n.Attr, html.Attribute{Key: style.StateAttr(state)})
 }
 
 // htmlEmbedsDocument reports whether Chromium would give an embed element a
@@ -1099,31 +1087,4 @@ func htmlQuirks(doc *html.Node) bool {
 		return true
 	}
 	return false
-}
-
-// htmlSaved is an attribute value to put back after styling.
-type htmlSaved struct {
-	attr *html.Attribute
-	val  string
-}
-
-// htmlLowerNames lower-cases every class and id attribute for quirks-mode
-// selector matching and returns the original values, which the tree keeps.
-func htmlLowerNames(doc *html.Node) []htmlSaved {
-	var saved []htmlSaved
-	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		for i := range n.Attr {
-			a := &n.Attr[i]
-			if a.Namespace == "" && (a.Key == "class" || a.Key == "id") {
-				if l := domtree.ToLowerASCII(a.Val); l != a.Val {
-					saved = append(saved, htmlSaved{a, a.Val})
-					a.Val = l
-				}
-			}
-		}
-	}
-	return saved
 }

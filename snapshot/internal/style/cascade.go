@@ -14,23 +14,29 @@ import (
 // may cost one document; see the package documentation.
 const MatchBudget = 1 << 22
 
-// statePrefix starts every private state attribute name. HTML attribute names
-// never contain a space, so no page can forge or collide with one.
-const statePrefix = "domsnap "
+// State is a set of element states that selectors ask about and that the
+// selector library cannot work out from the tree: the caller computes them
+// once per document (Options.States) and the matcher reads them there. The
+// tree itself is never marked.
+type State uint16
 
-// StateAttr is the name of the private attribute that marks an element as
-// being in a state: "checked", "defined", "open", "required", "optional",
-// "empty" (no child but comments; unlike the selector library's :empty, a
-// whitespace text node is a child), "read-write", "placeholder-shown",
-// "indeterminate" or "dir-rtl" (its directionality is right-to-left).
-// The selector library cannot evaluate these pseudo-classes itself, so the
-// caller computes each state and adds the attribute (value empty) before
-// styles are computed; :checked and the others are rewritten to match it.
-func StateAttr(state string) string { return statePrefix + state }
+// The states. Undefined is the one state most elements are not in, so that
+// the table holds few entries: :defined matches the elements without it.
+const (
+	Checked          State = 1 << iota // :checked
+	Open                               // :open
+	Required                           // :required
+	Optional                           // :optional
+	Empty                              // :empty: no child but comments; unlike the selector library's, a whitespace text node is a child
+	ReadWrite                          // :read-write; :read-only is its absence
+	PlaceholderShown                   // :placeholder-shown
+	Indeterminate                      // :indeterminate
+	RTL                                // :dir(rtl), a right-to-left directionality; :dir(ltr) is its absence
+	Undefined                          // a custom element, never defined since no script runs; :defined is its absence
+)
 
-// IsStateAttr reports whether an attribute key is a private state attribute,
-// to be dropped when attributes are copied out.
-func IsStateAttr(key string) bool { return strings.HasPrefix(key, statePrefix) }
+// States holds each element's states; an element not in it has none.
+type States map[*html.Node]State
 
 // property is one of the properties the cascade computes.
 type property uint8
@@ -258,6 +264,9 @@ type rule struct {
 type Options struct {
 	// Quirks is true for a document in quirks mode.
 	Quirks bool
+	// States are the elements' states (see State), which the engine reads
+	// and never changes.
+	States States
 }
 
 // lowerNames lower-cases the id and class names of selectors, for quirks mode.
@@ -284,6 +293,10 @@ type Engine struct {
 	m matcher
 	// varSteps is what is left of VarSteps.
 	varSteps int
+	// elements is the number of elements in the document, the weight of a
+	// costly rule in MatchBudget; pairs are the candidate pairs counted so
+	// far.
+	elements, pairs int
 	// Sheets is the number of <style> elements applied.
 	Sheets int
 }
@@ -308,9 +321,9 @@ type Computed struct {
 // shadow roots must already be cut off the tree by the caller.
 //
 // In quirks mode (Options.Quirks), class and id selectors match ASCII
-// case-insensitively, as browsers do: the caller lower-cases the class and
-// id attributes it lets the selectors see, and New lower-cases the class and
-// id names in the selectors.
+// case-insensitively, as browsers do: New lower-cases the class and id
+// names in the selectors, and the matcher compares them with the element's
+// class and id lower-cased; the tree is left as it is.
 func New(doc *html.Node, opts Options) *Engine {
 	e := &Engine{
 		byID: map[string][]int32{}, byClass: map[string][]int32{}, byTag: map[string][]int32{},
@@ -424,21 +437,24 @@ func New(doc *html.Node, opts Options) *Engine {
 			}
 		}
 	}
-	e.m = newMatcher()
+	e.m = newMatcher(opts)
 	// Layer order is known once every sheet is read.
 	ctx.layers.finish()
 	for i := range e.rules {
 		e.rules[i].layer = ctx.layers.rank[e.rules[i].layer]
 	}
 	e.varSteps = VarSteps
-	e.checkBudget(doc, elements)
+	e.elements = elements
 	return e
 }
 
-// OverBudget reports whether matching ran out of MatchSteps. Styles computed
-// since then are not to be trusted: the caller calls DropSheets and computes
-// every element again, so that the sheets apply everywhere or nowhere.
-func (e *Engine) OverBudget() bool { return e.m.spent() && !e.SheetsDropped }
+// OverBudget reports whether the sheets cost more than MatchBudget
+// candidate pairs, counted as each element is computed (or skipped, Skip),
+// or matching ran out of MatchSteps. Styles computed since then are not to
+// be trusted: once every element was computed or skipped, the caller calls
+// DropSheets and computes every element again, so that the sheets apply
+// everywhere or nowhere.
+func (e *Engine) OverBudget() bool { return (e.pairsOver() || e.m.spent()) && !e.SheetsDropped }
 
 // StepsCharged is how many of MatchSteps matching has taken so far; it
 // never exceeds MatchSteps.
@@ -451,7 +467,13 @@ func (e *Engine) Work() int { return e.m.work }
 
 // DropSheets stops applying the author style sheets (style attributes still
 // apply) and records that in SheetsDropped.
+//
+// Sheets over MatchBudget are dropped as if they had never been matched:
+// StepsCharged and Work start again from 0, as the pairs alone decide.
 func (e *Engine) DropSheets() {
+	if e.pairsOver() {
+		e.m = matcher{steps: MatchSteps, cache: map[*html.Node]*elemInfo{}, states: e.m.states, quirks: e.m.quirks}
+	}
 	e.rules, e.universal = nil, nil
 	e.byID, e.byClass, e.byTag = map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
 	e.SheetsDropped = true
@@ -473,60 +495,39 @@ func (e *Engine) add(r rule) {
 	}
 }
 
-// checkBudget counts the candidate pairs the sheets would cost and drops the
-// sheets when they exceed MatchBudget. A costly selector weighs as much as
-// the document has elements, the most its own search can visit.
-func (e *Engine) checkBudget(doc *html.Node, elements int) {
-	if len(e.rules) == 0 {
+// count adds one element's candidate pairs: one per rule of the lists
+// that may match it (the universal ones included), a costly rule weighing
+// as much as the document has elements, the most its own search can visit.
+// Once the pairs pass MatchBudget the sheets cannot apply, and matching
+// stops (see OverBudget).
+func (e *Engine) count(list []int32) {
+	for _, i := range list {
+		if e.rules[i].sel.costly {
+			e.pairs += e.elements
+		} else {
+			e.pairs++
+		}
+	}
+}
+
+// pairsOver reports whether the candidate pairs passed MatchBudget.
+func (e *Engine) pairsOver() bool { return e.pairs > MatchBudget }
+
+// Skip counts the candidate pairs of element n, whose style the caller
+// does not compute (it is under an element without boxes). MatchBudget
+// counts every element of the document, styled or not, so whether the
+// sheets apply does not depend on the order in which they turn out to.
+func (e *Engine) Skip(n *html.Node) {
+	if len(e.rules) == 0 || e.pairsOver() {
 		return
 	}
-	weight := func(list []int32) int {
-		w := 0
-		for _, i := range list {
-			if e.rules[i].sel.costly {
-				w += elements
-			} else {
-				w++
-			}
-		}
-		return w
-	}
-	uw := weight(e.universal)
-	total := 0
-	for n := doc; n != nil; n = NextNode(n, doc, true) {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		total += uw
-		e.candidates(n, func(list []int32) { total += weight(list) })
-		if total > MatchBudget {
-			e.DropSheets()
-			return
-		}
-	}
+	e.count(e.universal)
+	e.candidatesFor(n, e.m.styling(n), e.count)
 }
 
-// candidates calls f with each keyed rule list that may match n.
-func (e *Engine) candidates(n *html.Node, f func([]int32)) {
-	if id, ok := attrValue(n, "id"); ok {
-		if l := e.byID[id]; len(l) > 0 {
-			f(l)
-		}
-	}
-	if cls, ok := attrValue(n, "class"); ok && len(e.byClass) > 0 {
-		for _, c := range fields(cls) {
-			if l := e.byClass[c]; len(l) > 0 {
-				f(l)
-			}
-		}
-	}
-	if l := e.byTag[domtree.ToLowerASCII(n.Data)]; len(l) > 0 {
-		f(l)
-	}
-}
-
-// candidatesFor is candidates with n's class list and id already read,
-// so that styling an element splits its class list once.
+// candidatesFor calls f with each keyed rule list that may match n, from
+// n's class list and id as the matcher read them (split once, lower case in
+// quirks mode).
 func (e *Engine) candidatesFor(n *html.Node, in *elemInfo, f func([]int32)) {
 	if in.id != "" {
 		if l := e.byID[in.id]; len(l) > 0 {
@@ -583,12 +584,6 @@ func NextNode(n, root *html.Node, enter bool) *html.Node {
 		n = n.Parent
 	}
 	return nil
-}
-
-func fields(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\f' || r == '\r'
-	})
 }
 
 // winner is the best declaration seen so far for one property.
@@ -656,9 +651,16 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 			}
 		}
 	}
-	if len(e.rules) > 0 {
-		try(e.universal)
-		e.candidatesFor(n, e.m.styling(n), try)
+	if len(e.rules) > 0 && !e.pairsOver() {
+		// Count the element's pairs first: once they pass the budget, the
+		// sheets cannot apply and matching is wasted work.
+		info := e.m.styling(n)
+		e.count(e.universal)
+		e.candidatesFor(n, info, e.count)
+		if !e.pairsOver() {
+			try(e.universal)
+			e.candidatesFor(n, info, try)
+		}
 	}
 	if s, ok := attrValue(n, "style"); ok && s != "" {
 		offer(parseDecls(readDecls(tokenize(s))), prio{inline: true})
