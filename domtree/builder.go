@@ -3,6 +3,7 @@ package domtree
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // BuildError says why a node could not be added. Sources turn it into their
@@ -35,6 +36,25 @@ func NewBuilder(sizeHint int) *Builder {
 		kind: Document, display: DisplayBlock,
 	})
 	return &Builder{t: t, open: []int32{0}}
+}
+
+// ReserveAttrs makes room for n more attributes, for a source that knows
+// how many its elements carry, so that adding them never copies the array.
+func (b *Builder) ReserveAttrs(n int) {
+	if n > 0 && !b.done {
+		b.t.attrs = slices.Grow(b.t.attrs, n)
+	}
+}
+
+// SetStyle changes the display and visibility of element i, added
+// earlier, for a source that settles them only once the element's subtree
+// is known (a display: contents element without rendered content has no
+// box). It is a no-op when i is not an element or the tree is built.
+func (b *Builder) SetStyle(i int, d Display, v Visibility) {
+	if b.done || i <= 0 || i >= len(b.t.nodes) || b.t.nodes[i].kind != Element {
+		return
+	}
+	b.t.nodes[i].display, b.t.nodes[i].visibility = d, v
 }
 
 // Len is the number of nodes added so far, the document included.

@@ -98,3 +98,32 @@ func TestExclusion(t *testing.T) {
 		}
 	}
 }
+
+// TestSetStyle: a source may settle an element's display and visibility
+// after adding it, until the tree is built; exclusion follows the final
+// value, and anything but an element is left alone.
+func TestSetStyle(t *testing.T) {
+	b := NewBuilder(0)
+	b.ReserveAttrs(3)
+	div, _ := b.AddElement(0, "div", []Attr{{Name: "id", Value: "a"}}, ElementInfo{Display: DisplayBlock})
+	txt, _ := b.AddText(div, "x", 0)
+	span, _ := b.AddElement(div, "span", nil, ElementInfo{Display: DisplayInline})
+	b.SetStyle(span, DisplayNone, Hidden)
+	b.SetStyle(txt, DisplayNone, Hidden) // not an element: no change
+	b.SetStyle(99, DisplayNone, Hidden)  // out of range: no change
+	tr := b.Build()
+	b.SetStyle(div, DisplayNone, Hidden) // built: no change
+	d, s := tr.At(div), tr.At(span)
+	if d.Display() != DisplayBlock || d.Visibility() != Visible || d.Excluded() {
+		t.Errorf("div: %v %v excluded %t", d.Display(), d.Visibility(), d.Excluded())
+	}
+	if s.Display() != DisplayNone || s.Visibility() != Hidden || !s.Excluded() {
+		t.Errorf("span: %v %v excluded %t", s.Display(), s.Visibility(), s.Excluded())
+	}
+	if x := tr.At(txt); x.Excluded() {
+		t.Errorf("text excluded")
+	}
+	if v, _ := d.Attr("id"); v != "a" {
+		t.Errorf("id %q", v)
+	}
+}

@@ -99,26 +99,26 @@ func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTML
 		return nil, info, 0, tooManyNodes(maxNodes)
 	}
 	eng := style.New(doc, style.Options{Quirks: htmlQuirks(doc), States: p.states})
-	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
-	styles := htmlComputeStyles(doc, eng)
-	if eng.OverBudget() {
+	t, err := p.styleAndBuild(doc, eng)
+	if err == nil && eng.OverBudget() {
 		// The sheets apply everywhere or nowhere.
 		eng.DropSheets()
-		styles = htmlComputeStyles(doc, eng)
+		t, err = p.styleAndBuild(doc, eng)
 	}
-	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
-	info.StyleMatchSteps = eng.StepsCharged()
-	t, err := p.build(doc, styles)
 	if err != nil {
 		return nil, info, 0, err
 	}
+	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
+	info.StyleMatchSteps = eng.StepsCharged()
 	return t, info, eng.Work(), nil
 }
 
 // htmlPrepared is what the first pass over the parsed tree learned.
 type htmlPrepared struct {
-	nodes int
-	hosts map[*html.Node]bool
+	// nodes counts the nodes of the tree to build, elements and attrs
+	// its elements and their attributes.
+	nodes, elements, attrs int
+	hosts                  map[*html.Node]bool
 	// states are the element states selectors ask about and the tree
 	// keeps (checked), beside the parsed tree rather than in it.
 	states style.States
@@ -155,6 +155,8 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 			n.FirstChild, n.LastChild = nil, nil
 		}
 		p.nodes++
+		p.elements++
+		p.attrs += len(n.Attr)
 		if id, ok := htmlAttr(n, "id"); ok && id != "" {
 			if _, seen := ids[id]; !seen {
 				ids[id] = n
@@ -691,8 +693,8 @@ func isPCENChar(r rune) bool {
 	return false
 }
 
-// htmlComputeStyles computes every element's style in tree order (the order
-// build visits elements in), then marks what a browser would not render even
+// styleAndBuild computes every element's style and builds the tree, in
+// one walk in tree order, then marks what a browser would not render even
 // though its display is not none, so that the tree agrees with a live
 // capture, where such elements have no layout object:
 //   - everything under a display: none element;
@@ -702,22 +704,28 @@ func isPCENChar(r rune) bool {
 //   - a display: contents element with no rendered content. Whitespace-only
 //     text counts as rendered only after inline content in the same line box
 //     context, which is when Chromium gives it a layout object.
-func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
-	var out []style.Computed
-	var parent []int32 // parent element's position in out, -1 for the root
-	var text []bool    // has a rendered child text node
+//
+// The open elements are a stack of values; each element's computed style
+// is kept until the walk ends, for its children and for the last pass.
+func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtree.Tree, error) {
+	b := domtree.NewBuilder(p.nodes)
+	b.ReserveAttrs(p.attrs)
+	out := make([]style.Computed, 0, p.elements)
+	parent := make([]int32, 0, p.elements) // parent element's position in out, -1 for the root
+	text := make([]bool, 0, p.elements)    // has a rendered child text node
+	node := make([]int32, 0, p.elements)   // the element's index in the tree
 	type open struct {
-		n *html.Node
-		i int32
-		// line points at the flag of the block container this element's
-		// children flow into: whether the last rendered thing in it was
-		// inline content.
-		line *bool
-		// own is that flag when the element starts a container of its own.
-		own bool
+		n   *html.Node
+		i   int32 // the element's position in out
+		idx int   // its index in the tree
+		// line is where in lines the flag of the block container this
+		// element's children flow into is: whether the last rendered thing
+		// in it was inline content. lines[0] is the document's; lines[k+1]
+		// belongs to the element at stack[k], when it starts a container.
+		line int32
 	}
-	var stack []*open
-	rootLine := false
+	var stack []open
+	lines := []bool{false}
 	closeTop := func() {
 		o := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -725,75 +733,99 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 		if d.IsNone() || d.IsContents() {
 			return
 		}
-		outer := &rootLine
+		outer := int32(0)
 		if len(stack) > 0 {
 			outer = stack[len(stack)-1].line
 		}
-		*outer = d.Class() == domtree.DisplayInline
+		lines[outer] = d.Class() == domtree.DisplayInline
 	}
-	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
-		if n.Type != html.ElementNode && n.Type != html.TextNode {
-			continue
-		}
+	var attrs []domtree.Attr
+	for n := doc.FirstChild; n != nil; n = style.NextNode(n, doc, true) {
 		for len(stack) > 0 && stack[len(stack)-1].n != n.Parent {
 			closeTop()
 		}
 		var top *open
+		parentIdx := 0
 		if len(stack) > 0 {
-			top = stack[len(stack)-1]
+			top = &stack[len(stack)-1]
+			parentIdx = top.idx
 		}
-		if n.Type == html.TextNode {
-			if top == nil || out[top.i].Display.IsNone() || htmlHides(top.n, n, out[top.i]) {
+		var err error
+		switch n.Type {
+		case html.DoctypeNode:
+			_, err = b.AddDoctype(parentIdx, n.Data, 0)
+		case html.CommentNode:
+			_, err = b.AddComment(parentIdx, n.Data, 0)
+		case html.TextNode:
+			if top != nil && !out[top.i].Display.IsNone() && !htmlHides(top.n, n, out[top.i]) {
+				if strings.Trim(n.Data, " \t\n\f\r") != "" || lines[top.line] {
+					text[top.i] = true
+					lines[top.line] = true
+				}
+			}
+			_, err = b.AddText(parentIdx, n.Data, 0)
+		case html.ElementNode:
+			pi := int32(-1)
+			var c style.Computed
+			switch {
+			case top == nil:
+				c = eng.Compute(n, nil)
+			case out[top.i].Display.IsNone() || htmlHides(top.n, n, out[top.i]):
+				pi = top.i
+				c = style.Computed{Display: style.DisplayNone}
+			default:
+				pi = top.i
+				c = eng.Compute(n, &out[pi])
+			}
+			if n.Namespace == "" && n.Data == "embed" {
+				if !htmlHasAttr(n, "src") && !htmlHasAttr(n, "type") {
+					c.Display = style.DisplayNone // nothing to embed: no box
+				}
+			}
+			if htmlDemotedForm(n) {
+				c.Display = style.DisplayNone
+			}
+			i := int32(len(out))
+			out = append(out, c)
+			parent = append(parent, pi)
+			text = append(text, false)
+			var idx int
+			attrs, idx, err = p.addElement(b, parentIdx, n, c, attrs)
+			if err != nil {
+				break
+			}
+			node = append(node, int32(idx))
+			if n.FirstChild == nil {
+				// A leaf still ends the line state of its container.
+				d := c.Display
+				if !d.IsNone() && !d.IsContents() {
+					outer := int32(0)
+					if top != nil {
+						outer = top.line
+					}
+					lines[outer] = d.Class() == domtree.DisplayInline
+				}
 				continue
 			}
-			if strings.Trim(n.Data, " \t\n\f\r") != "" || *top.line {
-				text[top.i] = true
-				*top.line = true
+			own := int32(len(stack) + 1)
+			if int(own) >= len(lines) {
+				lines = append(lines, false)
 			}
-			continue
-		}
-		pi := int32(-1)
-		var c style.Computed
-		switch {
-		case top == nil:
-			c = eng.Compute(n, nil)
-		case out[top.i].Display.IsNone() || htmlHides(top.n, n, out[top.i]):
-			pi = top.i
-			c = style.Computed{Display: style.DisplayNone}
-			eng.Skip(n)
-		default:
-			pi = top.i
-			c = eng.Compute(n, &out[pi])
-		}
-		if n.Namespace == "" && n.Data == "embed" {
-			if !htmlHasAttr(n, "src") && !htmlHasAttr(n, "type") {
-				c.Display = style.DisplayNone // nothing to embed: no box
+			lines[own] = false
+			line := own
+			if top != nil && (c.Display.IsContents() || c.Display.IsPlainInline()) {
+				line = top.line // the children flow into the same container
+			} else if top == nil && c.Display.IsContents() {
+				line = 0
 			}
+			if c.Display.IsPlainInline() {
+				lines[line] = true
+			}
+			stack = append(stack, open{n: n, i: i, idx: idx, line: line})
 		}
-		if htmlDemotedForm(n) {
-			c.Display = style.DisplayNone
+		if err != nil {
+			return nil, errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "cannot build the tree", err)
 		}
-		i := int32(len(out))
-		out = append(out, c)
-		parent = append(parent, pi)
-		text = append(text, false)
-		if n.FirstChild == nil {
-			// A leaf still ends the line state of its container.
-			stack = append(stack, &open{n: n, i: i, line: new(bool)})
-			closeTop()
-			continue
-		}
-		o := &open{n: n, i: i}
-		o.line = &o.own
-		if top != nil && (c.Display.IsContents() || c.Display.IsPlainInline()) {
-			o.line = top.line // the children flow into the same container
-		} else if top == nil && c.Display.IsContents() {
-			o.line = &rootLine
-		}
-		if c.Display.IsPlainInline() {
-			*o.line = true
-		}
-		stack = append(stack, o)
 	}
 	for len(stack) > 0 {
 		closeTop()
@@ -806,6 +838,7 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 		if d.IsContents() && !hasRendered[i] && !text[i] {
 			out[i].Display = style.DisplayNone
 			d = style.DisplayNone
+			b.SetStyle(int(node[i]), domtree.DisplayNone, htmlVisibility(out[i]))
 		}
 		if !d.IsNone() && parent[i] >= 0 {
 			hasRendered[parent[i]] = true
@@ -817,11 +850,20 @@ func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
 	// usual, and have been computed already.) Parents come first, so a
 	// forward pass sees the values reported for them.
 	for i := range out {
-		if out[i].Display.IsContents() && parent[i] >= 0 {
+		if out[i].Display.IsContents() && parent[i] >= 0 && out[i].Hidden != out[parent[i]].Hidden {
 			out[i].Hidden = out[parent[i]].Hidden
+			b.SetStyle(int(node[i]), out[i].Display.Class(), htmlVisibility(out[i]))
 		}
 	}
-	return out
+	return b.Build(), nil
+}
+
+// htmlVisibility is the tree's visibility for a computed style.
+func htmlVisibility(c style.Computed) domtree.Visibility {
+	if c.Hidden {
+		return domtree.Hidden
+	}
+	return domtree.Visible
 }
 
 // htmlDemotedForm reports whether n is a form the parser inserted where a
@@ -915,73 +957,36 @@ func htmlParseNonNegative(s string) int {
 	return v
 }
 
-// build feeds the builder in tree order.
-func (p *htmlPrepared) build(doc *html.Node, styles []style.Computed) (*domtree.Tree, error) {
-	b := domtree.NewBuilder(p.nodes)
-	type open struct {
-		n   *html.Node
-		idx int
+// addElement adds element n, styled c, to the tree as the last child of
+// parent, reusing attrs' storage for its attributes, which it returns.
+func (p *htmlPrepared) addElement(b *domtree.Builder, parent int, n *html.Node, c style.Computed, attrs []domtree.Attr) ([]domtree.Attr, int, error) {
+	attrs = attrs[:0]
+	for _, a := range n.Attr {
+		name := a.Key
+		if a.Namespace != "" && a.Namespace != a.Key {
+			name = a.Namespace + ":" + a.Key
+		}
+		attrs = append(attrs, domtree.Attr{Name: name, Value: a.Val})
 	}
-	stack := []open{{doc, 0}}
-	k := 0
-	var attrs []domtree.Attr
-	for n := doc.FirstChild; n != nil; n = style.NextNode(n, doc, true) {
-		for len(stack) > 1 && stack[len(stack)-1].n != n.Parent {
-			stack = stack[:len(stack)-1]
-		}
-		parent := stack[len(stack)-1].idx
-		var idx int
-		var err error
-		switch n.Type {
-		case html.DoctypeNode:
-			idx, err = b.AddDoctype(parent, n.Data, 0)
-		case html.TextNode:
-			idx, err = b.AddText(parent, n.Data, 0)
-		case html.CommentNode:
-			idx, err = b.AddComment(parent, n.Data, 0)
-		case html.ElementNode:
-			attrs = attrs[:0]
-			for _, a := range n.Attr {
-				name := a.Key
-				if a.Namespace != "" && a.Namespace != a.Key {
-					name = a.Namespace + ":" + a.Key
-				}
-				attrs = append(attrs, domtree.Attr{Name: name, Value: a.Val})
+	info := domtree.ElementInfo{Display: c.Display.Class(), Visibility: htmlVisibility(c)}
+	info.Checked = n.Namespace == "" && n.Data == "input" && p.states[n]&style.Checked != 0
+	if p.hosts[n] {
+		info.Flags |= domtree.ShadowHost
+	}
+	if n.Namespace == "" {
+		switch n.Data {
+		case "template":
+			info.Flags |= domtree.TemplateContents
+		case "iframe", "frame":
+			info.Flags |= domtree.FrameOwner
+		case "embed":
+			if htmlEmbedsDocument(n) {
+				info.Flags |= domtree.FrameOwner
 			}
-			c := styles[k]
-			k++
-			info := domtree.ElementInfo{Display: c.Display.Class()}
-			if c.Hidden {
-				info.Visibility = domtree.Hidden
-			}
-			info.Checked = n.Namespace == "" && n.Data == "input" && p.states[n]&style.Checked != 0
-			if p.hosts[n] {
-				info.Flags |= domtree.ShadowHost
-			}
-			if n.Namespace == "" {
-				switch n.Data {
-				case "template":
-					info.Flags |= domtree.TemplateContents
-				case "iframe", "frame":
-					info.Flags |= domtree.FrameOwner
-				case "embed":
-					if htmlEmbedsDocument(n) {
-						info.Flags |= domtree.FrameOwner
-					}
-				}
-			}
-			idx, err = b.AddElement(parent, n.Data, attrs, info)
-			if err == nil && n.FirstChild != nil {
-				stack = append(stack, open{n, idx})
-			}
-		default:
-			continue
-		}
-		if err != nil {
-			return nil, errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "cannot build the tree", err)
 		}
 	}
-	return b.Build(), nil
+	idx, err := b.AddElement(parent, n.Data, attrs, info)
+	return attrs, idx, err
 }
 
 func htmlAttr(n *html.Node, key string) (string, bool) {

@@ -293,10 +293,6 @@ type Engine struct {
 	m matcher
 	// varSteps is what is left of VarSteps.
 	varSteps int
-	// elements is the number of elements in the document, the weight of a
-	// costly rule in MatchBudget; pairs are the candidate pairs counted so
-	// far.
-	elements, pairs int
 	// Sheets is the number of <style> elements applied.
 	Sheets int
 }
@@ -444,17 +440,14 @@ func New(doc *html.Node, opts Options) *Engine {
 		e.rules[i].layer = ctx.layers.rank[e.rules[i].layer]
 	}
 	e.varSteps = VarSteps
-	e.elements = elements
+	e.checkBudget(doc, elements)
 	return e
 }
 
-// OverBudget reports whether the sheets cost more than MatchBudget
-// candidate pairs, counted as each element is computed (or skipped, Skip),
-// or matching ran out of MatchSteps. Styles computed since then are not to
-// be trusted: once every element was computed or skipped, the caller calls
-// DropSheets and computes every element again, so that the sheets apply
-// everywhere or nowhere.
-func (e *Engine) OverBudget() bool { return (e.pairsOver() || e.m.spent()) && !e.SheetsDropped }
+// OverBudget reports whether matching ran out of MatchSteps. Styles computed
+// since then are not to be trusted: the caller calls DropSheets and computes
+// every element again, so that the sheets apply everywhere or nowhere.
+func (e *Engine) OverBudget() bool { return e.m.spent() && !e.SheetsDropped }
 
 // StepsCharged is how many of MatchSteps matching has taken so far; it
 // never exceeds MatchSteps.
@@ -467,13 +460,7 @@ func (e *Engine) Work() int { return e.m.work }
 
 // DropSheets stops applying the author style sheets (style attributes still
 // apply) and records that in SheetsDropped.
-//
-// Sheets over MatchBudget are dropped as if they had never been matched:
-// StepsCharged and Work start again from 0, as the pairs alone decide.
 func (e *Engine) DropSheets() {
-	if e.pairsOver() {
-		e.m = matcher{steps: MatchSteps, cache: map[*html.Node]*elemInfo{}, states: e.m.states, quirks: e.m.quirks}
-	}
 	e.rules, e.universal = nil, nil
 	e.byID, e.byClass, e.byTag = map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
 	e.SheetsDropped = true
@@ -495,34 +482,95 @@ func (e *Engine) add(r rule) {
 	}
 }
 
-// count adds one element's candidate pairs: one per rule of the lists
-// that may match it (the universal ones included), a costly rule weighing
-// as much as the document has elements, the most its own search can visit.
-// Once the pairs pass MatchBudget the sheets cannot apply, and matching
-// stops (see OverBudget).
-func (e *Engine) count(list []int32) {
-	for _, i := range list {
+// checkBudget counts the candidate pairs the sheets would cost and drops
+// them when they pass MatchBudget, before any is matched: one pair per
+// rule of the lists that may match an element (the universal ones
+// included), a costly rule weighing as much as the document has elements,
+// the most its own search can visit. When even every rule on every element
+// stays within the budget, nothing needs counting; otherwise one walk
+// looks each element's id, classes and tag up without copying them.
+func (e *Engine) checkBudget(doc *html.Node, elements int) {
+	if len(e.rules) == 0 {
+		return
+	}
+	weight := func(list []int32) int {
+		w := 0
+		for _, i := range list {
+			if e.rules[i].sel.costly {
+				w += elements
+			} else {
+				w++
+			}
+		}
+		return w
+	}
+	all := 0
+	for i := range e.rules {
 		if e.rules[i].sel.costly {
-			e.pairs += e.elements
+			all += elements
 		} else {
-			e.pairs++
+			all++
+		}
+		if all > MatchBudget {
+			break
+		}
+	}
+	if all <= MatchBudget/max(1, elements) {
+		return
+	}
+	uw := weight(e.universal)
+	total := 0
+	add := func(m map[string][]int32, key string) {
+		if l := m[key]; len(l) > 0 {
+			total += weight(l)
+		}
+	}
+	for n := doc; n != nil; n = NextNode(n, doc, true) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		total += uw
+		for _, a := range n.Attr {
+			switch {
+			case a.Key == "id" && len(e.byID) > 0:
+				add(e.byID, e.quirkName(a.Val))
+			case a.Key == "class" && len(e.byClass) > 0:
+				eachField(a.Val, func(c string) { add(e.byClass, e.quirkName(c)) })
+			}
+		}
+		if len(e.byTag) > 0 {
+			add(e.byTag, domtree.ToLowerASCII(n.Data))
+		}
+		if total > MatchBudget {
+			e.DropSheets()
+			return
 		}
 	}
 }
 
-// pairsOver reports whether the candidate pairs passed MatchBudget.
-func (e *Engine) pairsOver() bool { return e.pairs > MatchBudget }
-
-// Skip counts the candidate pairs of element n, whose style the caller
-// does not compute (it is under an element without boxes). MatchBudget
-// counts every element of the document, styled or not, so whether the
-// sheets apply does not depend on the order in which they turn out to.
-func (e *Engine) Skip(n *html.Node) {
-	if len(e.rules) == 0 || e.pairsOver() {
-		return
+// quirkName is a class or id name as the rule index holds it: lower case
+// in quirks mode.
+func (e *Engine) quirkName(s string) string {
+	if e.m.quirks {
+		return domtree.ToLowerASCII(s)
 	}
-	e.count(e.universal)
-	e.candidatesFor(n, e.m.styling(n), e.count)
+	return s
+}
+
+// eachField calls f with each name of a class attribute, split at ASCII
+// whitespace, without copying them.
+func eachField(s string, f func(string)) {
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r' {
+			if start >= 0 {
+				f(s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
 }
 
 // candidatesFor calls f with each keyed rule list that may match n, from
@@ -651,16 +699,9 @@ func (e *Engine) Compute(n *html.Node, parent *Computed) Computed {
 			}
 		}
 	}
-	if len(e.rules) > 0 && !e.pairsOver() {
-		// Count the element's pairs first: once they pass the budget, the
-		// sheets cannot apply and matching is wasted work.
-		info := e.m.styling(n)
-		e.count(e.universal)
-		e.candidatesFor(n, info, e.count)
-		if !e.pairsOver() {
-			try(e.universal)
-			e.candidatesFor(n, info, try)
-		}
+	if len(e.rules) > 0 {
+		try(e.universal)
+		e.candidatesFor(n, e.m.styling(n), try)
 	}
 	if s, ok := attrValue(n, "style"); ok && s != "" {
 		offer(parseDecls(readDecls(tokenize(s))), prio{inline: true})

@@ -291,8 +291,11 @@ func TestMatchBudgetBound(t *testing.T) {
 		if e.SheetsDropped != c.dropped {
 			t.Errorf("%d divs: dropped %t, want %t", c.divs, e.SheetsDropped, c.dropped)
 		}
-		// Sheets over the pair budget are never matched, so no step is
-		// charged for them.
+		// Sheets over the pair budget are dropped before matching, so no
+		// step is charged for them.
+		if d := New(doc, Options{}).SheetsDropped; d != c.dropped {
+			t.Errorf("%d divs: New dropped %t, want %t", c.divs, d, c.dropped)
+		}
 		if c.dropped && (e.StepsCharged() != 0 || e.Work() != 0) {
 			t.Errorf("%d divs: %d steps charged, %d work, want none", c.divs, e.StepsCharged(), e.Work())
 		}
@@ -306,6 +309,45 @@ func TestMatchBudgetBound(t *testing.T) {
 		got := styles[last].Display.IsNone()
 		if got == c.dropped {
 			t.Errorf("%d divs: hidden %t with sheets dropped %t", c.divs, got, c.dropped)
+		}
+	}
+}
+
+// TestMatchBudgetCounted is TestMatchBudgetBound where the pairs must be
+// counted element by element: a costly rule (it weighs as much as the
+// document has elements) keyed by a class only some elements carry, so
+// that the rules times the elements pass the budget while the candidate
+// pairs may not.
+func TestMatchBudgetCounted(t *testing.T) {
+	const elements = 1 << 12 // html, head, style, body, the divs and one b
+	const perClass = MatchBudget / elements
+	for _, c := range []struct {
+		classed int
+		dropped bool
+	}{
+		{perClass - 1, false},
+		{perClass, false},
+		{perClass + 1, true},
+	} {
+		divs := elements - 5
+		page := "<html><head><style>.k:has(b){display:none}</style></head><body>" +
+			strings.Repeat("<div></div>", divs-c.classed) + strings.Repeat("<div class=k></div>", c.classed-1) + "<div class=k><b></b></div>"
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := New(doc, Options{}).SheetsDropped; d != c.dropped {
+			t.Errorf("%d classed: New dropped %t, want %t", c.classed, d, c.dropped)
+		}
+		e, styles := computeAll(doc)
+		var last *html.Node
+		for n := doc; n != nil; n = NextNode(n, doc, true) {
+			if n.Type == html.ElementNode && n.Data == "div" {
+				last = n
+			}
+		}
+		if hidden := styles[last].Display.IsNone(); hidden == c.dropped || e.SheetsDropped != c.dropped {
+			t.Errorf("%d classed: hidden %t, dropped %t, want dropped %t", c.classed, hidden, e.SheetsDropped, c.dropped)
 		}
 	}
 }
