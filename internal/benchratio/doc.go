@@ -1,6 +1,6 @@
 // Command benchratio prints, in one run, the offline HTML path's costs as
 // ratios against golang.org/x/net/html doing the least the same job needs
-// (docs/reference.md#performance; `make bench` runs it):
+// (`make bench` runs it after the Go benchmarks):
 //
 //   - in process, snapshot.ParseHTML against html.Parse of the same bytes,
 //     for pages of about 1k, 10k and 100k nodes;
@@ -18,5 +18,14 @@
 // lower is better. Nothing here is asserted: the numbers depend on the
 // machine, and the ratios are what to compare between commits.
 //
-// Flags: -runs N (default 5) and -quick (the 1M-node page left out).
+// With -pandas it also times pandas.read_html (lxml) on the 100k-node page
+// through read_html.py, beside this file, against the in-process
+// Load+Extract; that needs python3 with pandas and lxml, which the project
+// does not depend on, so it is run by hand:
+//
+//	go run ./internal/benchratio -pandas
+//
+// Other flags: -runs N (default 5), -quick (the 1M-node page left out),
+// and -cpuprofile FILE, which writes a CPU profile of ParseHTML on the
+// 100k-node page instead of measuring.
 package main

@@ -25,6 +25,7 @@ import (
 func main() {
 	runs := flag.Int("runs", 5, "interleaved runs per measure; the median is kept")
 	quick := flag.Bool("quick", false, "leave out the 1M-node page")
+	pandas := flag.Bool("pandas", false, "also time pandas.read_html on the 100k-node page (python3 with pandas and lxml; run from the module root)")
 	measure := flag.Bool("measure", false, "run the command given as arguments and print its wall time and peak RSS (used by benchratio itself)")
 	cpuprofile := flag.String("cpuprofile", "", "instead of measuring, write a CPU profile of ParseHTML of the 100k-node page, -runs times over, to this file")
 	flag.Parse()
@@ -42,7 +43,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*runs, *quick); err != nil {
+	if err := run(*runs, *quick, *pandas); err != nil {
 		fmt.Fprintln(os.Stderr, "benchratio:", err)
 		os.Exit(1)
 	}
@@ -55,7 +56,7 @@ type row struct {
 	detail  string
 }
 
-func run(runs int, quick bool) (err error) {
+func run(runs int, quick, pandas bool) (err error) {
 	if runs < 1 {
 		return errors.New("-runs must be at least 1")
 	}
@@ -115,6 +116,13 @@ func run(runs int, quick bool) (err error) {
 		return err
 	}
 	rows = append(rows, timeRow("in-process Load+Extract ÷ html.Parse+walk, 100k nodes", o, b))
+	if pandas {
+		p, err := readHTML(dir, page, runs)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, timeRow("in-process Load+Extract ÷ pandas.read_html (lxml) call, 100k nodes", o, p))
+	}
 
 	pages := []struct {
 		name  string
@@ -201,6 +209,28 @@ func profile(file string, runs int) (err error) {
 		}
 	}
 	return nil
+}
+
+// readHTML returns the median time of pandas.read_html on page, from
+// read_html.py beside this file.
+func readHTML(dir string, page []byte, runs int) (time.Duration, error) {
+	file := filepath.Join(dir, "pandas.html")
+	if err := os.WriteFile(file, page, 0o600); err != nil {
+		return 0, err
+	}
+	out, err := exec.Command("python3", "internal/benchratio/read_html.py", file, fmt.Sprint(runs)).Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		return 0, fmt.Errorf("python3 read_html.py (pandas and lxml installed?): %v: %s", err, stderr)
+	}
+	var ns int64
+	if _, err := fmt.Sscan(string(out), &ns); err != nil {
+		return 0, fmt.Errorf("reading read_html.py's answer %q: %v", out, err)
+	}
+	return time.Duration(ns), nil
 }
 
 func timeRow(measure string, ours, base time.Duration) row {
