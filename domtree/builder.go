@@ -32,7 +32,7 @@ func NewBuilder(sizeHint int) *Builder {
 	}
 	t := &Tree{nodes: make([]record, 0, sizeHint)}
 	t.nodes = append(t.nodes, record{
-		parent: none, firstChild: none, lastChild: none, nextSibling: none, prevSibling: none,
+		parent: none, lastChild: none, prevSibling: none,
 		kind: Document, display: DisplayBlock,
 	})
 	return &Builder{t: t, open: []int32{0}}
@@ -149,16 +149,11 @@ func (b *Builder) add(parent int, kind Kind, data string) (int32, error) {
 	}
 	i := int32(len(b.t.nodes))
 	b.t.nodes = append(b.t.nodes, record{
-		parent: p, firstChild: none, lastChild: none, nextSibling: none, prevSibling: none,
+		parent: p, lastChild: none, prevSibling: none,
 		kind: kind, data: data,
 	})
 	pr := &b.t.nodes[p]
-	if pr.lastChild == none {
-		pr.firstChild = i
-	} else {
-		b.t.nodes[pr.lastChild].nextSibling = i
-		b.t.nodes[i].prevSibling = pr.lastChild
-	}
+	b.t.nodes[i].prevSibling = pr.lastChild
 	pr.lastChild = i
 	b.open = append(b.open, i)
 	return i, nil

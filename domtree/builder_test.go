@@ -2,6 +2,7 @@ package domtree
 
 import (
 	"testing"
+	"unsafe"
 )
 
 // mustAdd returns a function that unwraps a builder call, failing t on error.
@@ -125,5 +126,13 @@ func TestSetStyle(t *testing.T) {
 	}
 	if v, _ := d.Attr("id"); v != "a" {
 		t.Errorf("id %q", v)
+	}
+}
+
+// TestRecordSize: the tree's per-node cost is its record (plus text and
+// attributes); first child and next sibling are derived, not stored.
+func TestRecordSize(t *testing.T) {
+	if s := unsafe.Sizeof(record{}); unsafe.Sizeof(uintptr(0)) == 8 && s != 48 {
+		t.Errorf("record is %d bytes, want 48", s)
 	}
 }

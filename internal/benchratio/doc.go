@@ -13,9 +13,10 @@
 //   - the peak resident set of those processes, at 100k and 1M nodes;
 //   - the bytes a built tree keeps per node against the *html.Node tree.
 //
-// Times are medians of interleaved runs, so that a load change on the
-// machine hits both sides alike; each ratio is ours over the baseline's,
-// lower is better. Nothing here is asserted: the numbers depend on the
+// Times are CPU time (user and system, the garbage collector's included),
+// which a busy machine disturbs far less than wall time, and medians of
+// interleaved runs; each ratio is ours over the baseline's, lower is
+// better. Nothing here is asserted: the numbers depend on the
 // machine, and the ratios are what to compare between commits.
 //
 // With -pandas it also times pandas.read_html (lxml) on the 100k-node page

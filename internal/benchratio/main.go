@@ -26,11 +26,12 @@ func main() {
 	runs := flag.Int("runs", 5, "interleaved runs per measure; the median is kept")
 	quick := flag.Bool("quick", false, "leave out the 1M-node page")
 	pandas := flag.Bool("pandas", false, "also time pandas.read_html on the 100k-node page (python3 with pandas and lxml; run from the module root)")
-	measure := flag.Bool("measure", false, "run the command given as arguments and print its wall time and peak RSS (used by benchratio itself)")
-	cpuprofile := flag.String("cpuprofile", "", "instead of measuring, write a CPU profile of ParseHTML of the 100k-node page, -runs times over, to this file")
+	measure := flag.Bool("measure", false, "run the command given as arguments and print its CPU time and peak RSS (used by benchratio itself)")
+	cpuprofile := flag.String("cpuprofile", "", "instead of measuring, write a CPU profile of ParseHTML of the table page, -runs times over, to this file")
+	profileNodes := flag.Int("profile-nodes", 100_000, "the size of the page -cpuprofile parses")
 	flag.Parse()
 	if *cpuprofile != "" {
-		if err := profile(*cpuprofile, *runs); err != nil {
+		if err := profile(*cpuprofile, *runs, *profileNodes); err != nil {
 			fmt.Fprintln(os.Stderr, "benchratio:", err)
 			os.Exit(1)
 		}
@@ -186,9 +187,9 @@ func run(runs int, quick, pandas bool) (err error) {
 	return nil
 }
 
-// profile writes a CPU profile of ParseHTML of the 100k-node table page,
-// parsed runs times.
-func profile(file string, runs int) (err error) {
+// profile writes a CPU profile of ParseHTML of a table page of about nodes
+// nodes, parsed runs times.
+func profile(file string, runs, nodes int) (err error) {
 	f, err := os.Create(file)
 	if err != nil {
 		return err
@@ -198,7 +199,7 @@ func profile(file string, runs int) (err error) {
 			err = cerr
 		}
 	}()
-	page := tablePage(100_000)
+	page := tablePage(nodes)
 	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
@@ -238,7 +239,8 @@ func timeRow(measure string, ours, base time.Duration) row {
 }
 
 // inProcess runs ours and base alternately, each after a collection so
-// that neither pays for the other's garbage, and returns their medians.
+// that neither pays for the other's garbage, and returns the medians of the
+// CPU time this process spent on each (the collector's included).
 func inProcess(runs int, ours, base func() error) (time.Duration, time.Duration, error) {
 	var ot, bt []time.Duration
 	for range runs {
@@ -247,18 +249,18 @@ func inProcess(runs int, ours, base func() error) (time.Duration, time.Duration,
 			t *[]time.Duration
 		}{{ours, &ot}, {base, &bt}} {
 			runtime.GC()
-			t0 := time.Now()
+			t0 := cpuTime()
 			if err := side.f(); err != nil {
 				return 0, 0, err
 			}
-			*side.t = append(*side.t, time.Since(t0))
+			*side.t = append(*side.t, cpuTime()-t0)
 		}
 	}
 	return median(ot), median(bt), nil
 }
 
-// process runs argv, its output discarded, and returns its wall time and
-// peak resident set in KiB. It runs it from a fresh copy of this program
+// process runs argv, its output discarded, and returns the CPU time it
+// spent and its peak resident set in KiB. It runs it from a fresh copy of this program
 // (-measure): Linux counts the memory of the process that starts a program
 // into the program's peak, and this one holds the pages and trees of the
 // in-process measures.
@@ -280,8 +282,8 @@ func process(argv []string) (time.Duration, int64, error) {
 	return time.Duration(ns), rss, nil
 }
 
-// measureChild runs argv with its output discarded and prints its wall
-// time in nanoseconds and its peak resident set in KiB.
+// measureChild runs argv with its output discarded and prints the CPU
+// time it spent in nanoseconds and its peak resident set in KiB.
 func measureChild(argv []string) error {
 	if len(argv) == 0 {
 		return errors.New("-measure needs a command")
@@ -289,17 +291,25 @@ func measureChild(argv []string) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	t0 := time.Now()
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%v: %s", err, stderr.String())
 	}
-	d := time.Since(t0)
+	d := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
 		return errors.New("no resource usage on this system")
 	}
 	fmt.Println(d.Nanoseconds(), u.Maxrss)
 	return nil
+}
+
+// cpuTime is the user and system CPU time this process has spent.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		panic("getrusage: " + err.Error()) // cannot fail with these arguments
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 func median(ds []time.Duration) time.Duration {
