@@ -98,7 +98,7 @@ func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTML
 	if p.nodes > maxNodes {
 		return nil, info, 0, tooManyNodes(maxNodes)
 	}
-	eng := style.New(doc, style.Options{Quirks: htmlQuirks(doc), States: p.states})
+	eng := style.New(doc, style.Options{Quirks: htmlQuirks(doc), States: p.states, Sources: &p.sheets})
 	t, err := p.styleAndBuild(doc, eng)
 	if err == nil && eng.OverBudget() {
 		// The sheets apply everywhere or nowhere.
@@ -122,6 +122,34 @@ type htmlPrepared struct {
 	// states are the element states selectors ask about and the tree
 	// keeps (checked), beside the parsed tree rather than in it.
 	states style.States
+	// sheets are the style and meta elements in tree order, so that the
+	// cascade need not walk the document for them.
+	sheets style.Sources
+}
+
+// htmlIDs finds an element by id, the first in tree order, indexing the
+// document the first time it is asked: only a radio button's form
+// attribute needs it, which most pages do not have.
+type htmlIDs struct {
+	doc *html.Node
+	ids map[string]*html.Node
+}
+
+func (x *htmlIDs) get(id string) *html.Node {
+	if x.ids == nil {
+		x.ids = map[string]*html.Node{}
+		for n := x.doc; n != nil; n = style.NextNode(n, x.doc, true) {
+			if n.Type != html.ElementNode {
+				continue
+			}
+			if v, ok := htmlAttr(n, "id"); ok && v != "" {
+				if _, seen := x.ids[v]; !seen {
+					x.ids[v] = n
+				}
+			}
+		}
+	}
+	return x.ids[id]
 }
 
 // prepare readies the parsed tree for styling and building, in one pass in
@@ -131,7 +159,6 @@ type htmlPrepared struct {
 func htmlPrepare(doc *html.Node) *htmlPrepared {
 	p := &htmlPrepared{hosts: map[*html.Node]bool{}, states: style.States{}}
 	states := p.states
-	ids := map[string]*html.Node{}
 	var radios []*html.Node
 	var controls []*html.Node
 	openGroups := map[string]bool{}
@@ -157,10 +184,8 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 		p.nodes++
 		p.elements++
 		p.attrs += len(n.Attr)
-		if id, ok := htmlAttr(n, "id"); ok && id != "" {
-			if _, seen := ids[id]; !seen {
-				ids[id] = n
-			}
+		if n.Data == "style" || n.Data == "meta" {
+			p.sheets.Nodes = append(p.sheets.Nodes, n)
 		}
 		if n.Namespace == "" {
 			switch n.Data {
@@ -211,13 +236,8 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 		}
 		n = style.NextNode(n, doc, true)
 	}
-	// Emptiness is known only once declarative shadow roots are detached.
-	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
-		if n.Type == html.ElementNode && htmlIsEmpty(n) {
-			states[n] |= style.Empty
-		}
-	}
-	htmlMarkRadios(radios, ids, states)
+	p.sheets.Elements = p.elements
+	htmlMarkRadios(radios, &htmlIDs{doc: doc}, states)
 	for _, c := range controls {
 		if htmlIsRequired(c) {
 			states[c] |= style.Required
@@ -236,7 +256,9 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 			}
 		}
 	}
-	htmlMarkEditableAndDirection(doc, states)
+	// Emptiness is known only once declarative shadow roots are
+	// detached, so it is marked in the later walk.
+	htmlMarkEditableDirectionEmpty(doc, states)
 	return p
 }
 
@@ -428,11 +450,12 @@ func htmlAttrOr(n *html.Node, key string) string {
 	return v
 }
 
-// htmlMarkEditableAndDirection marks, in one walk in tree order, the
-// elements that are editable through contenteditable (:read-write) and the
-// right-to-left ones (:dir(rtl)). Both inherit, so a parent is decided
-// before its children; the sets hold the marked elements only.
-func htmlMarkEditableAndDirection(doc *html.Node, states style.States) {
+// htmlMarkEditableDirectionEmpty marks, in one walk in tree order, the
+// elements that are editable through contenteditable (:read-write), the
+// right-to-left ones (:dir(rtl)) and the empty ones (:empty). The first two
+// inherit, so a parent is decided before its children; the sets hold the
+// marked elements only.
+func htmlMarkEditableDirectionEmpty(doc *html.Node, states style.States) {
 	editable := map[*html.Node]bool{}
 	rtl := map[*html.Node]bool{}
 	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
@@ -463,6 +486,9 @@ func htmlMarkEditableAndDirection(doc *html.Node, states style.States) {
 		if htmlIsRTL(n, parent != nil && rtl[parent]) {
 			rtl[n] = true
 			states[n] |= style.RTL
+		}
+		if htmlIsEmpty(n) {
+			states[n] |= style.Empty
 		}
 	}
 }
@@ -553,7 +579,7 @@ func htmlStrongDirection(s string) (rtl, ok bool) {
 // attribute, only the last in tree order stays checked, as each newly
 // inserted checked radio unchecks the others (Chromium 156 does exactly this).
 // A radio without a name is a group of its own.
-func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node, states style.States) {
+func htmlMarkRadios(radios []*html.Node, ids *htmlIDs, states style.States) {
 	type group struct {
 		form *html.Node
 		name string
@@ -596,9 +622,9 @@ func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node, states style
 // when that is a form (no owner otherwise), else its nearest form ancestor.
 // The parser's form-element pointer, which can associate a control with a
 // form it is not inside in misnested markup, is not modelled.
-func htmlFormOwner(n *html.Node, ids map[string]*html.Node) *html.Node {
+func htmlFormOwner(n *html.Node, ids *htmlIDs) *html.Node {
 	if f, ok := htmlAttr(n, "form"); ok {
-		if el := ids[f]; el != nil && el.Namespace == "" && el.Data == "form" {
+		if el := ids.get(f); el != nil && el.Namespace == "" && el.Data == "form" {
 			return el
 		}
 		return nil

@@ -267,6 +267,34 @@ type Options struct {
 	// States are the elements' states (see State), which the engine reads
 	// and never changes.
 	States States
+	// Sources, when not nil, are the document's possible style sheet
+	// sources, found by the caller in a walk of its own; New then does
+	// not walk the document for them.
+	Sources *Sources
+}
+
+// Sources are what New reads from the document besides the rules.
+type Sources struct {
+	// Nodes are the document's style and meta elements (any namespace;
+	// others are ignored), in tree order.
+	Nodes []*html.Node
+	// Elements is the number of elements in the document.
+	Elements int
+}
+
+// findSources walks the document for its Sources.
+func findSources(doc *html.Node) *Sources {
+	src := &Sources{}
+	for n := doc; n != nil; n = NextNode(n, doc, true) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		src.Elements++
+		if n.Data == "style" || n.Data == "meta" {
+			src.Nodes = append(src.Nodes, n)
+		}
+	}
+	return src
 }
 
 // lowerNames lower-cases the id and class names of selectors, for quirks mode.
@@ -325,14 +353,14 @@ func New(doc *html.Node, opts Options) *Engine {
 		byID: map[string][]int32{}, byClass: map[string][]int32{}, byTag: map[string][]int32{},
 	}
 	order := 0
-	elements := 0
 	preferred := ""
 	ctx := newSheetContext()
-	for n := doc; n != nil; n = NextNode(n, doc, true) {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		elements++
+	src := opts.Sources
+	if src == nil {
+		src = findSources(doc)
+	}
+	elements := src.Elements
+	for _, n := range src.Nodes {
 		if preferred == "" && isDefaultStyleMeta(n) {
 			// <meta http-equiv=default-style> names the preferred set,
 			// unless a titled sheet before it already has (Chromium keeps
