@@ -14,8 +14,9 @@
 //   - the bytes a built tree keeps per node against the *html.Node tree.
 //
 // Times are CPU time (user and system, the garbage collector's included),
-// which a busy machine disturbs far less than wall time, and medians of
-// interleaved runs; each ratio is ours over the baseline's, lower is
+// which a busy machine disturbs far less than wall time, taken with
+// GOMAXPROCS=1 on both sides (so that the collector's idle workers add
+// nothing), and medians of interleaved runs; each ratio is ours over the baseline's, lower is
 // better. Nothing here is asserted: the numbers depend on the
 // machine, and the ratios are what to compare between commits.
 //

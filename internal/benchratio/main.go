@@ -61,6 +61,10 @@ func run(runs int, quick, pandas bool) (err error) {
 	if runs < 1 {
 		return errors.New("-runs must be at least 1")
 	}
+	// One processor, here and in the measured processes: with more, the
+	// collector's idle workers take whatever core is idle, adding CPU time
+	// that depends on the rest of the machine rather than on the work.
+	runtime.GOMAXPROCS(1)
 	dir, err := os.MkdirTemp("", "benchratio-")
 	if err != nil {
 		return err
@@ -289,6 +293,7 @@ func measureChild(argv []string) error {
 		return errors.New("-measure needs a command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
