@@ -720,7 +720,7 @@ func isPCENChar(r rune) bool {
 }
 
 // styleAndBuild computes every element's style and builds the tree, in
-// one walk in tree order, then marks what a browser would not render even
+// one walk in tree order, marking what a browser would not render even
 // though its display is not none, so that the tree agrees with a live
 // capture, where such elements have no layout object:
 //   - everything under a display: none element;
@@ -731,37 +731,62 @@ func isPCENChar(r rune) bool {
 //     text counts as rendered only after inline content in the same line box
 //     context, which is when Chromium gives it a layout object.
 //
-// The open elements are a stack of values; each element's computed style
-// is kept until the walk ends, for its children and for the last pass.
+// The open elements are a stack of values holding their computed styles,
+// which their children inherit from; nothing is kept per element once it
+// is closed. Whether a display: contents element has rendered content is
+// known when it closes, after its children, and its record in the tree is
+// settled then.
 func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtree.Tree, error) {
 	b := domtree.NewBuilder(p.nodes)
 	b.ReserveAttrs(p.attrs)
-	out := make([]style.Computed, 0, p.elements)
-	parent := make([]int32, 0, p.elements) // parent element's position in out, -1 for the root
-	text := make([]bool, 0, p.elements)    // has a rendered child text node
-	node := make([]int32, 0, p.elements)   // the element's index in the tree
 	type open struct {
 		n   *html.Node
-		i   int32 // the element's position in out
-		idx int   // its index in the tree
+		c   style.Computed
+		idx int // the element's index in the tree
 		// line is where in lines the flag of the block container this
 		// element's children flow into is: whether the last rendered thing
 		// in it was inline content. lines[0] is the document's; lines[k+1]
 		// belongs to the element at stack[k], when it starts a container.
 		line int32
+		// text is true once a child text node is rendered, rendered once a
+		// child element is (its display not none, after this rule).
+		text, rendered bool
+		// hidden is the visibility the tree reports. A display: contents
+		// element has no box whose visibility a live capture could read;
+		// the capture decoder gives it its parent's, and so does the tree
+		// here. Its children inherit its own computed value all the same.
+		hidden bool
 	}
 	var stack []open
 	lines := []bool{false}
+	// settle ends element o, whose children are all known, and tells its
+	// parent (nil for the root) whether it is rendered.
+	settle := func(o *open, parent *open) {
+		d := o.c.Display
+		if d.IsContents() && !o.rendered && !o.text {
+			// No rendered content: no box either, and its own visibility.
+			d = style.DisplayNone
+			b.SetStyle(o.idx, domtree.DisplayNone, htmlVisibility(o.c.Hidden))
+		}
+		if parent != nil && !d.IsNone() {
+			parent.rendered = true
+		}
+	}
 	closeTop := func() {
 		o := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		d := out[o.i].Display
+		var parent *open
+		if len(stack) > 0 {
+			parent = &stack[len(stack)-1]
+		}
+		settle(&o, parent)
+		d := o.c.Display
 		if d.IsNone() || d.IsContents() {
 			return
 		}
 		outer := int32(0)
-		if len(stack) > 0 {
-			outer = stack[len(stack)-1].line
+		if parent != nil {
+			outer = parent.line
 		}
 		lines[outer] = d.Class() == domtree.DisplayInline
 	}
@@ -783,25 +808,22 @@ func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtre
 		case html.CommentNode:
 			_, err = b.AddComment(parentIdx, n.Data, 0)
 		case html.TextNode:
-			if top != nil && !out[top.i].Display.IsNone() && !htmlHides(top.n, n, out[top.i]) {
+			if top != nil && !top.c.Display.IsNone() && !htmlHides(top.n, n, top.c) {
 				if strings.Trim(n.Data, " \t\n\f\r") != "" || lines[top.line] {
-					text[top.i] = true
+					top.text = true
 					lines[top.line] = true
 				}
 			}
 			_, err = b.AddText(parentIdx, n.Data, 0)
 		case html.ElementNode:
-			pi := int32(-1)
 			var c style.Computed
 			switch {
 			case top == nil:
 				c = eng.Compute(n, nil)
-			case out[top.i].Display.IsNone() || htmlHides(top.n, n, out[top.i]):
-				pi = top.i
+			case top.c.Display.IsNone() || htmlHides(top.n, n, top.c):
 				c = style.Computed{Display: style.DisplayNone}
 			default:
-				pi = top.i
-				c = eng.Compute(n, &out[pi])
+				c = eng.Compute(n, &top.c)
 			}
 			if n.Namespace == "" && n.Data == "embed" {
 				if !htmlHasAttr(n, "src") && !htmlHasAttr(n, "type") {
@@ -811,20 +833,21 @@ func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtre
 			if htmlDemotedForm(n) {
 				c.Display = style.DisplayNone
 			}
-			i := int32(len(out))
-			out = append(out, c)
-			parent = append(parent, pi)
-			text = append(text, false)
+			hidden := c.Hidden
+			if c.Display.IsContents() && top != nil {
+				hidden = top.hidden
+			}
 			var idx int
-			attrs, idx, err = p.addElement(b, parentIdx, n, c, attrs)
+			attrs, idx, err = p.addElement(b, parentIdx, n, c.Display.Class(), hidden, attrs)
 			if err != nil {
 				break
 			}
-			node = append(node, int32(idx))
+			o := open{n: n, c: c, idx: idx, hidden: hidden}
 			if n.FirstChild == nil {
-				// A leaf still ends the line state of its container.
-				d := c.Display
-				if !d.IsNone() && !d.IsContents() {
+				// A leaf is settled at once, and still ends the line
+				// state of its container.
+				settle(&o, top)
+				if d := c.Display; !d.IsNone() && !d.IsContents() {
 					outer := int32(0)
 					if top != nil {
 						outer = top.line
@@ -838,16 +861,16 @@ func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtre
 				lines = append(lines, false)
 			}
 			lines[own] = false
-			line := own
+			o.line = own
 			if top != nil && (c.Display.IsContents() || c.Display.IsPlainInline()) {
-				line = top.line // the children flow into the same container
+				o.line = top.line // the children flow into the same container
 			} else if top == nil && c.Display.IsContents() {
-				line = 0
+				o.line = 0
 			}
 			if c.Display.IsPlainInline() {
-				lines[line] = true
+				lines[o.line] = true
 			}
-			stack = append(stack, open{n: n, i: i, idx: idx, line: line})
+			stack = append(stack, o)
 		}
 		if err != nil {
 			return nil, errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "cannot build the tree", err)
@@ -856,37 +879,12 @@ func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtre
 	for len(stack) > 0 {
 		closeTop()
 	}
-	// Children come after parents, so one backward pass finds which
-	// display: contents elements have rendered content.
-	hasRendered := make([]bool, len(out))
-	for i := len(out) - 1; i >= 0; i-- {
-		d := out[i].Display
-		if d.IsContents() && !hasRendered[i] && !text[i] {
-			out[i].Display = style.DisplayNone
-			d = style.DisplayNone
-			b.SetStyle(int(node[i]), domtree.DisplayNone, htmlVisibility(out[i]))
-		}
-		if !d.IsNone() && parent[i] >= 0 {
-			hasRendered[parent[i]] = true
-		}
-	}
-	// A display: contents element has no box whose visibility a live
-	// capture could read; the capture decoder gives it its parent's, and so
-	// does the tree here. (Its children inherit its own computed value as
-	// usual, and have been computed already.) Parents come first, so a
-	// forward pass sees the values reported for them.
-	for i := range out {
-		if out[i].Display.IsContents() && parent[i] >= 0 && out[i].Hidden != out[parent[i]].Hidden {
-			out[i].Hidden = out[parent[i]].Hidden
-			b.SetStyle(int(node[i]), out[i].Display.Class(), htmlVisibility(out[i]))
-		}
-	}
 	return b.Build(), nil
 }
 
-// htmlVisibility is the tree's visibility for a computed style.
-func htmlVisibility(c style.Computed) domtree.Visibility {
-	if c.Hidden {
+// htmlVisibility is the tree's visibility for a computed one.
+func htmlVisibility(hidden bool) domtree.Visibility {
+	if hidden {
 		return domtree.Hidden
 	}
 	return domtree.Visible
@@ -983,9 +981,9 @@ func htmlParseNonNegative(s string) int {
 	return v
 }
 
-// addElement adds element n, styled c, to the tree as the last child of
-// parent, reusing attrs' storage for its attributes, which it returns.
-func (p *htmlPrepared) addElement(b *domtree.Builder, parent int, n *html.Node, c style.Computed, attrs []domtree.Attr) ([]domtree.Attr, int, error) {
+// addElement adds element n, with its display and reported visibility, to
+// the tree as the last child of parent, reusing attrs' storage for its attributes, which it returns.
+func (p *htmlPrepared) addElement(b *domtree.Builder, parent int, n *html.Node, display domtree.Display, hidden bool, attrs []domtree.Attr) ([]domtree.Attr, int, error) {
 	attrs = attrs[:0]
 	for _, a := range n.Attr {
 		name := a.Key
@@ -994,7 +992,7 @@ func (p *htmlPrepared) addElement(b *domtree.Builder, parent int, n *html.Node, 
 		}
 		attrs = append(attrs, domtree.Attr{Name: name, Value: a.Val})
 	}
-	info := domtree.ElementInfo{Display: c.Display.Class(), Visibility: htmlVisibility(c)}
+	info := domtree.ElementInfo{Display: display, Visibility: htmlVisibility(hidden)}
 	info.Checked = n.Namespace == "" && n.Data == "input" && p.states[n]&style.Checked != 0
 	if p.hosts[n] {
 		info.Flags |= domtree.ShadowHost
