@@ -245,7 +245,16 @@ func timeRow(measure string, ours, base time.Duration) row {
 // inProcess runs ours and base alternately, each after a collection so
 // that neither pays for the other's garbage, and returns the medians of the
 // CPU time this process spent on each (the collector's included).
+//
+// A small page is run several times a sample, enough for the baseline to
+// take about 20ms, so that each sample is far above the clock's grain.
 func inProcess(runs int, ours, base func() error) (time.Duration, time.Duration, error) {
+	t0 := cpuTime()
+	if err := base(); err != nil {
+		return 0, 0, err
+	}
+	reps := int(min(1000, 20*time.Millisecond/max(time.Microsecond, cpuTime()-t0)))
+	reps = max(1, reps)
 	var ot, bt []time.Duration
 	for range runs {
 		for _, side := range []struct {
@@ -254,10 +263,12 @@ func inProcess(runs int, ours, base func() error) (time.Duration, time.Duration,
 		}{{ours, &ot}, {base, &bt}} {
 			runtime.GC()
 			t0 := cpuTime()
-			if err := side.f(); err != nil {
-				return 0, 0, err
+			for range reps {
+				if err := side.f(); err != nil {
+					return 0, 0, err
+				}
 			}
-			*side.t = append(*side.t, cpuTime()-t0)
+			*side.t = append(*side.t, (cpuTime()-t0)/time.Duration(reps))
 		}
 	}
 	return median(ot), median(bt), nil
