@@ -162,6 +162,7 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 	var radios []*html.Node
 	var controls []*html.Node
 	openGroups := map[string]bool{}
+	inherited := htmlInherited{editable: map[*html.Node]bool{}, rtl: map[*html.Node]bool{}}
 	for n := doc; n != nil; {
 		if n.Type != html.ElementNode {
 			p.nodes++
@@ -173,8 +174,12 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 				// Chromium attaches the shadow root to the parent and never
 				// inserts the template: neither is a node of the light tree.
 				next := style.NextNode(n, doc, false)
-				p.hosts[n.Parent] = true
-				n.Parent.RemoveChild(n)
+				host := n.Parent
+				p.hosts[host] = true
+				host.RemoveChild(n)
+				if htmlIsEmpty(host) {
+					states[host] |= style.Empty // it was marked with the template in it
+				}
 				n = next
 				continue
 			}
@@ -187,6 +192,7 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 		if n.Data == "style" || n.Data == "meta" {
 			p.sheets.Nodes = append(p.sheets.Nodes, n)
 		}
+		inherited.mark(n, states)
 		if n.Namespace == "" {
 			switch n.Data {
 			case "input":
@@ -256,9 +262,6 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 			}
 		}
 	}
-	// Emptiness is known only once declarative shadow roots are
-	// detached, so it is marked in the later walk.
-	htmlMarkEditableDirectionEmpty(doc, states)
 	return p
 }
 
@@ -450,46 +453,44 @@ func htmlAttrOr(n *html.Node, key string) string {
 	return v
 }
 
-// htmlMarkEditableDirectionEmpty marks, in one walk in tree order, the
-// elements that are editable through contenteditable (:read-write), the
-// right-to-left ones (:dir(rtl)) and the empty ones (:empty). The first two
-// inherit, so a parent is decided before its children; the sets hold the
+// htmlInherited marks the states that inherit, as htmlPrepare's walk
+// reaches each element after its parent: editable through contenteditable
+// (:read-write) and right-to-left (:dir(rtl)); and :empty, which the walk
+// knows at the same time, once template contents are cut (a host that
+// loses its declarative shadow root is marked again). The sets hold the
 // marked elements only.
-func htmlMarkEditableDirectionEmpty(doc *html.Node, states style.States) {
-	editable := map[*html.Node]bool{}
-	rtl := map[*html.Node]bool{}
-	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		parent := n.Parent
-		if parent != nil && parent.Type != html.ElementNode {
-			parent = nil
-		}
-		// contenteditable: true, "" and plaintext-only make an editing
-		// host, false stops editing, anything else inherits.
-		ed := parent != nil && editable[parent]
-		if n.Namespace == "" {
-			if v, ok := htmlAttr(n, "contenteditable"); ok {
-				switch {
-				case domtree.EditingHost(v):
-					ed = true
-				case domtree.EqualFold(v, "false"):
-					ed = false
-				}
+type htmlInherited struct {
+	editable, rtl map[*html.Node]bool
+}
+
+func (h htmlInherited) mark(n *html.Node, states style.States) {
+	parent := n.Parent
+	if parent != nil && parent.Type != html.ElementNode {
+		parent = nil
+	}
+	// contenteditable: true, "" and plaintext-only make an editing host,
+	// false stops editing, anything else inherits.
+	ed := parent != nil && h.editable[parent]
+	if n.Namespace == "" {
+		if v, ok := htmlAttr(n, "contenteditable"); ok {
+			switch {
+			case domtree.EditingHost(v):
+				ed = true
+			case domtree.EqualFold(v, "false"):
+				ed = false
 			}
 		}
-		if ed {
-			editable[n] = true
-			states[n] |= style.ReadWrite
-		}
-		if htmlIsRTL(n, parent != nil && rtl[parent]) {
-			rtl[n] = true
-			states[n] |= style.RTL
-		}
-		if htmlIsEmpty(n) {
-			states[n] |= style.Empty
-		}
+	}
+	if ed {
+		h.editable[n] = true
+		states[n] |= style.ReadWrite
+	}
+	if htmlIsRTL(n, parent != nil && h.rtl[parent]) {
+		h.rtl[n] = true
+		states[n] |= style.RTL
+	}
+	if htmlIsEmpty(n) {
+		states[n] |= style.Empty
 	}
 }
 
@@ -542,6 +543,10 @@ func htmlAutoDirection(n *html.Node) bool {
 			if c.Namespace == "" {
 				switch c.Data {
 				case "bdi", "script", "style", "textarea":
+					skip = true
+				case "template":
+					// Its contents are not in the tree: cut, or a shadow
+					// root the walk detaches when it gets there.
 					skip = true
 				}
 			}
