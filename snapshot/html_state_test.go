@@ -68,7 +68,7 @@ func TestOfflineStatePseudoClasses(t *testing.T) {
 		}
 		for _, a := range n.Attrs() {
 			if strings.Contains(a.Name, " ") {
-				t.Errorf("%s: a private state attribute %q is in the tree", id, a.Name)
+				t.Errorf("%s: attribute %q, which the page did not write, is in the tree", id, a.Name)
 			}
 		}
 	}

@@ -331,8 +331,8 @@ func TestOfflineCascadeDocumentModes(t *testing.T) {
 				t.Errorf("StyleSheets = %d, want 3 (the alternate set is not applied)", info.StyleSheets)
 			}
 			// Quirks mode makes class and id selectors case-insensitive,
-			// not attribute selectors on class or id (q5, Q6; the HTML
-			// Standard's rule), and never changes what the tree holds.
+			// not attribute selectors on class or id (q5, Q6, as in
+			// Chromium), and never changes what the tree holds.
 			if v := htmlByID(t, tr, "bar").AttrValue("id"); v != "bar" {
 				t.Errorf("id attribute %q", v)
 			}
