@@ -73,8 +73,11 @@ fuzz:
 	  done; \
 	done
 
+# The Go benchmarks, then the offline path's costs as ratios in one table
+# (internal/benchratio; add -pandas by hand for the pandas comparison).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+	$(GO) run ./internal/benchratio -runs 5
 
 bench-browser:
 	$(GO) test -tags browser -run '^$$' -bench BenchmarkLiveCaptureVsScript -benchtime 5x ./live

@@ -3,6 +3,7 @@ package domtree
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // BuildError says why a node could not be added. Sources turn it into their
@@ -31,10 +32,29 @@ func NewBuilder(sizeHint int) *Builder {
 	}
 	t := &Tree{nodes: make([]record, 0, sizeHint)}
 	t.nodes = append(t.nodes, record{
-		parent: none, firstChild: none, lastChild: none, nextSibling: none, prevSibling: none,
+		parent: none, lastChild: none, prevSibling: none,
 		kind: Document, display: DisplayBlock,
 	})
 	return &Builder{t: t, open: []int32{0}}
+}
+
+// ReserveAttrs makes room for n more attributes, for a source that knows
+// how many its elements carry, so that adding them never copies the array.
+func (b *Builder) ReserveAttrs(n int) {
+	if n > 0 && !b.done {
+		b.t.attrs = slices.Grow(b.t.attrs, n)
+	}
+}
+
+// SetStyle changes the display and visibility of element i, added
+// earlier, for a source that settles them only once the element's subtree
+// is known (a display: contents element without rendered content has no
+// box). It is a no-op when i is not an element or the tree is built.
+func (b *Builder) SetStyle(i int, d Display, v Visibility) {
+	if b.done || i <= 0 || i >= len(b.t.nodes) || b.t.nodes[i].kind != Element {
+		return
+	}
+	b.t.nodes[i].display, b.t.nodes[i].visibility = d, v
 }
 
 // Len is the number of nodes added so far, the document included.
@@ -129,16 +149,11 @@ func (b *Builder) add(parent int, kind Kind, data string) (int32, error) {
 	}
 	i := int32(len(b.t.nodes))
 	b.t.nodes = append(b.t.nodes, record{
-		parent: p, firstChild: none, lastChild: none, nextSibling: none, prevSibling: none,
+		parent: p, lastChild: none, prevSibling: none,
 		kind: kind, data: data,
 	})
 	pr := &b.t.nodes[p]
-	if pr.lastChild == none {
-		pr.firstChild = i
-	} else {
-		b.t.nodes[pr.lastChild].nextSibling = i
-		b.t.nodes[i].prevSibling = pr.lastChild
-	}
+	b.t.nodes[i].prevSibling = pr.lastChild
 	pr.lastChild = i
 	b.open = append(b.open, i)
 	return i, nil

@@ -2,6 +2,7 @@ package domtree
 
 import (
 	"testing"
+	"unsafe"
 )
 
 // mustAdd returns a function that unwraps a builder call, failing t on error.
@@ -96,5 +97,42 @@ func TestExclusion(t *testing.T) {
 		if n.Excluded() != c.excluded || n.Visible() != c.visible {
 			t.Errorf("node %d: excluded %v visible %v, want %v %v", c.i, n.Excluded(), n.Visible(), c.excluded, c.visible)
 		}
+	}
+}
+
+// TestSetStyle: a source may settle an element's display and visibility
+// after adding it, until the tree is built; exclusion follows the final
+// value, and anything but an element is left alone.
+func TestSetStyle(t *testing.T) {
+	b := NewBuilder(0)
+	b.ReserveAttrs(3)
+	div, _ := b.AddElement(0, "div", []Attr{{Name: "id", Value: "a"}}, ElementInfo{Display: DisplayBlock})
+	txt, _ := b.AddText(div, "x", 0)
+	span, _ := b.AddElement(div, "span", nil, ElementInfo{Display: DisplayInline})
+	b.SetStyle(span, DisplayNone, Hidden)
+	b.SetStyle(txt, DisplayNone, Hidden) // not an element: no change
+	b.SetStyle(99, DisplayNone, Hidden)  // out of range: no change
+	tr := b.Build()
+	b.SetStyle(div, DisplayNone, Hidden) // built: no change
+	d, s := tr.At(div), tr.At(span)
+	if d.Display() != DisplayBlock || d.Visibility() != Visible || d.Excluded() {
+		t.Errorf("div: %v %v excluded %t", d.Display(), d.Visibility(), d.Excluded())
+	}
+	if s.Display() != DisplayNone || s.Visibility() != Hidden || !s.Excluded() {
+		t.Errorf("span: %v %v excluded %t", s.Display(), s.Visibility(), s.Excluded())
+	}
+	if x := tr.At(txt); x.Excluded() {
+		t.Errorf("text excluded")
+	}
+	if v, _ := d.Attr("id"); v != "a" {
+		t.Errorf("id %q", v)
+	}
+}
+
+// TestRecordSize: the tree's per-node cost is its record (plus text and
+// attributes); first child and next sibling are derived, not stored.
+func TestRecordSize(t *testing.T) {
+	if s := unsafe.Sizeof(record{}); unsafe.Sizeof(uintptr(0)) == 8 && s != 48 {
+		t.Errorf("record is %d bytes, want 48", s)
 	}
 }

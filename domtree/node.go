@@ -126,10 +126,11 @@ func (n Node) Parent() Node {
 	return Node{}
 }
 
-// FirstChild is n's first child.
+// FirstChild is n's first child: the node after it in tree order, when
+// n's subtree holds it.
 func (n Node) FirstChild() Node {
-	if r := n.rec(); r != nil {
-		return n.at(r.firstChild)
+	if r := n.rec(); r != nil && r.end > n.i+1 {
+		return n.at(n.i + 1)
 	}
 	return Node{}
 }
@@ -142,10 +143,11 @@ func (n Node) LastChild() Node {
 	return Node{}
 }
 
-// NextSibling is n's next sibling.
+// NextSibling is n's next sibling: the node after n's subtree, when its
+// parent's subtree still holds it.
 func (n Node) NextSibling() Node {
-	if r := n.rec(); r != nil {
-		return n.at(r.nextSibling)
+	if r := n.rec(); r != nil && r.parent != none && r.end < n.t.nodes[r.parent].end {
+		return n.at(r.end)
 	}
 	return Node{}
 }
@@ -216,8 +218,8 @@ func (n Node) Next(within Node, enter bool) Node {
 		return Node{}
 	}
 	next := r.end
-	if enter && r.firstChild != none {
-		next = r.firstChild
+	if enter && r.end > n.i+1 {
+		next = n.i + 1 // the first child
 	}
 	if next >= w.end {
 		return Node{}

@@ -286,3 +286,43 @@ func TestCheckHead(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLScanShortcut: the token pass counts only when the text has
+// enough "<" to pass the bound, 2*count("<")+1 tokens at most. At that
+// bound it stops once past the doctype; one under, it counts, and a page
+// that makes that many tokens is over.
+func TestHTMLScanShortcut(t *testing.T) {
+	// Whitespace, the doctype, then "x<b>" repeated and a trailing "x": a
+	// text token before every "<" and one after the last, the most tokens
+	// a page can make, 2*51+1 for 51 "<".
+	const k = 50
+	page := []byte(" <!DOCTYPE HTML>" + strings.Repeat("x<b>", k) + "x")
+	lt := k + 1
+	for _, c := range []struct {
+		bound   int
+		over    bool
+		counted bool
+	}{
+		{2*lt + 2, false, false},
+		{2*lt + 1, false, false}, // at the shortcut's bound: no count
+		{2 * lt, true, true},     // under it: counted, and over
+	} {
+		pre := htmlScan(page, c.bound)
+		if pre.over != c.over {
+			t.Errorf("bound %d: over %t after %d tokens", c.bound, pre.over, pre.tokens)
+		}
+		if counted := pre.tokens > 2; counted != c.counted {
+			t.Errorf("bound %d: %d tokens counted", c.bound, pre.tokens)
+		}
+		if got := string(page[pre.nameStart:pre.nameEnd]); got != "HTML" {
+			t.Errorf("bound %d: doctype name %q", c.bound, got)
+		}
+	}
+	// Counted in full, the page makes exactly the shortcut's bound.
+	if pre := htmlScan(page, 1<<20); pre.tokens != 2 {
+		t.Errorf("shortcut read %d tokens", pre.tokens)
+	}
+	if pre := htmlScan(page, 2*lt); pre.tokens != 2*lt+1 {
+		t.Errorf("full count %d tokens, want %d", pre.tokens, 2*lt+1)
+	}
+}

@@ -98,47 +98,71 @@ func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTML
 	if p.nodes > maxNodes {
 		return nil, info, 0, tooManyNodes(maxNodes)
 	}
-	quirks := htmlQuirks(doc)
-	var restore []htmlSaved
-	if quirks {
-		restore = htmlLowerNames(doc)
-	}
-	eng := style.New(doc, style.Options{Quirks: quirks})
-	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
-	styles := htmlComputeStyles(doc, eng)
-	if eng.OverBudget() {
+	eng := style.New(doc, style.Options{Quirks: htmlQuirks(doc), States: p.states, Sources: &p.sheets})
+	t, err := p.styleAndBuild(doc, eng)
+	if err == nil && eng.OverBudget() {
 		// The sheets apply everywhere or nowhere.
 		eng.DropSheets()
-		styles = htmlComputeStyles(doc, eng)
+		t, err = p.styleAndBuild(doc, eng)
 	}
-	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
-	info.StyleMatchSteps = eng.StepsCharged()
-	for _, r := range restore {
-		r.attr.Val = r.val
-	}
-	t, err := p.build(doc, styles)
 	if err != nil {
 		return nil, info, 0, err
 	}
+	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
+	info.StyleMatchSteps = eng.StepsCharged()
 	return t, info, eng.Work(), nil
 }
 
 // htmlPrepared is what the first pass over the parsed tree learned.
 type htmlPrepared struct {
-	nodes int
-	hosts map[*html.Node]bool
+	// nodes counts the nodes of the tree to build, elements and attrs
+	// its elements and their attributes.
+	nodes, elements, attrs int
+	hosts                  map[*html.Node]bool
+	// states are the element states selectors ask about and the tree
+	// keeps (checked), beside the parsed tree rather than in it.
+	states style.States
+	// sheets are the style and meta elements in tree order, so that the
+	// cascade need not walk the document for them.
+	sheets style.Sources
+}
+
+// htmlIDs finds an element by id, the first in tree order, indexing the
+// document the first time it is asked: only a radio button's form
+// attribute needs it, which most pages do not have.
+type htmlIDs struct {
+	doc *html.Node
+	ids map[string]*html.Node
+}
+
+func (x *htmlIDs) get(id string) *html.Node {
+	if x.ids == nil {
+		x.ids = map[string]*html.Node{}
+		for n := x.doc; n != nil; n = style.NextNode(n, x.doc, true) {
+			if n.Type != html.ElementNode {
+				continue
+			}
+			if v, ok := htmlAttr(n, "id"); ok && v != "" {
+				if _, seen := x.ids[v]; !seen {
+					x.ids[v] = n
+				}
+			}
+		}
+	}
+	return x.ids[id]
 }
 
 // prepare readies the parsed tree for styling and building, in one pass in
 // tree order: it detaches declarative shadow roots (marking their hosts),
 // cuts template contents off their templates, and records the element
-// states that selectors ask about (StateAttr) and the tree keeps (checked).
+// states that selectors ask about and the tree keeps (checked).
 func htmlPrepare(doc *html.Node) *htmlPrepared {
-	p := &htmlPrepared{hosts: map[*html.Node]bool{}}
-	ids := map[string]*html.Node{}
+	p := &htmlPrepared{hosts: map[*html.Node]bool{}, states: style.States{}}
+	states := p.states
 	var radios []*html.Node
 	var controls []*html.Node
 	openGroups := map[string]bool{}
+	inherited := htmlInherited{editable: map[*html.Node]bool{}, rtl: map[*html.Node]bool{}}
 	for n := doc; n != nil; {
 		if n.Type != html.ElementNode {
 			p.nodes++
@@ -150,8 +174,12 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 				// Chromium attaches the shadow root to the parent and never
 				// inserts the template: neither is a node of the light tree.
 				next := style.NextNode(n, doc, false)
-				p.hosts[n.Parent] = true
-				n.Parent.RemoveChild(n)
+				host := n.Parent
+				p.hosts[host] = true
+				host.RemoveChild(n)
+				if htmlIsEmpty(host) {
+					states[host] |= style.Empty // it was marked with the template in it
+				}
 				n = next
 				continue
 			}
@@ -159,11 +187,12 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 			n.FirstChild, n.LastChild = nil, nil
 		}
 		p.nodes++
-		if id, ok := htmlAttr(n, "id"); ok && id != "" {
-			if _, seen := ids[id]; !seen {
-				ids[id] = n
-			}
+		p.elements++
+		p.attrs += len(n.Attr)
+		if n.Data == "style" || n.Data == "meta" {
+			p.sheets.Nodes = append(p.sheets.Nodes, n)
 		}
+		inherited.mark(n, states)
 		if n.Namespace == "" {
 			switch n.Data {
 			case "input":
@@ -173,7 +202,7 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 					radios = append(radios, n)
 				case "checkbox":
 					if htmlHasAttr(n, "checked") {
-						htmlSetState(n, "checked")
+						states[n] |= style.Checked
 					}
 				}
 			case "select", "textarea":
@@ -182,7 +211,7 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 				// Without a value a progress bar is indeterminate; a
 				// checkbox only becomes so by script.
 				if !htmlHasAttr(n, "value") {
-					htmlSetState(n, "indeterminate")
+					states[n] |= style.Indeterminate
 				}
 			case "details":
 				if !htmlHasAttr(n, "open") {
@@ -200,45 +229,39 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 					}
 					openGroups[name] = true
 				}
-				htmlSetState(n, "open")
+				states[n] |= style.Open
 			case "dialog":
 				if htmlHasAttr(n, "open") {
-					htmlSetState(n, "open")
+					states[n] |= style.Open
 				}
 			}
 		}
-		if n.Namespace != "" || !strings.Contains(n.Data, "-") {
+		if n.Namespace == "" && strings.Contains(n.Data, "-") {
 			// Without script no custom element is ever defined.
-			htmlSetState(n, "defined")
+			states[n] |= style.Undefined
 		}
 		n = style.NextNode(n, doc, true)
 	}
-	// Emptiness is known only once declarative shadow roots are detached.
-	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
-		if n.Type == html.ElementNode && htmlIsEmpty(n) {
-			htmlSetState(n, "empty")
-		}
-	}
-	htmlMarkRadios(radios, ids)
+	p.sheets.Elements = p.elements
+	htmlMarkRadios(radios, &htmlIDs{doc: doc}, states)
 	for _, c := range controls {
 		if htmlIsRequired(c) {
-			htmlSetState(c, "required")
+			states[c] |= style.Required
 		} else {
-			htmlSetState(c, "optional")
+			states[c] |= style.Optional
 		}
 		switch c.Data {
 		case "select":
-			htmlMarkSelected(c)
+			htmlMarkSelected(c, states)
 		case "input", "textarea":
 			if htmlIsReadWriteControl(c) {
-				htmlSetState(c, "read-write")
+				states[c] |= style.ReadWrite
 			}
 			if htmlPlaceholderShown(c) {
-				htmlSetState(c, "placeholder-shown")
+				states[c] |= style.PlaceholderShown
 			}
 		}
 	}
-	htmlMarkEditableAndDirection(doc)
 	return p
 }
 
@@ -389,7 +412,7 @@ func htmlValidFloat(s string) bool {
 // carry selected. Options are the select's option descendants; the walk is
 // bounded by the select's subtree, and no subtree holds two selects'
 // options.
-func htmlMarkSelected(sel *html.Node) {
+func htmlMarkSelected(sel *html.Node, states style.States) {
 	multiple := htmlHasAttr(sel, "multiple")
 	var last, firstEnabled *html.Node
 	for n := sel.FirstChild; n != nil; n = style.NextNode(n, sel, true) {
@@ -398,7 +421,7 @@ func htmlMarkSelected(sel *html.Node) {
 		}
 		if htmlHasAttr(n, "selected") {
 			if multiple {
-				htmlSetState(n, "checked")
+				states[n] |= style.Checked
 			}
 			last = n
 		}
@@ -409,9 +432,9 @@ func htmlMarkSelected(sel *html.Node) {
 	switch {
 	case multiple:
 	case last != nil:
-		htmlSetState(last, "checked")
+		states[last] |= style.Checked
 	case firstEnabled != nil && htmlParseNonNegative(htmlAttrOr(sel, "size")) <= 1:
-		htmlSetState(firstEnabled, "checked")
+		states[firstEnabled] |= style.Checked
 	}
 }
 
@@ -430,44 +453,44 @@ func htmlAttrOr(n *html.Node, key string) string {
 	return v
 }
 
-// htmlMarkEditableAndDirection marks, in one walk in tree order, the
-// elements that are editable through contenteditable (:read-write) and the
-// right-to-left ones (:dir(rtl)). Both inherit, so a parent is decided
-// before its children; the sets hold the marked elements only.
-func htmlMarkEditableAndDirection(doc *html.Node) {
-	editable := map[*html.Node]bool{}
-	rtl := map[*html.Node]bool{}
-	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		parent := n.Parent
-		if parent != nil && parent.Type != html.ElementNode {
-			parent = nil
-		}
-		// contenteditable: true, "" and plaintext-only make an editing
-		// host, false stops editing, anything else inherits.
-		ed := parent != nil && editable[parent]
-		if n.Namespace == "" {
-			if v, ok := htmlAttr(n, "contenteditable"); ok {
-				switch {
-				case domtree.EditingHost(v):
-					ed = true
-				case domtree.EqualFold(v, "false"):
-					ed = false
-				}
+// htmlInherited marks the states that inherit, as htmlPrepare's walk
+// reaches each element after its parent: editable through contenteditable
+// (:read-write) and right-to-left (:dir(rtl)); and :empty, which the walk
+// knows at the same time, once template contents are cut (a host that
+// loses its declarative shadow root is marked again). The sets hold the
+// marked elements only.
+type htmlInherited struct {
+	editable, rtl map[*html.Node]bool
+}
+
+func (h htmlInherited) mark(n *html.Node, states style.States) {
+	parent := n.Parent
+	if parent != nil && parent.Type != html.ElementNode {
+		parent = nil
+	}
+	// contenteditable: true, "" and plaintext-only make an editing host,
+	// false stops editing, anything else inherits.
+	ed := parent != nil && h.editable[parent]
+	if n.Namespace == "" {
+		if v, ok := htmlAttr(n, "contenteditable"); ok {
+			switch {
+			case domtree.EditingHost(v):
+				ed = true
+			case domtree.EqualFold(v, "false"):
+				ed = false
 			}
 		}
-		if ed {
-			editable[n] = true
-			if !htmlHasAttr(n, style.StateAttr("read-write")) {
-				htmlSetState(n, "read-write")
-			}
-		}
-		if htmlIsRTL(n, parent != nil && rtl[parent]) {
-			rtl[n] = true
-			htmlSetState(n, "dir-rtl")
-		}
+	}
+	if ed {
+		h.editable[n] = true
+		states[n] |= style.ReadWrite
+	}
+	if htmlIsRTL(n, parent != nil && h.rtl[parent]) {
+		h.rtl[n] = true
+		states[n] |= style.RTL
+	}
+	if htmlIsEmpty(n) {
+		states[n] |= style.Empty
 	}
 }
 
@@ -521,6 +544,10 @@ func htmlAutoDirection(n *html.Node) bool {
 				switch c.Data {
 				case "bdi", "script", "style", "textarea":
 					skip = true
+				case "template":
+					// Its contents are not in the tree: cut, or a shadow
+					// root the walk detaches when it gets there.
+					skip = true
 				}
 			}
 			c = style.NextNode(c, n, !skip)
@@ -557,7 +584,7 @@ func htmlStrongDirection(s string) (rtl, ok bool) {
 // attribute, only the last in tree order stays checked, as each newly
 // inserted checked radio unchecks the others (Chromium 156 does exactly this).
 // A radio without a name is a group of its own.
-func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
+func htmlMarkRadios(radios []*html.Node, ids *htmlIDs, states style.States) {
 	type group struct {
 		form *html.Node
 		name string
@@ -570,7 +597,7 @@ func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
 		}
 		name, _ := htmlAttr(r, "name")
 		if name == "" {
-			htmlSetState(r, "checked")
+			states[r] |= style.Checked
 			continue
 		}
 		last[group{htmlFormOwner(r, ids), name}] = r
@@ -579,7 +606,7 @@ func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
 	for _, r := range order {
 		name, _ := htmlAttr(r, "name")
 		if last[group{htmlFormOwner(r, ids), name}] == r {
-			htmlSetState(r, "checked")
+			states[r] |= style.Checked
 		}
 	}
 	// A radio whose group has no checked radio is :indeterminate.
@@ -588,10 +615,10 @@ func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
 		switch {
 		case name == "":
 			if !htmlHasAttr(r, "checked") {
-				htmlSetState(r, "indeterminate")
+				states[r] |= style.Indeterminate
 			}
 		case last[group{htmlFormOwner(r, ids), name}] == nil:
-			htmlSetState(r, "indeterminate")
+			states[r] |= style.Indeterminate
 		}
 	}
 }
@@ -600,9 +627,9 @@ func htmlMarkRadios(radios []*html.Node, ids map[string]*html.Node) {
 // when that is a form (no owner otherwise), else its nearest form ancestor.
 // The parser's form-element pointer, which can associate a control with a
 // form it is not inside in misnested markup, is not modelled.
-func htmlFormOwner(n *html.Node, ids map[string]*html.Node) *html.Node {
+func htmlFormOwner(n *html.Node, ids *htmlIDs) *html.Node {
 	if f, ok := htmlAttr(n, "form"); ok {
-		if el := ids[f]; el != nil && el.Namespace == "" && el.Data == "form" {
+		if el := ids.get(f); el != nil && el.Namespace == "" && el.Data == "form" {
 			return el
 		}
 		return nil
@@ -697,8 +724,8 @@ func isPCENChar(r rune) bool {
 	return false
 }
 
-// htmlComputeStyles computes every element's style in tree order (the order
-// build visits elements in), then marks what a browser would not render even
+// styleAndBuild computes every element's style and builds the tree, in
+// one walk in tree order, marking what a browser would not render even
 // though its display is not none, so that the tree agrees with a live
 // capture, where such elements have no layout object:
 //   - everything under a display: none element;
@@ -708,125 +735,164 @@ func isPCENChar(r rune) bool {
 //   - a display: contents element with no rendered content. Whitespace-only
 //     text counts as rendered only after inline content in the same line box
 //     context, which is when Chromium gives it a layout object.
-func htmlComputeStyles(doc *html.Node, eng *style.Engine) []style.Computed {
-	var out []style.Computed
-	var parent []int32 // parent element's position in out, -1 for the root
-	var text []bool    // has a rendered child text node
+//
+// The open elements are a stack of values holding their computed styles,
+// which their children inherit from; nothing is kept per element once it
+// is closed. Whether a display: contents element has rendered content is
+// known when it closes, after its children, and its record in the tree is
+// settled then.
+func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtree.Tree, error) {
+	b := domtree.NewBuilder(p.nodes)
+	b.ReserveAttrs(p.attrs)
 	type open struct {
-		n *html.Node
-		i int32
-		// line points at the flag of the block container this element's
-		// children flow into: whether the last rendered thing in it was
-		// inline content.
-		line *bool
-		// own is that flag when the element starts a container of its own.
-		own bool
+		n   *html.Node
+		c   style.Computed
+		idx int // the element's index in the tree
+		// line is where in lines the flag of the block container this
+		// element's children flow into is: whether the last rendered thing
+		// in it was inline content. lines[0] is the document's; lines[k+1]
+		// belongs to the element at stack[k], when it starts a container.
+		line int32
+		// text is true once a child text node is rendered, rendered once a
+		// child element is (its display not none, after this rule).
+		text, rendered bool
+		// hidden is the visibility the tree reports. A display: contents
+		// element has no box whose visibility a live capture could read;
+		// the capture decoder gives it its parent's, and so does the tree
+		// here. Its children inherit its own computed value all the same.
+		hidden bool
 	}
-	var stack []*open
-	rootLine := false
+	var stack []open
+	lines := []bool{false}
+	// settle ends element o, whose children are all known, and tells its
+	// parent (nil for the root) whether it is rendered.
+	settle := func(o *open, parent *open) {
+		d := o.c.Display
+		if d.IsContents() && !o.rendered && !o.text {
+			// No rendered content: no box either, and its own visibility.
+			d = style.DisplayNone
+			b.SetStyle(o.idx, domtree.DisplayNone, htmlVisibility(o.c.Hidden))
+		}
+		if parent != nil && !d.IsNone() {
+			parent.rendered = true
+		}
+	}
 	closeTop := func() {
 		o := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		d := out[o.i].Display
+		var parent *open
+		if len(stack) > 0 {
+			parent = &stack[len(stack)-1]
+		}
+		settle(&o, parent)
+		d := o.c.Display
 		if d.IsNone() || d.IsContents() {
 			return
 		}
-		outer := &rootLine
-		if len(stack) > 0 {
-			outer = stack[len(stack)-1].line
+		outer := int32(0)
+		if parent != nil {
+			outer = parent.line
 		}
-		*outer = d.Class() == domtree.DisplayInline
+		lines[outer] = d.Class() == domtree.DisplayInline
 	}
-	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
-		if n.Type != html.ElementNode && n.Type != html.TextNode {
-			continue
-		}
+	var attrs []domtree.Attr
+	for n := doc.FirstChild; n != nil; n = style.NextNode(n, doc, true) {
 		for len(stack) > 0 && stack[len(stack)-1].n != n.Parent {
 			closeTop()
 		}
 		var top *open
+		parentIdx := 0
 		if len(stack) > 0 {
-			top = stack[len(stack)-1]
+			top = &stack[len(stack)-1]
+			parentIdx = top.idx
 		}
-		if n.Type == html.TextNode {
-			if top == nil || out[top.i].Display.IsNone() || htmlHides(top.n, n, out[top.i]) {
+		var err error
+		switch n.Type {
+		case html.DoctypeNode:
+			_, err = b.AddDoctype(parentIdx, n.Data, 0)
+		case html.CommentNode:
+			_, err = b.AddComment(parentIdx, n.Data, 0)
+		case html.TextNode:
+			if top != nil && !top.c.Display.IsNone() && !htmlHides(top.n, n, top.c) {
+				if strings.Trim(n.Data, " \t\n\f\r") != "" || lines[top.line] {
+					top.text = true
+					lines[top.line] = true
+				}
+			}
+			_, err = b.AddText(parentIdx, n.Data, 0)
+		case html.ElementNode:
+			var c style.Computed
+			switch {
+			case top == nil:
+				c = eng.Compute(n, nil)
+			case top.c.Display.IsNone() || htmlHides(top.n, n, top.c):
+				c = style.Computed{Display: style.DisplayNone}
+			default:
+				c = eng.Compute(n, &top.c)
+			}
+			if n.Namespace == "" && n.Data == "embed" {
+				if !htmlHasAttr(n, "src") && !htmlHasAttr(n, "type") {
+					c.Display = style.DisplayNone // nothing to embed: no box
+				}
+			}
+			if htmlDemotedForm(n) {
+				c.Display = style.DisplayNone
+			}
+			hidden := c.Hidden
+			if c.Display.IsContents() && top != nil {
+				hidden = top.hidden
+			}
+			var idx int
+			attrs, idx, err = p.addElement(b, parentIdx, n, c.Display.Class(), hidden, attrs)
+			if err != nil {
+				break
+			}
+			o := open{n: n, c: c, idx: idx, hidden: hidden}
+			if n.FirstChild == nil {
+				// A leaf is settled at once, and still ends the line
+				// state of its container.
+				settle(&o, top)
+				if d := c.Display; !d.IsNone() && !d.IsContents() {
+					outer := int32(0)
+					if top != nil {
+						outer = top.line
+					}
+					lines[outer] = d.Class() == domtree.DisplayInline
+				}
 				continue
 			}
-			if strings.Trim(n.Data, " \t\n\f\r") != "" || *top.line {
-				text[top.i] = true
-				*top.line = true
+			own := int32(len(stack) + 1)
+			if int(own) >= len(lines) {
+				lines = append(lines, false)
 			}
-			continue
-		}
-		pi := int32(-1)
-		var c style.Computed
-		switch {
-		case top == nil:
-			c = eng.Compute(n, nil)
-		case out[top.i].Display.IsNone() || htmlHides(top.n, n, out[top.i]):
-			pi = top.i
-			c = style.Computed{Display: style.DisplayNone}
-		default:
-			pi = top.i
-			c = eng.Compute(n, &out[pi])
-		}
-		if n.Namespace == "" && n.Data == "embed" {
-			if !htmlHasAttr(n, "src") && !htmlHasAttr(n, "type") {
-				c.Display = style.DisplayNone // nothing to embed: no box
+			lines[own] = false
+			o.line = own
+			if top != nil && (c.Display.IsContents() || c.Display.IsPlainInline()) {
+				o.line = top.line // the children flow into the same container
+			} else if top == nil && c.Display.IsContents() {
+				o.line = 0
 			}
+			if c.Display.IsPlainInline() {
+				lines[o.line] = true
+			}
+			stack = append(stack, o)
 		}
-		if htmlDemotedForm(n) {
-			c.Display = style.DisplayNone
+		if err != nil {
+			return nil, errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "cannot build the tree", err)
 		}
-		i := int32(len(out))
-		out = append(out, c)
-		parent = append(parent, pi)
-		text = append(text, false)
-		if n.FirstChild == nil {
-			// A leaf still ends the line state of its container.
-			stack = append(stack, &open{n: n, i: i, line: new(bool)})
-			closeTop()
-			continue
-		}
-		o := &open{n: n, i: i}
-		o.line = &o.own
-		if top != nil && (c.Display.IsContents() || c.Display.IsPlainInline()) {
-			o.line = top.line // the children flow into the same container
-		} else if top == nil && c.Display.IsContents() {
-			o.line = &rootLine
-		}
-		if c.Display.IsPlainInline() {
-			*o.line = true
-		}
-		stack = append(stack, o)
 	}
 	for len(stack) > 0 {
 		closeTop()
 	}
-	// Children come after parents, so one backward pass finds which
-	// display: contents elements have rendered content.
-	hasRendered := make([]bool, len(out))
-	for i := len(out) - 1; i >= 0; i-- {
-		d := out[i].Display
-		if d.IsContents() && !hasRendered[i] && !text[i] {
-			out[i].Display = style.DisplayNone
-			d = style.DisplayNone
-		}
-		if !d.IsNone() && parent[i] >= 0 {
-			hasRendered[parent[i]] = true
-		}
+	return b.Build(), nil
+}
+
+// htmlVisibility is the tree's visibility for a computed one.
+func htmlVisibility(hidden bool) domtree.Visibility {
+	if hidden {
+		return domtree.Hidden
 	}
-	// A display: contents element has no box whose visibility a live
-	// capture could read; the capture decoder gives it its parent's, and so
-	// does the tree here. (Its children inherit its own computed value as
-	// usual, and have been computed already.) Parents come first, so a
-	// forward pass sees the values reported for them.
-	for i := range out {
-		if out[i].Display.IsContents() && parent[i] >= 0 {
-			out[i].Hidden = out[parent[i]].Hidden
-		}
-	}
-	return out
+	return domtree.Visible
 }
 
 // htmlDemotedForm reports whether n is a form the parser inserted where a
@@ -920,76 +986,36 @@ func htmlParseNonNegative(s string) int {
 	return v
 }
 
-// build feeds the builder in tree order.
-func (p *htmlPrepared) build(doc *html.Node, styles []style.Computed) (*domtree.Tree, error) {
-	b := domtree.NewBuilder(p.nodes)
-	type open struct {
-		n   *html.Node
-		idx int
+// addElement adds element n, with its display and reported visibility, to
+// the tree as the last child of parent, reusing attrs' storage for its attributes, which it returns.
+func (p *htmlPrepared) addElement(b *domtree.Builder, parent int, n *html.Node, display domtree.Display, hidden bool, attrs []domtree.Attr) ([]domtree.Attr, int, error) {
+	attrs = attrs[:0]
+	for _, a := range n.Attr {
+		name := a.Key
+		if a.Namespace != "" && a.Namespace != a.Key {
+			name = a.Namespace + ":" + a.Key
+		}
+		attrs = append(attrs, domtree.Attr{Name: name, Value: a.Val})
 	}
-	stack := []open{{doc, 0}}
-	k := 0
-	var attrs []domtree.Attr
-	for n := doc.FirstChild; n != nil; n = style.NextNode(n, doc, true) {
-		for len(stack) > 1 && stack[len(stack)-1].n != n.Parent {
-			stack = stack[:len(stack)-1]
-		}
-		parent := stack[len(stack)-1].idx
-		var idx int
-		var err error
-		switch n.Type {
-		case html.DoctypeNode:
-			idx, err = b.AddDoctype(parent, n.Data, 0)
-		case html.TextNode:
-			idx, err = b.AddText(parent, n.Data, 0)
-		case html.CommentNode:
-			idx, err = b.AddComment(parent, n.Data, 0)
-		case html.ElementNode:
-			attrs = attrs[:0]
-			for _, a := range n.Attr {
-				if style.IsStateAttr(a.Key) {
-					continue
-				}
-				name := a.Key
-				if a.Namespace != "" && a.Namespace != a.Key {
-					name = a.Namespace + ":" + a.Key
-				}
-				attrs = append(attrs, domtree.Attr{Name: name, Value: a.Val})
+	info := domtree.ElementInfo{Display: display, Visibility: htmlVisibility(hidden)}
+	info.Checked = n.Namespace == "" && n.Data == "input" && p.states[n]&style.Checked != 0
+	if p.hosts[n] {
+		info.Flags |= domtree.ShadowHost
+	}
+	if n.Namespace == "" {
+		switch n.Data {
+		case "template":
+			info.Flags |= domtree.TemplateContents
+		case "iframe", "frame":
+			info.Flags |= domtree.FrameOwner
+		case "embed":
+			if htmlEmbedsDocument(n) {
+				info.Flags |= domtree.FrameOwner
 			}
-			c := styles[k]
-			k++
-			info := domtree.ElementInfo{Display: c.Display.Class()}
-			if c.Hidden {
-				info.Visibility = domtree.Hidden
-			}
-			info.Checked = n.Namespace == "" && n.Data == "input" && htmlHasAttr(n, style.StateAttr("checked"))
-			if p.hosts[n] {
-				info.Flags |= domtree.ShadowHost
-			}
-			if n.Namespace == "" {
-				switch n.Data {
-				case "template":
-					info.Flags |= domtree.TemplateContents
-				case "iframe", "frame":
-					info.Flags |= domtree.FrameOwner
-				case "embed":
-					if htmlEmbedsDocument(n) {
-						info.Flags |= domtree.FrameOwner
-					}
-				}
-			}
-			idx, err = b.AddElement(parent, n.Data, attrs, info)
-			if err == nil && n.FirstChild != nil {
-				stack = append(stack, open{n, idx})
-			}
-		default:
-			continue
-		}
-		if err != nil {
-			return nil, errcode.Wrap(errcode.UnsupportedInput, pkgName, "", "cannot build the tree", err)
 		}
 	}
-	return b.Build(), nil
+	idx, err := b.AddElement(parent, n.Data, attrs, info)
+	return attrs, idx, err
 }
 
 func htmlAttr(n *html.Node, key string) (string, bool) {
@@ -1015,10 +1041,6 @@ func htmlRemoveAttr(n *html.Node, key string) {
 		}
 	}
 	n.Attr = kept
-}
-
-func htmlSetState(n *html.Node, state string) {
-	n.Attr = append(n.Attr, html.Attribute{Key: style.StateAttr(state)})
 }
 
 // htmlEmbedsDocument reports whether Chromium would give an embed element a
@@ -1099,31 +1121,4 @@ func htmlQuirks(doc *html.Node) bool {
 		return true
 	}
 	return false
-}
-
-// htmlSaved is an attribute value to put back after styling.
-type htmlSaved struct {
-	attr *html.Attribute
-	val  string
-}
-
-// htmlLowerNames lower-cases every class and id attribute for quirks-mode
-// selector matching and returns the original values, which the tree keeps.
-func htmlLowerNames(doc *html.Node) []htmlSaved {
-	var saved []htmlSaved
-	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		for i := range n.Attr {
-			a := &n.Attr[i]
-			if a.Namespace == "" && (a.Key == "class" || a.Key == "id") {
-				if l := domtree.ToLowerASCII(a.Val); l != a.Val {
-					saved = append(saved, htmlSaved{a, a.Val})
-					a.Val = l
-				}
-			}
-		}
-	}
-	return saved
 }

@@ -13,7 +13,8 @@ import (
 // before the parser builds anything.
 type htmlPrepass struct {
 	// tokens counts the tokens that make nodes: start tags, text runs,
-	// comments and doctypes.
+	// comments and doctypes. It is a full count only when the text could
+	// hold more than the bound (see htmlScan).
 	tokens int
 	// over is true when tokens passed the bound; the run stopped there.
 	over bool
@@ -33,12 +34,22 @@ type htmlPrepass struct {
 // re-opens formatting elements and adds implied ones; the built tree is
 // counted again.) It also finds the doctype, if any, that the parser will
 // take for the document's.
+//
+// Counting is skipped when the text cannot hold more node tokens than the
+// bound: every tag, comment and doctype token starts at a "<" of its own,
+// and the tokenizer never returns two text tokens in a row, so there are at
+// most 2*count("<")+1 of them. Then the tokenizer runs only as far as the
+// doctype search needs.
 func htmlScan(text []byte, maxNodes int) htmlPrepass {
 	var p htmlPrepass
+	count := 2*bytes.Count(text, []byte("<"))+1 > maxNodes
 	z := html.NewTokenizer(bytes.NewReader(text))
 	offset := 0
 	initial := true // no token yet other than comments and whitespace
 	for {
+		if !initial && !count {
+			return p
+		}
 		tt := z.Next()
 		if tt == html.ErrorToken {
 			return p

@@ -302,20 +302,20 @@ func TestParseHTMLNotRendered(t *testing.T) {
 // than on one rule: quirks mode, alternate style sheets and attribute values
 // that HTML compares case-insensitively. Checked against Chromium 156.
 func TestOfflineCascadeDocumentModes(t *testing.T) {
-	body := `<style>.Foo{display:none} #Bar{display:none} input[type=CHECKBOX]{display:none} div[data-x=ABC]{display:none}</style>
-<i class=foo id=q1>x</i><i id=bar>x</i><input type=checkbox id=q3><div data-x=abc id=q4>x</div>
+	body := `<style>.Foo{display:none} #Bar{display:none} input[type=CHECKBOX]{display:none} div[data-x=ABC]{display:none} [class=foo5],[id=q6]{display:none}</style>
+<i class=foo id=q1>x</i><i id=bar>x</i><input type=checkbox id=q3><div data-x=abc id=q4>x</div><i class=Foo5 id=q5>x</i><i id=Q6>x</i>
 <style title=one>.a{display:none}</style><style title=two>.b{display:none}</style><style title=one>.c{display:none}</style>
 <i class=a id=a>a</i><i class=b id=b>b</i><i class=c id=c>c</i>`
 	cases := []struct {
 		name, doctype string
 		want          map[string]string
 	}{
-		{"quirks: no doctype", "", map[string]string{"q1": "none", "bar": "none", "q3": "none", "q4": "block", "a": "none", "b": "inline", "c": "none"}},
+		{"quirks: no doctype", "", map[string]string{"q1": "none", "bar": "none", "q3": "none", "q4": "block", "q5": "inline", "Q6": "inline", "a": "none", "b": "inline", "c": "none"}},
 		{"quirks: legacy public id", `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN">`,
-			map[string]string{"q1": "none", "bar": "none", "q3": "none", "q4": "block", "a": "none", "b": "inline", "c": "none"}},
+			map[string]string{"q1": "none", "bar": "none", "q3": "none", "q4": "block", "q5": "inline", "Q6": "inline", "a": "none", "b": "inline", "c": "none"}},
 		{"limited quirks is not quirks", `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd">`,
-			map[string]string{"q1": "inline", "bar": "inline", "q3": "none", "q4": "block", "a": "none", "b": "inline", "c": "none"}},
-		{"no quirks", "<!doctype html>", map[string]string{"q1": "inline", "bar": "inline", "q3": "none", "q4": "block", "a": "none", "b": "inline", "c": "none"}},
+			map[string]string{"q1": "inline", "bar": "inline", "q3": "none", "q4": "block", "q5": "inline", "Q6": "inline", "a": "none", "b": "inline", "c": "none"}},
+		{"no quirks", "<!doctype html>", map[string]string{"q1": "inline", "bar": "inline", "q3": "none", "q4": "block", "q5": "inline", "Q6": "inline", "a": "none", "b": "inline", "c": "none"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -330,7 +330,9 @@ func TestOfflineCascadeDocumentModes(t *testing.T) {
 			if info.StyleSheets != 3 {
 				t.Errorf("StyleSheets = %d, want 3 (the alternate set is not applied)", info.StyleSheets)
 			}
-			// Quirks-mode matching never changes what the tree holds.
+			// Quirks mode makes class and id selectors case-insensitive,
+			// not attribute selectors on class or id (q5, Q6, as in
+			// Chromium), and never changes what the tree holds.
 			if v := htmlByID(t, tr, "bar").AttrValue("id"); v != "bar" {
 				t.Errorf("id attribute %q", v)
 			}

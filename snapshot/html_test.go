@@ -163,7 +163,8 @@ func TestParseHTMLChecked(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("checked (-want +got):\n%s", diff)
 	}
-	// The private state attributes never reach the tree.
+	// States live beside the parsed tree, so the tree holds only
+	// attributes the page wrote (a name with a space is none of them).
 	for n := range tr.All() {
 		for _, a := range n.Attrs() {
 			if strings.Contains(a.Name, " ") {

@@ -1,6 +1,10 @@
 package style
 
-import "golang.org/x/net/html"
+import (
+	"golang.org/x/net/html"
+
+	"github.com/domsnap/domsnap/domtree"
+)
 
 // MatchSteps bounds the matching work the author style sheets may cost one
 // document, in steps. A step is one simple selector tested on one element
@@ -68,10 +72,15 @@ type matcher struct {
 	// tests are on it, and most elements are never looked at again.
 	cur     *html.Node
 	curInfo elemInfo
+	// states are the elements' states (Options.States).
+	states States
+	// quirks makes class and id names match ASCII case-insensitively; the
+	// selectors' names are lower case already.
+	quirks bool
 }
 
-func newMatcher() matcher {
-	return matcher{steps: MatchSteps, cache: map[*html.Node]*elemInfo{}}
+func newMatcher(opts Options) matcher {
+	return matcher{steps: MatchSteps, cache: map[*html.Node]*elemInfo{}, states: opts.States, quirks: opts.Quirks}
 }
 
 // charge takes k steps from the budget. When fewer are left the budget is
@@ -102,7 +111,7 @@ func (m *matcher) info(n *html.Node) *elemInfo {
 			clear(m.cache)
 		}
 		in = &elemInfo{}
-		in.read(n)
+		in.read(n, m.quirks)
 		m.cache[n] = in
 	}
 	return in
@@ -130,12 +139,13 @@ func small(n *html.Node) bool {
 	return true
 }
 
-// hasClass reports whether n's class list holds c.
+// hasClass reports whether n's class list holds c (in quirks mode, c in
+// lower case, ASCII case-insensitively).
 func (m *matcher) hasClass(n *html.Node, c string) bool {
 	if n != m.cur && small(n) {
 		for _, a := range n.Attr {
 			if a.Key == "class" {
-				return includes(a.Val, c)
+				return includes(a.Val, c, m.quirks)
 			}
 		}
 		return false
@@ -143,17 +153,18 @@ func (m *matcher) hasClass(n *html.Node, c string) bool {
 	return m.info(n).hasClass(c)
 }
 
-// id returns n's id.
-func (m *matcher) id(n *html.Node) string {
+// hasID reports whether n's id is id (in quirks mode, id in lower case,
+// ASCII case-insensitively).
+func (m *matcher) hasID(n *html.Node, id string) bool {
 	if n != m.cur && small(n) {
 		for _, a := range n.Attr {
 			if a.Key == "id" {
-				return a.Val
+				return a.Val == id || m.quirks && domtree.EqualFold(a.Val, id)
 			}
 		}
-		return ""
+		return id == ""
 	}
-	return m.info(n).id
+	return m.info(n).id == id
 }
 
 // attrBytes returns the length of n's attribute names and values.
@@ -168,12 +179,13 @@ func (m *matcher) attrBytes(n *html.Node) int {
 	return m.info(n).attrBytes
 }
 
-// includes reports whether the whitespace-separated list s holds c.
-func includes(s, c string) bool {
+// includes reports whether the whitespace-separated list s holds c, ASCII
+// case-insensitively when fold is true.
+func includes(s, c string, fold bool) bool {
 	start := -1
 	for i := 0; i <= len(s); i++ {
 		if i == len(s) || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r' {
-			if start >= 0 && s[start:i] == c {
+			if start >= 0 && (s[start:i] == c || fold && domtree.EqualFold(s[start:i], c)) {
 				return true
 			}
 			start = -1
@@ -188,13 +200,14 @@ func includes(s, c string) bool {
 func (m *matcher) styling(n *html.Node) *elemInfo {
 	if n != m.cur {
 		m.cur = n
-		m.curInfo.read(n)
+		m.curInfo.read(n, m.quirks)
 	}
 	return &m.curInfo
 }
 
-// read fills in from n's attributes, reusing in's storage.
-func (in *elemInfo) read(n *html.Node) {
+// read fills in from n's attributes, reusing in's storage; in quirks mode
+// the classes and the id are kept in lower case, as the selectors' are.
+func (in *elemInfo) read(n *html.Node, quirks bool) {
 	in.classes, in.set, in.id, in.attrBytes = in.classes[:0], nil, "", 0
 	seenClass, seenID := false, false
 	for _, a := range n.Attr {
@@ -206,6 +219,12 @@ func (in *elemInfo) read(n *html.Node) {
 		case a.Key == "id" && !seenID:
 			seenID = true
 			in.id = a.Val
+		}
+	}
+	if quirks {
+		in.id = domtree.ToLowerASCII(in.id)
+		for i, c := range in.classes {
+			in.classes[i] = domtree.ToLowerASCII(c)
 		}
 	}
 	if len(in.classes) > setThreshold {

@@ -14,23 +14,29 @@ import (
 // may cost one document; see the package documentation.
 const MatchBudget = 1 << 22
 
-// statePrefix starts every private state attribute name. HTML attribute names
-// never contain a space, so no page can forge or collide with one.
-const statePrefix = "domsnap "
+// State is a set of element states that selectors ask about and that the
+// selector library cannot work out from the tree: the caller computes them
+// once per document (Options.States) and the matcher reads them there. The
+// tree itself is never marked.
+type State uint16
 
-// StateAttr is the name of the private attribute that marks an element as
-// being in a state: "checked", "defined", "open", "required", "optional",
-// "empty" (no child but comments; unlike the selector library's :empty, a
-// whitespace text node is a child), "read-write", "placeholder-shown",
-// "indeterminate" or "dir-rtl" (its directionality is right-to-left).
-// The selector library cannot evaluate these pseudo-classes itself, so the
-// caller computes each state and adds the attribute (value empty) before
-// styles are computed; :checked and the others are rewritten to match it.
-func StateAttr(state string) string { return statePrefix + state }
+// The states. Undefined is the one state most elements are not in, so that
+// the table holds few entries: :defined matches the elements without it.
+const (
+	Checked          State = 1 << iota // :checked
+	Open                               // :open
+	Required                           // :required
+	Optional                           // :optional
+	Empty                              // :empty: no child but comments; unlike the selector library's, a whitespace text node is a child
+	ReadWrite                          // :read-write; :read-only is its absence
+	PlaceholderShown                   // :placeholder-shown
+	Indeterminate                      // :indeterminate
+	RTL                                // :dir(rtl), a right-to-left directionality; :dir(ltr) is its absence
+	Undefined                          // a custom element, never defined since no script runs; :defined is its absence
+)
 
-// IsStateAttr reports whether an attribute key is a private state attribute,
-// to be dropped when attributes are copied out.
-func IsStateAttr(key string) bool { return strings.HasPrefix(key, statePrefix) }
+// States holds each element's states; an element not in it has none.
+type States map[*html.Node]State
 
 // property is one of the properties the cascade computes.
 type property uint8
@@ -258,6 +264,37 @@ type rule struct {
 type Options struct {
 	// Quirks is true for a document in quirks mode.
 	Quirks bool
+	// States are the elements' states (see State), which the engine reads
+	// and never changes.
+	States States
+	// Sources, when not nil, are the document's possible style sheet
+	// sources, found by the caller in a walk of its own; New then does
+	// not walk the document for them.
+	Sources *Sources
+}
+
+// Sources are what New reads from the document besides the rules.
+type Sources struct {
+	// Nodes are the document's style and meta elements (any namespace;
+	// others are ignored), in tree order.
+	Nodes []*html.Node
+	// Elements is the number of elements in the document.
+	Elements int
+}
+
+// findSources walks the document for its Sources.
+func findSources(doc *html.Node) *Sources {
+	src := &Sources{}
+	for n := doc; n != nil; n = NextNode(n, doc, true) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		src.Elements++
+		if n.Data == "style" || n.Data == "meta" {
+			src.Nodes = append(src.Nodes, n)
+		}
+	}
+	return src
 }
 
 // lowerNames lower-cases the id and class names of selectors, for quirks mode.
@@ -308,22 +345,22 @@ type Computed struct {
 // shadow roots must already be cut off the tree by the caller.
 //
 // In quirks mode (Options.Quirks), class and id selectors match ASCII
-// case-insensitively, as browsers do: the caller lower-cases the class and
-// id attributes it lets the selectors see, and New lower-cases the class and
-// id names in the selectors.
+// case-insensitively, as browsers do: New lower-cases the class and id
+// names in the selectors, and the matcher compares them with the element's
+// class and id lower-cased; the tree is left as it is.
 func New(doc *html.Node, opts Options) *Engine {
 	e := &Engine{
 		byID: map[string][]int32{}, byClass: map[string][]int32{}, byTag: map[string][]int32{},
 	}
 	order := 0
-	elements := 0
 	preferred := ""
 	ctx := newSheetContext()
-	for n := doc; n != nil; n = NextNode(n, doc, true) {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		elements++
+	src := opts.Sources
+	if src == nil {
+		src = findSources(doc)
+	}
+	elements := src.Elements
+	for _, n := range src.Nodes {
 		if preferred == "" && isDefaultStyleMeta(n) {
 			// <meta http-equiv=default-style> names the preferred set,
 			// unless a titled sheet before it already has (Chromium keeps
@@ -424,7 +461,7 @@ func New(doc *html.Node, opts Options) *Engine {
 			}
 		}
 	}
-	e.m = newMatcher()
+	e.m = newMatcher(opts)
 	// Layer order is known once every sheet is read.
 	ctx.layers.finish()
 	for i := range e.rules {
@@ -473,9 +510,13 @@ func (e *Engine) add(r rule) {
 	}
 }
 
-// checkBudget counts the candidate pairs the sheets would cost and drops the
-// sheets when they exceed MatchBudget. A costly selector weighs as much as
-// the document has elements, the most its own search can visit.
+// checkBudget counts the candidate pairs the sheets would cost and drops
+// them when they pass MatchBudget, before any is matched: one pair per
+// rule of the lists that may match an element (the universal ones
+// included), a costly rule weighing as much as the document has elements,
+// the most its own search can visit. When even every rule on every element
+// stays within the budget, nothing needs counting; otherwise one walk
+// looks each element's id, classes and tag up without copying them.
 func (e *Engine) checkBudget(doc *html.Node, elements int) {
 	if len(e.rules) == 0 {
 		return
@@ -491,14 +532,43 @@ func (e *Engine) checkBudget(doc *html.Node, elements int) {
 		}
 		return w
 	}
+	all := 0
+	for i := range e.rules {
+		if e.rules[i].sel.costly {
+			all += elements
+		} else {
+			all++
+		}
+		if all > MatchBudget {
+			break
+		}
+	}
+	if all <= MatchBudget/max(1, elements) {
+		return
+	}
 	uw := weight(e.universal)
 	total := 0
+	add := func(m map[string][]int32, key string) {
+		if l := m[key]; len(l) > 0 {
+			total += weight(l)
+		}
+	}
 	for n := doc; n != nil; n = NextNode(n, doc, true) {
 		if n.Type != html.ElementNode {
 			continue
 		}
 		total += uw
-		e.candidates(n, func(list []int32) { total += weight(list) })
+		for _, a := range n.Attr {
+			switch {
+			case a.Key == "id" && len(e.byID) > 0:
+				add(e.byID, e.quirkName(a.Val))
+			case a.Key == "class" && len(e.byClass) > 0:
+				eachField(a.Val, func(c string) { add(e.byClass, e.quirkName(c)) })
+			}
+		}
+		if len(e.byTag) > 0 {
+			add(e.byTag, domtree.ToLowerASCII(n.Data))
+		}
 		if total > MatchBudget {
 			e.DropSheets()
 			return
@@ -506,27 +576,34 @@ func (e *Engine) checkBudget(doc *html.Node, elements int) {
 	}
 }
 
-// candidates calls f with each keyed rule list that may match n.
-func (e *Engine) candidates(n *html.Node, f func([]int32)) {
-	if id, ok := attrValue(n, "id"); ok {
-		if l := e.byID[id]; len(l) > 0 {
-			f(l)
-		}
+// quirkName is a class or id name as the rule index holds it: lower case
+// in quirks mode.
+func (e *Engine) quirkName(s string) string {
+	if e.m.quirks {
+		return domtree.ToLowerASCII(s)
 	}
-	if cls, ok := attrValue(n, "class"); ok && len(e.byClass) > 0 {
-		for _, c := range fields(cls) {
-			if l := e.byClass[c]; len(l) > 0 {
-				f(l)
+	return s
+}
+
+// eachField calls f with each name of a class attribute, split at ASCII
+// whitespace, without copying them.
+func eachField(s string, f func(string)) {
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r' {
+			if start >= 0 {
+				f(s[start:i])
+				start = -1
 			}
+		} else if start < 0 {
+			start = i
 		}
-	}
-	if l := e.byTag[domtree.ToLowerASCII(n.Data)]; len(l) > 0 {
-		f(l)
 	}
 }
 
-// candidatesFor is candidates with n's class list and id already read,
-// so that styling an element splits its class list once.
+// candidatesFor calls f with each keyed rule list that may match n, from
+// n's class list and id as the matcher read them (split once, lower case in
+// quirks mode).
 func (e *Engine) candidatesFor(n *html.Node, in *elemInfo, f func([]int32)) {
 	if in.id != "" {
 		if l := e.byID[in.id]; len(l) > 0 {
@@ -583,12 +660,6 @@ func NextNode(n, root *html.Node, enter bool) *html.Node {
 		n = n.Parent
 	}
 	return nil
-}
-
-func fields(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\f' || r == '\r'
-	})
 }
 
 // winner is the best declaration seen so far for one property.

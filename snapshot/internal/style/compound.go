@@ -1,6 +1,9 @@
 package style
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/andybalholm/cascadia"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/tdewolff/parse/v2/css"
@@ -26,6 +29,7 @@ const (
 	simNot      // :not(list)
 	simHas      // :has(list): some descendant matches
 	simHasChild // :haschild(list), the library's spelling of :has(> list)
+	simState    // a state from Options.States, or its absence (stateSel)
 	simLeaf     // matched by the selector library
 )
 
@@ -47,6 +51,8 @@ type simple struct {
 	group []*cplx      // the argument of :not and :has
 	leaf  cascadia.Sel // for simLeaf
 	cost  leafCost
+	state State // for simState
+	not   bool  // for simState: the state's absence
 }
 
 // cmpd is a compound selector: every simple selector must match.
@@ -185,6 +191,9 @@ func (p *compoundParser) pseudo(c *cmpd) {
 			kind = simHas
 		case "haschild(":
 			kind = simHasChild
+		case "contains(":
+			p.state(c)
+			return
 		}
 		if kind == simLeaf {
 			end := skipBlock(p.toks, p.i+1)
@@ -220,6 +229,27 @@ func (p *compoundParser) pseudo(c *cmpd) {
 	default:
 		p.bad = true
 	}
+}
+
+// state reads a state test as stateSel writes it, from the function token
+// at toks[i+1]: one identifier, "state" or "notstate" and the state's bits.
+// A style sheet cannot write one (rejected drops :contains), so anything
+// else here is a mistake of this package and drops the rule.
+func (p *compoundParser) state(c *cmpd) {
+	j := p.i + 2
+	if j+1 >= len(p.toks) || p.toks[j].tt != css.IdentToken || p.toks[j+1].tt != css.RightParenthesisToken {
+		p.bad = true
+		return
+	}
+	arg := p.toks[j].data
+	not := strings.HasPrefix(arg, "notstate")
+	bits, err := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(arg, "not"), "state"))
+	if err != nil || bits <= 0 || bits >= 1<<16 {
+		p.bad = true
+		return
+	}
+	c.simples = append(c.simples, simple{kind: simState, state: State(bits), not: not})
+	p.i = j + 2
 }
 
 // leaf adds a simple selector that the selector library matches.
@@ -306,7 +336,11 @@ func (m *matcher) matchCompound(c *cmpd, n *html.Node) bool {
 				return false
 			}
 		case simID:
-			if m.id(n) != s.name {
+			if !m.hasID(n, s.name) {
+				return false
+			}
+		case simState:
+			if (m.states[n]&s.state != 0) == s.not {
 				return false
 			}
 		case simNot:

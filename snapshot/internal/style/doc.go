@@ -50,10 +50,10 @@
 // off), :has(> x) as :haschild(x), :any-link as :link, :scope as :root, the
 // pseudo-classes of user action and script-only state as a pseudo-class that
 // never matches, and :checked, :defined, :open, :required, :optional,
-// :empty, :read-write, :placeholder-shown and :indeterminate as private
-// attributes the caller computes (StateAttr); :read-only is the absence of
-// the read-write one, and :dir(rtl) and :dir(ltr) the presence and absence
-// of "dir-rtl". Attribute values HTML compares case-insensitively (type,
+// :empty, :read-write, :read-only, :placeholder-shown, :indeterminate and
+// :dir() as tests of the element states the caller computes (State, in
+// Options.States), each one step, which the selector library only parses
+// and weighs. Attribute values HTML compares case-insensitively (type,
 // rel, ...) get the i flag. A top-level :nth-child(An+B of S) or
 // :nth-last-child(An+B of S) becomes S for the library, and this package
 // checks the position among the siblings that match S while matching; it
@@ -127,8 +127,6 @@
 //     bidi class, as Chromium does; direction set by script or by a
 //     dirname form submission is not seen. :read-write on a contenteditable
 //     element ignores -webkit-user-modify from CSS.
-//   - In quirks mode, attribute selectors on class and id ([class=Foo])
-//     become case-insensitive here.
 //   - Functional pseudo-classes nested deeper than MaxSelectorNesting (32,
 //     with each :is() or :where() counting twice) drop their rule.
 //   - :has(> X) is the selector library's :haschild(X): a child matching X,
@@ -178,7 +176,6 @@
 //
 // # Concurrency
 //
-// An Engine belongs to one parse on one goroutine. It mutates the parsed
-// *html.Node tree only by adding the private state attributes described at
-// StateAttr, which callers must drop when they copy attributes out.
+// An Engine belongs to one parse on one goroutine. It never changes the
+// parsed *html.Node tree or the states it is given.
 package style

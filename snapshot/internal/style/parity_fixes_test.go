@@ -226,7 +226,6 @@ func TestNthChildOfSteps(t *testing.T) {
 }
 
 func TestStateSelectors(t *testing.T) {
-	rw, rtl := StateAttr("read-write"), StateAttr("dir-rtl")
 	want := map[string]string{
 		"a": "inline flow", "b": "none", "c": "none", "d": "inline flow", "e": "inline flow", "f": "inline flow",
 		"g": "inline flow", "h": "inline flow",
@@ -241,18 +240,18 @@ func TestStateSelectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// States are private attributes the caller adds (the parser cannot
-	// write a name with a space).
+	// The caller computes the states; the engine reads them.
+	states := States{}
 	for n := doc; n != nil; n = NextNode(n, doc, true) {
 		id, _ := attrValue(n, "id")
 		switch id {
 		case "a2", "b2":
-			n.Attr = append(n.Attr, html.Attribute{Key: rw})
+			states[n] = ReadWrite
 		case "c2", "d2", "e2":
-			n.Attr = append(n.Attr, html.Attribute{Key: rtl})
+			states[n] = RTL
 		}
 	}
-	_, styles := computeAll(doc)
+	_, styles := computeAllWith(doc, Options{States: states})
 	got := map[string]string{}
 	for n, s := range styles {
 		if id, ok := attrValue(n, "id"); ok {
@@ -304,5 +303,34 @@ func TestDefaultStyleMeta(t *testing.T) {
 		if diff := cmp.Diff(c.want, styleOf(t, page)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, diff)
 		}
+	}
+}
+
+// TestStateSteps: a state test reads the caller's table, so it costs one
+// step whatever the element's attributes, negated or not.
+func TestStateSteps(t *testing.T) {
+	long := strings.Repeat("x", 1000)
+	doc, err := html.Parse(strings.NewReader(`<style>input:checked{display:none} i:read-only{display:block}</style><body><input title=` + long + `><i title=` + long + `></i>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := States{}
+	for n := doc; n != nil; n = NextNode(n, doc, true) {
+		if n.Type == html.ElementNode && n.Data == "input" {
+			states[n] = Checked
+		}
+	}
+	e, styles := computeAllWith(doc, Options{States: states})
+	// Each rule has one candidate (keyed by its tag): a tag test and a
+	// state test each.
+	if e.StepsCharged() != 4 || e.Work() != 4 {
+		t.Errorf("steps charged %d, work %d, want 4 and 4", e.StepsCharged(), e.Work())
+	}
+	got := map[string]string{}
+	for n, s := range styles {
+		got[n.Data] = s.Display.String()
+	}
+	if got["input"] != "none" || got["i"] != "block flow" {
+		t.Errorf("input %s, i %s; want none, block flow", got["input"], got["i"])
 	}
 }

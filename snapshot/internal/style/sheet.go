@@ -1,6 +1,7 @@
 package style
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -547,21 +548,28 @@ var neverPseudo = map[string]bool{
 	"user-invalid": true, "user-valid": true,
 }
 
-// statePseudo are pseudo-classes answered from StateAttr attributes.
-var statePseudo = map[string]string{
-	"checked": "checked", "defined": "defined", "open": "open",
-	"required": "required", "optional": "optional", "empty": "empty",
-	"read-write": "read-write", "placeholder-shown": "placeholder-shown", "indeterminate": "indeterminate",
+// statePseudo are pseudo-classes answered from the states the caller
+// computes (Options.States).
+var statePseudo = map[string]State{
+	"checked": Checked, "open": Open, "required": Required, "optional": Optional, "empty": Empty,
+	"read-write": ReadWrite, "placeholder-shown": PlaceholderShown, "indeterminate": Indeterminate,
 }
 
 // negatedStatePseudo are pseudo-classes that match exactly the elements
 // without a state: :read-only is every element that is not :read-write.
-var negatedStatePseudo = map[string]string{"read-only": "read-write"}
+var negatedStatePseudo = map[string]State{"read-only": ReadWrite, "defined": Undefined}
 
-// stateSel is the attribute selector for a private state; it weighs what a
-// pseudo-class does.
-func stateSel(state string) string {
-	return `[` + strings.ReplaceAll(StateAttr(state), " ", `\ `) + `]`
+// stateSel is the selector text for a state test, or for its absence when
+// not is true. It is written as a :contains(), which the selector library
+// parses and weighs as one pseudo-class, and which no style sheet can
+// spell itself: rejected drops every rule that uses :contains. The
+// compound parser reads it back as a state test (simState).
+func stateSel(s State, not bool) string {
+	name := "state"
+	if not {
+		name = "notstate"
+	}
+	return ":contains(" + name + strconv.Itoa(int(s)) + ")"
 }
 
 // dirArgument returns the direction of a ":dir(" whose function token is
@@ -720,12 +728,12 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 					cur.text.WriteString(":root")
 					i++
 					continue
-				case nt.tt == css.IdentToken && statePseudo[name] != "":
-					cur.text.WriteString(stateSel(statePseudo[name]))
+				case nt.tt == css.IdentToken && statePseudo[name] != 0:
+					cur.text.WriteString(stateSel(statePseudo[name], false))
 					i++
 					continue
-				case nt.tt == css.IdentToken && negatedStatePseudo[name] != "":
-					cur.text.WriteString(":not(" + stateSel(negatedStatePseudo[name]) + ")")
+				case nt.tt == css.IdentToken && negatedStatePseudo[name] != 0:
+					cur.text.WriteString(stateSel(negatedStatePseudo[name], true))
 					i++
 					continue
 				case nt.tt == css.FunctionToken && name == "dir(":
@@ -735,9 +743,9 @@ func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 					if dir, end, ok := dirArgument(toks, i+1); ok {
 						switch dir {
 						case "ltr":
-							cur.text.WriteString(":not(" + stateSel("dir-rtl") + ")")
+							cur.text.WriteString(stateSel(RTL, true))
 						case "rtl":
-							cur.text.WriteString(stateSel("dir-rtl"))
+							cur.text.WriteString(stateSel(RTL, false))
 						default:
 							cur.text.WriteString(":nth-child(0)")
 						}

@@ -116,7 +116,8 @@ func TestParseSelectors(t *testing.T) {
 		{"a:hover", []sel{{[]string{"a:nth-child(0n+0)"}, [3]int{0, 1, 1}, "tag:a"}}, true},
 		{"a:is(.x, .y)", []sel{{[]string{"a:not(:not(.x, .y))"}, [3]int{0, 1, 1}, "tag:a"}}, true},
 		{"a:has(> b)", []sel{{[]string{"a:haschild(b)"}, [3]int{0, 0, 2}, "tag:a"}}, true},
-		{":checked", []sel{{[]string{"[domsnap checked]"}, [3]int{0, 1, 0}, ""}}, true},
+		{":checked", []sel{{[]string{`:contains("state1")`}, [3]int{0, 1, 0}, ""}}, true},
+		{":read-only:dir(rtl)", []sel{{[]string{`:contains("notstate32"):contains("state256")`}, [3]int{0, 2, 0}, ""}}, true},
 		{"p::before, .x", []sel{{[]string{".x"}, [3]int{0, 1, 0}, "class:x"}}, true},
 		{"p:after", nil, true},
 		{".a .b, ", nil, false},
@@ -220,7 +221,7 @@ func TestMatchAgreesWithCascadia(t *testing.T) {
 			if el.Type != html.ElementNode {
 				continue
 			}
-			m := newMatcher()
+			m := newMatcher(Options{})
 			if got, want := matchComplex(&sels[0], el, &m), ref.Match(el); got != want {
 				t.Fatalf("%q on <%s>: ours %t, cascadia %t", sel.String(), el.Data, got, want)
 			}
@@ -286,9 +287,17 @@ func TestMatchBudgetBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := New(doc, Options{})
+		e, styles := computeAll(doc)
 		if e.SheetsDropped != c.dropped {
 			t.Errorf("%d divs: dropped %t, want %t", c.divs, e.SheetsDropped, c.dropped)
+		}
+		// Sheets over the pair budget are dropped before matching, so no
+		// step is charged for them.
+		if d := New(doc, Options{}).SheetsDropped; d != c.dropped {
+			t.Errorf("%d divs: New dropped %t, want %t", c.divs, d, c.dropped)
+		}
+		if c.dropped && (e.StepsCharged() != 0 || e.Work() != 0) {
+			t.Errorf("%d divs: %d steps charged, %d work, want none", c.divs, e.StepsCharged(), e.Work())
 		}
 		// The last div shows whether the sheet applied.
 		var last *html.Node
@@ -297,11 +306,48 @@ func TestMatchBudgetBound(t *testing.T) {
 				last = n
 			}
 		}
-		root := e.Compute(last.Parent.Parent, nil)
-		body := e.Compute(last.Parent, &root)
-		got := e.Compute(last, &body).Display.IsNone()
+		got := styles[last].Display.IsNone()
 		if got == c.dropped {
 			t.Errorf("%d divs: hidden %t with sheets dropped %t", c.divs, got, c.dropped)
+		}
+	}
+}
+
+// TestMatchBudgetCounted is TestMatchBudgetBound where the pairs must be
+// counted element by element: a costly rule (it weighs as much as the
+// document has elements) keyed by a class only some elements carry, so
+// that the rules times the elements pass the budget while the candidate
+// pairs may not.
+func TestMatchBudgetCounted(t *testing.T) {
+	const elements = 1 << 12 // html, head, style, body, the divs and one b
+	const perClass = MatchBudget / elements
+	for _, c := range []struct {
+		classed int
+		dropped bool
+	}{
+		{perClass - 1, false},
+		{perClass, false},
+		{perClass + 1, true},
+	} {
+		divs := elements - 5
+		page := "<html><head><style>.k:has(b){display:none}</style></head><body>" +
+			strings.Repeat("<div></div>", divs-c.classed) + strings.Repeat("<div class=k></div>", c.classed-1) + "<div class=k><b></b></div>"
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := New(doc, Options{}).SheetsDropped; d != c.dropped {
+			t.Errorf("%d classed: New dropped %t, want %t", c.classed, d, c.dropped)
+		}
+		e, styles := computeAll(doc)
+		var last *html.Node
+		for n := doc; n != nil; n = NextNode(n, doc, true) {
+			if n.Type == html.ElementNode && n.Data == "div" {
+				last = n
+			}
+		}
+		if hidden := styles[last].Display.IsNone(); hidden == c.dropped || e.SheetsDropped != c.dropped {
+			t.Errorf("%d classed: hidden %t, dropped %t, want dropped %t", c.classed, hidden, e.SheetsDropped, c.dropped)
 		}
 	}
 }
@@ -310,7 +356,12 @@ func TestMatchBudgetBound(t *testing.T) {
 // source does: when matching runs out of MatchSteps, the sheets are dropped
 // and everything is computed again.
 func computeAll(doc *html.Node) (*Engine, map[*html.Node]Computed) {
-	e := New(doc, Options{})
+	return computeAllWith(doc, Options{})
+}
+
+// computeAllWith is computeAll with the engine's options.
+func computeAllWith(doc *html.Node, opts Options) (*Engine, map[*html.Node]Computed) {
+	e := New(doc, opts)
 	for {
 		out := map[*html.Node]Computed{}
 		for n := doc; n != nil; n = NextNode(n, doc, true) {
