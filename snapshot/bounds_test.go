@@ -326,3 +326,32 @@ func TestHTMLScanShortcut(t *testing.T) {
 		t.Errorf("full count %d tokens, want %d", pre.tokens, 2*lt+1)
 	}
 }
+
+// TestHTMLScanShortcutKeepsEdits: the shortcut must not skip a token the
+// parser reads edited, or a short page with "</>" or a comment holding a
+// character reference would parse unlike Chromium.
+func TestHTMLScanShortcutKeepsEdits(t *testing.T) {
+	for _, c := range []struct {
+		page  string
+		edits int
+	}{
+		{"<!doctype html><p>a</>b", 1},
+		{"<!doctype html><p>a<!-- &amp; -->b", 1},
+		{"<!doctype html><p>a<?php echo '&lt;'; ?>b", 1},
+		{"<!doctype html><p>a</ x &amp;>b", 1},
+		{"<!DOCTYPE HTML><p>a</>b<!--&-->", 3}, // the name, "</>", the comment
+		{"<!doctype html><p>a &amp; b<!-- plain -->", 0},
+		{"<!doctype html><p>a &amp; b</p>", 0},
+	} {
+		if !htmlMayEdit([]byte(c.page)) && c.edits > 0 {
+			t.Errorf("%q: htmlMayEdit says no", c.page)
+		}
+		pre := htmlScan([]byte(c.page), 1<<20)
+		if len(pre.edits) != c.edits {
+			t.Errorf("%q: %d edits, want %d", c.page, len(pre.edits), c.edits)
+		}
+	}
+	if htmlMayEdit([]byte("<!doctype html><p>a &amp; b</p>")) {
+		t.Error("a page with no comment and no </> takes the full scan")
+	}
+}

@@ -39,10 +39,11 @@ type htmlPrepass struct {
 // bound: every tag, comment and doctype token starts at a "<" of its own,
 // and the tokenizer never returns two text tokens in a row, so there are at
 // most 2*count("<")+1 of them. Then the tokenizer runs only as far as the
-// doctype search needs.
+// doctype search needs, unless the text may hold a token the parser must
+// read edited (htmlMayEdit): those are found only by tokenizing it all.
 func htmlScan(text []byte, maxNodes int) htmlPrepass {
 	var p htmlPrepass
-	count := 2*bytes.Count(text, []byte("<"))+1 > maxNodes
+	count := 2*bytes.Count(text, []byte("<"))+1 > maxNodes || htmlMayEdit(text)
 	z := html.NewTokenizer(bytes.NewReader(text))
 	offset := 0
 	initial := true // no token yet other than comments and whitespace
@@ -110,6 +111,44 @@ func htmlDoctypeName(raw []byte, offset int) (int, int) {
 		return 0, 0
 	}
 	return offset + i, offset + j
+}
+
+// htmlMayEdit reports whether text may hold a token that htmlTokenEdit
+// changes: "</>", or a comment while the text has an "&" somewhere. A
+// comment token starts at "<!" (other than a doctype), "<?", or "</" not
+// followed by a letter. The answer may be yes for text that holds none (the
+// "<" may sit in a script, say): then the full scan finds nothing to edit.
+func htmlMayEdit(text []byte) bool {
+	amp := bytes.IndexByte(text, '&') >= 0
+	for i := 0; ; {
+		j := bytes.IndexByte(text[i:], '<')
+		if j < 0 || i+j+1 >= len(text) {
+			return false
+		}
+		i += j + 1
+		switch text[i] {
+		case '/':
+			if i+1 < len(text) && text[i+1] == '>' {
+				return true
+			}
+			if amp && (i+1 >= len(text) || !isASCIILetter(text[i+1])) {
+				return true
+			}
+		case '?':
+			if amp {
+				return true
+			}
+		case '!':
+			const doctype = "doctype"
+			if amp && !(len(text)-i-1 >= len(doctype) && domtree.EqualFold(string(text[i+1:i+1+len(doctype)]), doctype)) {
+				return true
+			}
+		}
+	}
+}
+
+func isASCIILetter(c byte) bool {
+	return c|0x20 >= 'a' && c|0x20 <= 'z'
 }
 
 func isHTMLSpace(c byte) bool {
