@@ -37,9 +37,9 @@ func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 	if _, err := styleColumns(CaptureOptions{ComputedStyles: e.ComputedStyles}); err != nil {
 		return err
 	}
-	s := &scanner{data: e.Capture}
-	if s.peek() != '{' {
-		return s.wrongType("/capture", "an object")
+	s := newScanner(e.Capture)
+	if s.Peek() != '{' {
+		return coded(s.WrongType("/capture", "an object"))
 	}
 	// Always scrubbed, so that no caller can write a value by forgetting
 	// to: the secret rule wins over keeping the capture as sent.

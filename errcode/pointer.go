@@ -1,0 +1,26 @@
+package errcode
+
+import "strings"
+
+// Pointer is a JSON pointer (RFC 6901) into an input: "" is the whole
+// input, "/fields/0/name" the name of a request's first field. In a token,
+// '~' is written "~0" and '/' "~1".
+type Pointer string
+
+// Tokens returns the pointer's reference tokens, unescaped: nil for the
+// whole input.
+func (p Pointer) Tokens() []string {
+	if p == "" {
+		return nil
+	}
+	toks := strings.Split(strings.TrimPrefix(string(p), "/"), "/")
+	for i, t := range toks {
+		if strings.IndexByte(t, '~') >= 0 {
+			toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		}
+	}
+	return toks
+}
+
+// String returns the pointer as written.
+func (p Pointer) String() string { return string(p) }
