@@ -170,10 +170,11 @@ func (sc *scrubber) class(i int32, path string, at ...int) (uint8, error) {
 		c |= clsType
 	case domtree.EqualFold(v, "value"):
 		c |= clsValue
-	case domtree.EqualFold(v, "button"), domtree.EqualFold(v, "submit"), domtree.EqualFold(v, "reset"):
-		c |= clsButtonType
 	case domtree.EqualFold(v, "contenteditable"):
 		c |= clsContentEditable
+	}
+	if !domtree.InputValueSecret(v) {
+		c |= clsButtonType
 	}
 	if domtree.EditingHost(v) {
 		c |= clsEditingHost
@@ -629,8 +630,8 @@ func (sc *scrubber) insideEditingHosts(d *scrubDocTables, n int, np, attrPath st
 	return inside, nil
 }
 
-// secretInput applies domtree.Builder's rule to input element i: its value
-// is data unless its first type attribute is button, submit or reset.
+// secretInput applies the secret rule (domtree.InputValueSecret) to input
+// element i, by its first type attribute.
 func (sc *scrubber) secretInput(d *scrubDocTables, i int, attrPath string) (bool, error) {
 	if d.attrStart == nil {
 		return true, nil
