@@ -92,7 +92,8 @@
 // built from a scrubbed capture is the tree built from the original but for
 // that text, so a saved snapshot analysed offline gives the live result
 // byte for byte. WriteSnapshot scrubs every capture it writes, so no caller
-// can forget to; scrubbing is idempotent. What stays is page content the
+// can forget to, except one ScrubEnvelope already scrubbed and that still
+// holds the same bytes; scrubbing is idempotent. What stays is page content the
 // tree itself keeps: option text and value attributes, the selected
 // attribute, button elements' value attributes, and attributes such as an
 // iframe's srcdoc.

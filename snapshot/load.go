@@ -121,6 +121,11 @@ type Envelope struct {
 	// it without form control values (docs/reference.md#form-columns wins over section
 	// 13's "exactly as returned").
 	Capture json.RawMessage
+
+	// scrubSum is the SHA-256 of the capture ScrubEnvelope made, when
+	// hasScrubSum; see Envelope.scrubbed.
+	scrubSum    [32]byte
+	hasScrubSum bool
 }
 
 // FileRevision is the revision of an HTML file or a bare capture:
