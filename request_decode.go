@@ -137,10 +137,11 @@ func (d *decoder) text(sp jsonlex.Span, path string) (string, error) {
 
 // members walks the members of an object. For each member it checks the
 // key against known (unknown and duplicate keys are errors) and calls
-// member with the key and its path, positioned before the value.
-func (d *decoder) members(path string, known []string, member func(key, keyPath string) error) error {
+// member with the key and its path, positioned before the value. It
+// returns which of known were met.
+func (d *decoder) members(path string, known []string, member func(key, keyPath string) error) ([]bool, error) {
 	if err := d.value(path, jsonlex.Object, "an object"); err != nil {
-		return err
+		return nil, err
 	}
 	seen := make([]bool, len(known))
 	err := d.lx.Members(path, func(sp jsonlex.Span) error {
@@ -164,21 +165,35 @@ func (d *decoder) members(path string, known []string, member func(key, keyPath 
 		seen[k] = true
 		return member(key, keyPath)
 	})
-	return syntax(err)
+	return seen, syntax(err)
 }
 
+// missingKey reports, at the object's path, the first of the required keys
+// (the first n of known) that was not met.
+func missingKey(path string, known []string, seen []bool, n int) error {
+	for i, name := range known[:n] {
+		if !seen[i] {
+			return invalidRequest(path, "missing key "+strconv.Quote(name))
+		}
+	}
+	return nil
+}
+
+// The keys of a request and of a field, the required ones first.
 var (
-	requestKeys = []string{"expected_revision", "kind", "index", "fields", "row_limit"}
+	requestKeys = []string{"kind", "index", "fields", "expected_revision", "row_limit"}
 	fieldKeys   = []string{"name", "column", "type", "required"}
 )
+
+const requiredRequestKeys, requiredFieldKeys = 3, 3
 
 func (d *decoder) request() (Request, error) {
 	r := Request{RowLimit: limits.DefaultRowLimit}
 	if d.lx.Peek() == 0 && d.lx.Pos == len(d.lx.Data) {
 		return r, invalidRequest("", "empty request")
 	}
-	var hasKind, hasIndex, hasFields, kindAfterFields bool
-	err := d.members("", requestKeys, func(key, path string) error {
+	var hasFields, kindAfterFields bool
+	seen, err := d.members("", requestKeys, func(key, path string) error {
 		var err error
 		switch key {
 		case "expected_revision":
@@ -195,10 +210,9 @@ func (d *decoder) request() (Request, error) {
 			if !ok || !validKind(k) {
 				return invalidRequest(path, kindMsg+", got "+errcode.Quote(s))
 			}
-			r.Kind, hasKind, kindAfterFields = k, true, hasFields
+			r.Kind, kindAfterFields = k, hasFields
 		case "index":
 			r.Index, err = d.readInt(path, "index", 0, limits.MaxCollectionIndex)
-			hasIndex = true
 		case "fields":
 			r.Fields, err = d.fields(path, r.Kind)
 			hasFields = true
@@ -217,13 +231,8 @@ func (d *decoder) request() (Request, error) {
 			}
 		}
 	}
-	switch {
-	case !hasKind:
-		return Request{}, invalidRequest("", `missing key "kind"`)
-	case !hasIndex:
-		return Request{}, invalidRequest("", `missing key "index"`)
-	case !hasFields:
-		return Request{}, invalidRequest("", `missing key "fields"`)
+	if err := missingKey("", requestKeys, seen, requiredRequestKeys); err != nil {
+		return Request{}, err
 	}
 	if err := d.lx.End(); err != nil {
 		e := err.(*jsonlex.Error)
@@ -265,8 +274,7 @@ func (d *decoder) fields(path string, kind aria.Kind) ([]Field, error) {
 
 func (d *decoder) field(path string, kind aria.Kind, earlier []Field) (Field, error) {
 	var f Field
-	var hasName, hasColumn, hasType bool
-	err := d.members(path, fieldKeys, func(key, kp string) error {
+	seen, err := d.members(path, fieldKeys, func(key, kp string) error {
 		var err error
 		switch key {
 		case "name":
@@ -281,7 +289,6 @@ func (d *decoder) field(path string, kind aria.Kind, earlier []Field) (Field, er
 					return invalidRequest(kp, "duplicate field name "+errcode.Quote(f.Name))
 				}
 			}
-			hasName = true
 		case "column":
 			if f.Column, err = d.readInt(kp, "column", 0, limits.MaxColumn); err != nil {
 				return err
@@ -289,7 +296,6 @@ func (d *decoder) field(path string, kind aria.Kind, earlier []Field) (Field, er
 			if err := checkColumnForKind(kp, f.Column, kind); err != nil {
 				return err
 			}
-			hasColumn = true
 		case "type":
 			var s string
 			if s, err = d.readString(kp); err != nil {
@@ -299,7 +305,7 @@ func (d *decoder) field(path string, kind aria.Kind, earlier []Field) (Field, er
 			if !ok || !validType(t) {
 				return invalidRequest(kp, typeMsg+", got "+errcode.Quote(s))
 			}
-			f.Type, hasType = t, true
+			f.Type = t
 		case "required":
 			f.Required, err = d.readBool(kp)
 		}
@@ -308,13 +314,8 @@ func (d *decoder) field(path string, kind aria.Kind, earlier []Field) (Field, er
 	if err != nil {
 		return Field{}, err
 	}
-	switch {
-	case !hasName:
-		return Field{}, invalidRequest(path, `missing key "name"`)
-	case !hasColumn:
-		return Field{}, invalidRequest(path, `missing key "column"`)
-	case !hasType:
-		return Field{}, invalidRequest(path, `missing key "type"`)
+	if err := missingKey(path, fieldKeys, seen, requiredFieldKeys); err != nil {
+		return Field{}, err
 	}
 	return f, nil
 }

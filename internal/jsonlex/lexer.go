@@ -147,56 +147,44 @@ func (l *Lexer) Expect(c byte, path string) error {
 }
 
 // ObjectStart consumes '{' and reports whether a first member follows.
-func (l *Lexer) ObjectStart(path string) (bool, error) {
-	if l.Peek() != '{' {
-		return false, l.WrongType(path, "an object")
-	}
-	l.Pos++
-	if l.Peek() == '}' {
-		l.Pos++
-		return false, nil
-	}
-	return true, nil
-}
+func (l *Lexer) ObjectStart(path string) (bool, error) { return l.open('{', '}', "an object", path) }
 
 // ObjectNext is called after a member's value: it consumes ',' and reports
 // true, or consumes '}' and reports false.
-func (l *Lexer) ObjectNext(path string) (bool, error) {
-	switch l.Peek() {
-	case ',':
-		l.Pos++
-		return true, nil
-	case '}':
-		l.Pos++
-		return false, nil
-	}
-	return false, l.Unexpected(path, "',' or '}'")
-}
+func (l *Lexer) ObjectNext(path string) (bool, error) { return l.next('}', "',' or '}'", path) }
 
 // ArrayStart consumes '[' and reports whether a first element follows.
-func (l *Lexer) ArrayStart(path string) (bool, error) {
-	if l.Peek() != '[' {
-		return false, l.WrongType(path, "an array")
+func (l *Lexer) ArrayStart(path string) (bool, error) { return l.open('[', ']', "an array", path) }
+
+// ArrayNext consumes ',' and reports true, or ']' and reports false.
+func (l *Lexer) ArrayNext(path string) (bool, error) { return l.next(']', "',' or ']'", path) }
+
+// open consumes the opening bracket of a container and reports whether it
+// holds anything, consuming the closing bracket when it does not.
+func (l *Lexer) open(c, end byte, want, path string) (bool, error) {
+	if l.Peek() != c {
+		return false, l.WrongType(path, want)
 	}
 	l.Pos++
-	if l.Peek() == ']' {
+	if l.Peek() == end {
 		l.Pos++
 		return false, nil
 	}
 	return true, nil
 }
 
-// ArrayNext consumes ',' and reports true, or ']' and reports false.
-func (l *Lexer) ArrayNext(path string) (bool, error) {
+// next consumes what follows a container's item: ',' (more follows) or
+// the closing bracket.
+func (l *Lexer) next(end byte, want, path string) (bool, error) {
 	switch l.Peek() {
 	case ',':
 		l.Pos++
 		return true, nil
-	case ']':
+	case end:
 		l.Pos++
 		return false, nil
 	}
-	return false, l.Unexpected(path, "',' or ']'")
+	return false, l.Unexpected(path, want)
 }
 
 // Key reads a member name and the ':' after it, returning the span of the
