@@ -5,8 +5,10 @@
 //
 // # Captures
 //
-// The wire decoder is written for the shape of captureSnapshot: a streaming
-// scanner over the bytes, no reflection and no generic JSON values. Only the
+// The wire decoder is written for the shape of captureSnapshot on the
+// project's one JSON lexer (internal/jsonlex): token by token over the
+// bytes, no reflection and no generic JSON values. The lexer's errors become
+// malformed_snapshot here, with their JSON pointer and byte offset. Only the
 // main document (documents[0]) is read; its node table, its layout table
 // (node index and computed styles) and the string table are kept as
 // integers, and strings are decoded only when the tree takes them. Unknown
