@@ -321,7 +321,6 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute fun
 	if err != nil {
 		return nil, 0, err
 	}
-	raw = nil
 	rev, err := domsnap.LiveRevision(s.id, n0, s.seq+1)
 	if err != nil {
 		return nil, 0, err
