@@ -144,28 +144,41 @@ func (d *decoder) members(path string, known []string, member func(key, keyPath 
 		return nil, err
 	}
 	seen := make([]bool, len(known))
-	err := d.lx.Members(path, func(sp jsonlex.Span) error {
-		key, err := d.text(sp, path)
-		if err != nil {
-			return err
+	more, err := d.lx.ObjectStart(path)
+	for err == nil && more {
+		var sp jsonlex.Span
+		if sp, err = d.lx.Key(path); err != nil {
+			break
 		}
-		keyPath := jsonlex.AppendKey(path, key)
-		k := -1
-		for i, name := range known {
-			if name == key {
-				k = i
-			}
+		if err = d.member(sp, path, known, seen, member); err != nil {
+			return nil, err
 		}
-		if k < 0 {
-			return invalidRequest(keyPath, "unknown key "+errcode.Quote(key))
-		}
-		if seen[k] {
-			return invalidRequest(keyPath, "duplicate key "+errcode.Quote(key))
-		}
-		seen[k] = true
-		return member(key, keyPath)
-	})
+		more, err = d.lx.ObjectNext(path)
+	}
 	return seen, syntax(err)
+}
+
+// member checks one key of an object and reads its value with read.
+func (d *decoder) member(sp jsonlex.Span, path string, known []string, seen []bool, read func(key, keyPath string) error) error {
+	key, err := d.text(sp, path)
+	if err != nil {
+		return err
+	}
+	keyPath := jsonlex.AppendKey(path, key)
+	k := -1
+	for i, name := range known {
+		if name == key {
+			k = i
+		}
+	}
+	if k < 0 {
+		return invalidRequest(keyPath, "unknown key "+errcode.Quote(key))
+	}
+	if seen[k] {
+		return invalidRequest(keyPath, "duplicate key "+errcode.Quote(key))
+	}
+	seen[k] = true
+	return read(key, keyPath)
 }
 
 // missingKey reports, at the object's path, the first of the required keys
