@@ -13,8 +13,9 @@
 // reading stopped and the JSON pointer the caller was reading, which the
 // caller passes in as it descends; each decoder maps these errors to its
 // own code (invalid_request, malformed_snapshot). How strict a string must
-// be (well-formed UTF-8, no lone surrogate escapes) is the caller's
-// choice through Unquote's mode; everything else is checked here, once.
+// be is the caller's choice: Decode turns bytes that are not UTF-8 and lone
+// surrogate escapes into U+FFFD, as encoding/json does, and DecodeStrict
+// refuses them; everything else is checked here, once.
 //
 // # Limits
 //

@@ -35,7 +35,7 @@ func (e *Error) Error() string {
 	return s
 }
 
-// errorf builds an Error at offset off.
+// errorAt builds an Error at offset off.
 func errorAt(off int, path, msg string) *Error {
 	return &Error{Offset: off, Pointer: path, Msg: msg}
 }
