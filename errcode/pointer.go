@@ -1,6 +1,6 @@
 package errcode
 
-import "strings"
+import "github.com/domsnap/domsnap/internal/jsonlex"
 
 // Pointer is a JSON pointer (RFC 6901) into an input: "" is the whole
 // input, "/fields/0/name" the name of a request's first field. In a token,
@@ -9,18 +9,7 @@ type Pointer string
 
 // Tokens returns the pointer's reference tokens, unescaped: nil for the
 // whole input.
-func (p Pointer) Tokens() []string {
-	if p == "" {
-		return nil
-	}
-	toks := strings.Split(strings.TrimPrefix(string(p), "/"), "/")
-	for i, t := range toks {
-		if strings.IndexByte(t, '~') >= 0 {
-			toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-		}
-	}
-	return toks
-}
+func (p Pointer) Tokens() []string { return jsonlex.SplitPointer(string(p)) }
 
 // String returns the pointer as written.
 func (p Pointer) String() string { return string(p) }

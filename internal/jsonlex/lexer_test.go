@@ -194,3 +194,18 @@ func TestErrorText(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestSplitPointerInvertsAppendKey(t *testing.T) {
+	names := []string{"a", "b/c", "~", "~1", "", "x~0/y"}
+	p := ""
+	for _, n := range names {
+		p = AppendKey(p, n)
+	}
+	got := SplitPointer(p)
+	if strings.Join(got, "|") != strings.Join(names, "|") || len(got) != len(names) {
+		t.Errorf("SplitPointer(%q) = %q, want %q", p, got, names)
+	}
+	if SplitPointer("") != nil {
+		t.Error("the whole document has tokens")
+	}
+}

@@ -1,6 +1,9 @@
 package jsonlex
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // AppendKey returns the JSON pointer (RFC 6901) of member name inside the
 // object at path: '~' is written "~0" and '/' "~1". It is the only place
@@ -34,4 +37,20 @@ func AppendKey(path, name string) string {
 // AppendIndex returns the JSON pointer of element i of the array at path.
 func AppendIndex(path string, i int) string {
 	return path + "/" + strconv.Itoa(i)
+}
+
+// SplitPointer returns the reference tokens of a JSON pointer, unescaped:
+// nil for "" (the whole document). It is AppendKey's inverse, and the
+// only place domsnap unescapes a pointer token.
+func SplitPointer(p string) []string {
+	if p == "" {
+		return nil
+	}
+	toks := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, t := range toks {
+		if strings.IndexByte(t, '~') >= 0 {
+			toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		}
+	}
+	return toks
 }
