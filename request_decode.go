@@ -123,6 +123,22 @@ func (d *decoder) readString(path string) (string, error) {
 	return d.text(sp, path)
 }
 
+// readMember reads a string naming a member of a closed set (a kind, a
+// type): parse reads the name and valid refuses the members a request may
+// not name. msg says what is allowed.
+func readMember[T any](d *decoder, path string, parse func(string) (T, bool), valid func(T) bool, msg string) (T, error) {
+	var zero T
+	s, err := d.readString(path)
+	if err != nil {
+		return zero, err
+	}
+	v, ok := parse(s)
+	if !ok || !valid(v) {
+		return zero, invalidRequest(path, msg+", got "+errcode.Quote(s))
+	}
+	return v, nil
+}
+
 // text decodes a string strictly: valid UTF-8 only, and no lone surrogate
 // escapes (which a lenient decoder would silently turn into U+FFFD). Both
 // are errors of the text, not of the JSON, so the message does not say
@@ -215,15 +231,10 @@ func (d *decoder) request() (Request, error) {
 				err = invalidRequest(path, "expected_revision must not be empty; omit it instead")
 			}
 		case "kind":
-			var s string
-			if s, err = d.readString(path); err != nil {
+			if r.Kind, err = readMember(d, path, aria.ParseKind, validKind, kindMsg); err != nil {
 				return err
 			}
-			k, ok := aria.ParseKind(s)
-			if !ok || !validKind(k) {
-				return invalidRequest(path, kindMsg+", got "+errcode.Quote(s))
-			}
-			r.Kind, kindAfterFields = k, hasFields
+			kindAfterFields = hasFields
 		case "index":
 			r.Index, err = d.readInt(path, "index", 0, limits.MaxCollectionIndex)
 		case "fields":
@@ -310,15 +321,7 @@ func (d *decoder) field(path string, kind aria.Kind, earlier []Field) (Field, er
 				return err
 			}
 		case "type":
-			var s string
-			if s, err = d.readString(kp); err != nil {
-				return err
-			}
-			t, ok := typed.ParseType(s)
-			if !ok || !validType(t) {
-				return invalidRequest(kp, typeMsg+", got "+errcode.Quote(s))
-			}
-			f.Type = t
+			f.Type, err = readMember(d, kp, typed.ParseType, validType, typeMsg)
 		case "required":
 			f.Required, err = d.readBool(kp)
 		}
