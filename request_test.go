@@ -359,3 +359,36 @@ func TestDecodeRequestSizeBound(t *testing.T) {
 		t.Errorf("one byte over: %v", err)
 	}
 }
+
+// TestDecodeRequestByteOffsets: an error about the bytes carries where
+// reading stopped as a field, and its message spells no offset; an error
+// about a value has no offset.
+func TestDecodeRequestByteOffsets(t *testing.T) {
+	cases := []struct {
+		in   string
+		off  int64 // -1: none
+		path string
+	}{
+		{`{"kind" "table"}`, 8, ""},
+		{`{"kind":"table"`, 15, ""},
+		{`{"kind":"t` + "\xff" + `"}`, 10, "/kind"},
+		{`{"expected_revision":"ab\ud800"}`, 24, "/expected_revision"},
+		{req(okField, "") + ` x`, int64(len(req(okField, ""))) + 1, ""},
+		{`{"kind":"grid"}`, -1, "/kind"},
+		{`{"kind":"table","index":16}`, -1, "/index"},
+	}
+	for _, c := range cases {
+		_, err := DecodeRequest([]byte(c.in))
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%q: %v", c.in, err)
+		}
+		off, ok := e.ByteOffset()
+		if c.off < 0 && ok || c.off >= 0 && (!ok || off != c.off) || e.Path != c.path {
+			t.Errorf("%q: offset %d %v path %q, want %d %q (%v)", c.in, off, ok, e.Path, c.off, c.path, err)
+		}
+		if strings.Contains(e.Msg, "byte") {
+			t.Errorf("%q: the message spells the offset: %q", c.in, e.Msg)
+		}
+	}
+}

@@ -76,7 +76,7 @@ func (b *Builder) AddElement(parent int, name string, attrs []Attr, info Element
 		r.bits |= bitChecked
 	}
 	r.attrStart = int32(len(b.t.attrs))
-	keepValue := name != "input" || isButtonInput(attrs)
+	keepValue := name != "input" || !InputValueSecret(firstType(attrs))
 	for _, a := range attrs {
 		a.Name = ToLowerASCII(a.Name)
 		if a.Name == "value" && !keepValue {
@@ -252,14 +252,13 @@ func isFirstSummary(n, details Node) bool {
 	return false
 }
 
-// isButtonInput reports whether an input's type is button, submit or reset,
-// the only inputs whose value attribute is a caption rather than data.
-func isButtonInput(attrs []Attr) bool {
+// firstType is the value of the first type attribute, "" when there is
+// none.
+func firstType(attrs []Attr) string {
 	for _, a := range attrs {
 		if EqualFold(a.Name, "type") {
-			v := a.Value
-			return EqualFold(v, "button") || EqualFold(v, "submit") || EqualFold(v, "reset")
+			return a.Value
 		}
 	}
-	return false
+	return ""
 }

@@ -47,13 +47,19 @@ const (
 )
 
 // Error is a coded error. Pkg names the package that raised it and prefixes
-// the message; Path is a JSON pointer into the offending input, when one helps.
+// the message; Path is a JSON pointer (RFC 6901) into the offending input,
+// when one helps, and Pointer gives it typed. An error about one place in
+// the input's bytes (JSON that does not parse, a string that is not UTF-8)
+// also carries the byte offset of that place, read with ByteOffset: the
+// message never spells the offset or the path itself.
 type Error struct {
 	Code Code
 	Pkg  string
 	Path string
 	Msg  string
 	Err  error
+	// offset is the byte offset plus one; 0 means the error has none.
+	offset int64
 }
 
 // New returns a coded error.
@@ -61,12 +67,37 @@ func New(code Code, pkg, path, msg string) *Error {
 	return &Error{Code: code, Pkg: pkg, Path: path, Msg: msg}
 }
 
+// NewAt returns a coded error about the input byte at offset (len(input)
+// when the input ended too soon).
+func NewAt(code Code, pkg, path string, offset int, msg string) *Error {
+	return &Error{Code: code, Pkg: pkg, Path: path, Msg: msg, offset: int64(offset) + 1}
+}
+
+// ByteOffset returns the offset into the input of the byte the error is
+// about, and false when the error is about no single place in the bytes
+// (a value out of range, a missing member, a failed capture).
+func (e *Error) ByteOffset() (int64, bool) {
+	return e.offset - 1, e.offset > 0
+}
+
+// Pointer returns Path as a typed JSON pointer.
+func (e *Error) Pointer() Pointer { return Pointer(e.Path) }
+
+// Detail is the message with the byte offset, when there is one, as a
+// reader is shown it: "invalid JSON: unexpected '}' (byte 12)".
+func (e *Error) Detail() string {
+	if off, ok := e.ByteOffset(); ok {
+		return e.Msg + " (byte " + strconv.FormatInt(off, 10) + ")"
+	}
+	return e.Msg
+}
+
 // Wrap returns a coded error with a cause.
 func Wrap(code Code, pkg, path, msg string, err error) *Error {
 	return &Error{Code: code, Pkg: pkg, Path: path, Msg: msg, Err: err}
 }
 
-// Error renders "pkg: code: /path: message: cause".
+// Error renders "pkg: code: /path: message (byte N): cause".
 func (e *Error) Error() string {
 	s := ""
 	if e.Pkg != "" {
@@ -76,8 +107,8 @@ func (e *Error) Error() string {
 	if e.Path != "" {
 		s += ": " + e.Path
 	}
-	if e.Msg != "" {
-		s += ": " + e.Msg
+	if d := e.Detail(); d != "" {
+		s += ": " + d
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
@@ -92,7 +123,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Sentinel(MalformedSnapshot) matches every malformed-snapshot error.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
-	return ok && t.Code == e.Code && t.Path == "" && t.Msg == "" && t.Err == nil && t.Pkg == ""
+	return ok && t.Code == e.Code && t.Path == "" && t.Msg == "" && t.Err == nil && t.Pkg == "" && t.offset == 0
 }
 
 // Sentinel returns a bare error of the code, for errors.Is.

@@ -54,3 +54,30 @@ func TestQuoteBound(t *testing.T) {
 		t.Fatalf("quote kept more than the bound: %q", q)
 	}
 }
+
+func TestOffsetAndPointer(t *testing.T) {
+	e := NewAt(InvalidRequest, "domsnap", "/fields/0/a~1b", 0, "invalid JSON: x")
+	if off, ok := e.ByteOffset(); !ok || off != 0 {
+		t.Fatalf("offset %d %v, want 0 true", off, ok)
+	}
+	if got := e.Error(); got != "domsnap: invalid_request: /fields/0/a~1b: invalid JSON: x (byte 0)" {
+		t.Errorf("text %q", got)
+	}
+	if got := e.Pointer().Tokens(); strings.Join(got, "|") != "fields|0|a/b" {
+		t.Errorf("tokens %q", got)
+	}
+	plain := New(InvalidRequest, "domsnap", "", "m")
+	if _, ok := plain.ByteOffset(); ok {
+		t.Error("an error made without an offset has one")
+	}
+	if plain.Pointer().Tokens() != nil || plain.Detail() != "m" {
+		t.Errorf("tokens %q detail %q", plain.Pointer().Tokens(), plain.Detail())
+	}
+	if got := Pointer("/~0x/").Tokens(); len(got) != 2 || got[0] != "~x" || got[1] != "" {
+		t.Errorf("tokens %q", got)
+	}
+	// An error with an offset is still matched by its sentinel.
+	if !errors.Is(e, Sentinel(InvalidRequest)) {
+		t.Error("sentinel does not match")
+	}
+}

@@ -49,14 +49,16 @@
 // the page itself fails. Captures request only the display and visibility
 // computed styles; the analysis never reads input values, textarea values or
 // option-selected states from a snapshot (package snapshot drops them), and no
-// input action is ever sent to a page. A capture's bytes, kept in memory in a
-// [Snapshot], are what the protocol sent and do hold control values; they never
-// leave it as sent. [Snapshot.Envelope] and [snapshot.WriteSnapshot] pass them
-// through [snapshot.ScrubCapture], so a saved snapshot (domsnap capture, the
-// fixture captures) holds no value a person typed or a page pre-filled: the
-// secret rule of docs/reference.md#secrets wins over the "exactly as the
-// protocol returns it" of docs/reference.md#saved-snapshots, and the saved
-// file still analyses to the live result byte for byte. Error messages quote at most [limits.QuoteBytes] of anything
+// input action is ever sent to a page. A capture's bytes as the protocol sent
+// them do hold control values: the session builds the tree from them and
+// scrubs them ([snapshot.ScrubEnvelope]) where they arrive, once, and keeps
+// only the scrubbed capture. Nothing a [Snapshot] exports holds the bytes as
+// sent, a capture the scrub cannot read fails the observation, and a saved
+// snapshot (domsnap capture, the fixture captures) holds no value a person
+// typed or a page pre-filled: the secret rule of docs/reference.md#secrets
+// wins over the "exactly as the protocol returns it" of
+// docs/reference.md#saved-snapshots, and the saved file still analyses to the
+// live result byte for byte. Error messages quote at most [limits.QuoteBytes] of anything
 // and never page content.
 //
 // # The reference screen

@@ -8,12 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mafredri/cdp/protocol/domsnapshot"
-
 	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/jsonlex"
 	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
@@ -124,12 +123,11 @@ func observeBytes(t *domtree.Tree, rev string) []byte {
 	return o.Canonical()
 }
 
+// treeFromCapture decodes the live side with the decoder a session uses
+// (snapshot.DecodeCapture), so parity compares offline analysis with what
+// production reads, not with a second decoder.
 func treeFromCapture(raw json.RawMessage) (*domtree.Tree, error) {
-	var reply domsnapshot.CaptureSnapshotReply
-	if err := json.Unmarshal(raw, &reply); err != nil {
-		return nil, errcode.Wrap(errcode.MalformedSnapshot, pkg, "", "decoding the capture", err)
-	}
-	return snapshot.FromReply(&reply, snapshot.CaptureOptions{ComputedStyles: DefaultComputedStyles})
+	return snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: DefaultComputedStyles})
 }
 
 func extractBytes(t *domtree.Tree, rev string, req domsnap.Request) []byte {
@@ -206,7 +204,7 @@ func DiffJSON(a, b []byte) []Difference {
 			}
 			sort.Sort(sort.Reverse(sort.StringSlice(sorted))) // popped in ascending order
 			for _, k := range sorted {
-				stack = append(stack, item{it.path + "/" + pointerToken(k), present(x, k), present(y, k)})
+				stack = append(stack, item{jsonlex.AppendKey(it.path, k), present(x, k), present(y, k)})
 			}
 		case []any:
 			y, ok := it.b.([]any)
@@ -287,9 +285,4 @@ func decodeJSON(data []byte) (any, error) {
 		return nil, err
 	}
 	return v, nil
-}
-
-// pointerToken escapes a key for a JSON pointer (RFC 6901).
-func pointerToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

@@ -68,6 +68,11 @@ type Session struct {
 	// captures counts the snapshots asked of the driver, so tests can
 	// assert how many a read took.
 	captures uint64
+	// onCapture, when set (by tests only), sees each capture's bytes as the
+	// browser sent them, before anything reads them: it lets a test show
+	// that a value it planted really was sent, and so that its absence
+	// from everything a Snapshot hands out is the scrub's doing.
+	onCapture func(raw []byte)
 }
 
 // NewSession returns a session over drv with a fresh random session part.
@@ -118,37 +123,32 @@ type Snapshot struct {
 	Revision string
 	// Tree is the analyzed tree of the main document.
 	Tree *domtree.Tree
-	// Capture is the captureSnapshot reply exactly as the protocol sent it,
-	// form control values included: it stays in memory. Envelope and
-	// snapshot.WriteSnapshot scrub it before it can be saved.
-	Capture json.RawMessage
 	// ComputedStyles are the styles the capture requested, in order.
 	ComputedStyles []string
 	// CapturedAt is when the capture's reply arrived, in UTC.
 	CapturedAt time.Time
 	// Browser is the browser identity given in SessionOptions.
 	Browser string
+
+	// scrubbed holds the capture, scrubbed (snapshot.ScrubEnvelope) as it
+	// arrived from the browser: the bytes the protocol sent, form values
+	// included, are dropped once the tree is built and never reach a
+	// Snapshot.
+	scrubbed snapshot.Envelope
 }
 
 // Envelope is the saved-snapshot envelope of s (docs/reference.md#saved-snapshots), for
-// snapshot.WriteSnapshot. Its capture is already scrubbed
-// (snapshot.ScrubCapture), so an envelope handed on by other means holds no
-// form control value either; a capture the scrub cannot read leaves the
-// envelope without one, and writing it then fails. Its tree is the tree of
-// s.
+// snapshot.WriteSnapshot. Its capture was scrubbed when it arrived, so it
+// holds no form control value whoever it is handed to, and WriteSnapshot
+// writes it without scrubbing it again. Its tree is the tree of s.
 func (s *Snapshot) Envelope() snapshot.Envelope {
-	scrubbed, err := snapshot.ScrubCapture(s.Capture)
-	if err != nil {
-		scrubbed = nil
-	}
-	return snapshot.Envelope{
-		Format:         snapshot.FormatName,
-		Revision:       s.Revision,
-		CapturedAt:     s.CapturedAt.Format(time.RFC3339),
-		Browser:        s.Browser,
-		ComputedStyles: append([]string(nil), s.ComputedStyles...),
-		Capture:        scrubbed,
-	}
+	e := s.scrubbed
+	e.Format = snapshot.FormatName
+	e.Revision = s.Revision
+	e.CapturedAt = s.CapturedAt.Format(time.RFC3339)
+	e.Browser = s.Browser
+	e.ComputedStyles = append([]string(nil), s.ComputedStyles...)
+	return e
 }
 
 // Capture takes and publishes an observation without an extraction, for
@@ -306,6 +306,9 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 		// saved snapshots: decoding a large capture that way is many times
 		// faster than encoding/json into the protocol types, and a saved
 		// capture then gives the live tree by construction.
+		if s.onCapture != nil {
+			s.onCapture(raw)
+		}
 		tree, err = snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: styles})
 		if err != nil {
 			return nil, 0, err
@@ -322,6 +325,13 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 		if n0, err = snapper.Navigations(ctx); err != nil {
 			return nil, 0, asCaptureError(ctx, "reading navigations", err)
 		}
+	}
+	// Scrubbed here, where the bytes arrive, once: the Snapshot keeps only
+	// the scrubbed capture. A capture the scrub cannot read cannot be shown
+	// to be free of values, and fails the observation.
+	scrubbed, err := snapshot.ScrubEnvelope(snapshot.Envelope{Capture: raw})
+	if err != nil {
+		return nil, 0, err
 	}
 	rev, err := domsnap.LiveRevision(s.id, n0, s.seq+1)
 	if err != nil {
@@ -341,7 +351,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 	s.seq++
 	s.pubNav = n0
 	s.invalid = false
-	return &Snapshot{Revision: rev, Tree: tree, Capture: raw, ComputedStyles: styles, CapturedAt: at, Browser: s.opts.Browser}, n0, nil
+	return &Snapshot{Revision: rev, Tree: tree, scrubbed: scrubbed, ComputedStyles: styles, CapturedAt: at, Browser: s.opts.Browser}, n0, nil
 }
 
 // checkRevision applies docs/reference.md#revisions's table to expected, with the current

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mafredri/cdp/protocol/domsnapshot"
 	"github.com/mafredri/cdp/protocol/page"
 
 	domsnap "github.com/domsnap/domsnap"
@@ -278,6 +279,8 @@ func TestSavedSnapshotEquality(t *testing.T) {
 			}
 			defer srv.Close()
 			s, _ := openSession(t, b, srv.URL())
+			var sent []byte
+			s.onCapture = func(raw []byte) { sent = append(sent[:0], raw...) }
 			ctx := context.Background()
 			rev := first(t, s)
 			reqs := loadRequests(t, strings.TrimSuffix(page, ".html")+".requests.json")
@@ -292,8 +295,13 @@ func TestSavedSnapshotEquality(t *testing.T) {
 				}
 				rev = res.Revision
 				// The protocol types' decoder (FromReply) must build the same
-				// tree as the wire decoder the session uses.
-				typed, err := treeFromCapture(snap.Capture)
+				// tree as the wire decoder the session uses, from what the
+				// browser sent.
+				var reply domsnapshot.CaptureSnapshotReply
+				if err := json.Unmarshal(sent, &reply); err != nil {
+					t.Fatal(err)
+				}
+				typed, err := snapshot.FromReply(&reply, snapshot.CaptureOptions{ComputedStyles: DefaultComputedStyles})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -414,9 +414,9 @@ func errorResult(err error) *sdk.CallToolResult {
 	var e *errcode.Error
 	if errors.As(err, &e) {
 		b.Error.Code = string(e.Code)
-		b.Error.Message = e.Msg
+		b.Error.Message = e.Detail()
 		if e.Path != "" {
-			b.Error.Message = errcode.Quote(e.Path) + ": " + e.Msg
+			b.Error.Message = errcode.Quote(e.Path) + ": " + e.Detail()
 		}
 	} else {
 		b.Error.Code = string(errcode.CaptureFailed)

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/domsnap/domsnap/internal/jsonlex"
 )
 
 // Tools is the file of the tool server's argument and answer definitions.
@@ -119,8 +121,7 @@ func (b *bundler) resolve(file, ptr string) (any, error) {
 	if !strings.HasPrefix(ptr, "/") {
 		return nil, fmt.Errorf("schema: %s#%s: not a JSON pointer", file, ptr)
 	}
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	for _, tok := range jsonlex.SplitPointer(ptr) {
 		m, ok := v.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("schema: %s#%s: no such member", file, ptr)

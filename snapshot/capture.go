@@ -425,8 +425,8 @@ func isTextarea(rc *rawCapture, p int32) bool {
 }
 
 // elementAttrs resolves an element's attributes. An input's value attribute
-// is its pre-filled value unless the input is a button: it is not even
-// decoded then.
+// is secret unless the input is a button (domtree.InputValueSecret): it is
+// not even decoded then.
 func elementAttrs(rc *rawCapture, i int32, name string, dst []domtree.Attr) []domtree.Attr {
 	d := &rc.doc
 	if !d.hasAttrs {
@@ -438,8 +438,7 @@ func elementAttrs(rc *rawCapture, i int32, name string, dst []domtree.Attr) []do
 		secretValue = true
 		for k := 0; k+1 < len(a); k += 2 {
 			if domtree.EqualFold(rc.strs.get(a[k]), "type") {
-				t := rc.strs.get(a[k+1])
-				secretValue = !(domtree.EqualFold(t, "button") || domtree.EqualFold(t, "submit") || domtree.EqualFold(t, "reset"))
+				secretValue = domtree.InputValueSecret(rc.strs.get(a[k+1]))
 				break
 			}
 		}

@@ -3,10 +3,8 @@ package snapshot
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
 
-	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/internal/jsonlex"
 )
 
 // decodeRaw reads the wire JSON of a captureSnapshot result into a
@@ -20,7 +18,7 @@ func decodeRaw(data []byte, maxNodes int) (*rawCapture, error) {
 	if len(data) > math.MaxInt32 {
 		return nil, malformed("", "capture larger than 2 GiB")
 	}
-	s := &scanner{data: data, maxItems: maxNodes}
+	s := &scanner{Lexer: jsonlex.Lexer{Data: data}, maxItems: maxNodes}
 	rc := &rawCapture{maxNodes: maxNodes}
 	var haveDocs, haveStrings bool
 	// Only the two members read are refused when repeated: the others are
@@ -40,13 +38,13 @@ func decodeRaw(data []byte, maxNodes int) (*rawCapture, error) {
 			haveStrings = true
 			return decodeStrings(s, rc)
 		}
-		return s.skipValue(p)
+		return s.SkipValue(p)
 	})
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = s.End()
 	}
-	if err := s.end(); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, coded(err)
 	}
 	if !haveDocs {
 		return nil, malformed("/documents", "missing")
@@ -60,18 +58,18 @@ func decodeRaw(data []byte, maxNodes int) (*rawCapture, error) {
 
 func decodeStrings(s *scanner, rc *rawCapture) error {
 	const path = "/strings"
-	more, err := s.arrayStart(path)
+	more, err := s.ArrayStart(path)
 	if err != nil {
 		return err
 	}
 	spans := make([]span, 0, 64)
 	for more {
-		start, end, esc, err := s.stringSpan(path + "/" + strconv.Itoa(len(spans)))
+		sp, err := s.StringSpan(jsonlex.AppendIndex(path, len(spans)))
 		if err != nil {
 			return err
 		}
-		spans = append(spans, span{int32(start), int32(end), esc})
-		if more, err = s.arrayNext(path); err != nil {
+		spans = append(spans, span{int32(sp.Start), int32(sp.End), sp.Esc})
+		if more, err = s.ArrayNext(path); err != nil {
 			return err
 		}
 	}
@@ -80,7 +78,7 @@ func decodeStrings(s *scanner, rc *rawCapture) error {
 }
 
 func decodeDocuments(s *scanner, rc *rawCapture) error {
-	more, err := s.arrayStart("/documents")
+	more, err := s.ArrayStart("/documents")
 	if err != nil {
 		return err
 	}
@@ -92,15 +90,15 @@ func decodeDocuments(s *scanner, rc *rawCapture) error {
 			}
 		} else {
 			// Frame documents are never read; only their syntax is checked.
-			if s.peek() != '{' {
-				return s.wrongType(path, "an object")
+			if s.Peek() != '{' {
+				return s.WrongType(path, "an object")
 			}
-			if err := s.skipValue(path); err != nil {
+			if err := s.SkipValue(path); err != nil {
 				return err
 			}
 		}
 		rc.docCount++
-		if more, err = s.arrayNext("/documents"); err != nil {
+		if more, err = s.ArrayNext("/documents"); err != nil {
 			return err
 		}
 	}
@@ -124,7 +122,7 @@ func decodeDocument(s *scanner, d *rawDoc, path string) error {
 			return decodeLayout(s, d, p)
 		}
 		// URLs, titles, text boxes, scroll offsets: nothing the tree holds.
-		return s.skipValue(p)
+		return s.SkipValue(p)
 	})
 }
 
@@ -170,7 +168,7 @@ func decodeNodes(s *scanner, d *rawDoc, path string) error {
 			err = s.rareTable(p, &d.optionSelected.present, &d.optionSelected.index, nil)
 		default:
 			// The tables the tree has no use for.
-			err = s.skipValue(p)
+			err = s.SkipValue(p)
 		}
 		return err
 	})
@@ -188,7 +186,7 @@ func decodeLayout(s *scanner, d *rawDoc, path string) error {
 		default:
 			// Bounds, layout text, paint orders and the rest describe
 			// geometry and rendered text: the tree needs none of it.
-			err = s.skipValue(p)
+			err = s.SkipValue(p)
 		}
 		return err
 	})
@@ -196,24 +194,24 @@ func decodeLayout(s *scanner, d *rawDoc, path string) error {
 
 // null reads a null where one may stand for an absent table.
 func (s *scanner) null(path string) (bool, error) {
-	if s.peek() != 'n' {
+	if s.Peek() != 'n' {
 		return false, nil
 	}
-	return true, s.literal("null", path)
+	return true, s.Literal("null", path)
 }
 
 // int32Array reads an array of integers, appending to dst. A null gives nil.
 func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
-	if isNull, err := s.null(path); isNull || err != nil {
+	if isNull, err := s.Null(path); isNull || err != nil {
 		return nil, err
 	}
-	more, err := s.arrayStart(path)
+	more, err := s.ArrayStart(path)
 	if err != nil {
 		return nil, err
 	}
 	dst = dst[:0]
 	for more {
-		v, err := s.int32Value("")
+		v, err := s.Int32("")
 		if err != nil {
 			return nil, reindex(err, path, len(dst))
 		}
@@ -223,11 +221,11 @@ func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
 		}
 		// The common case, a comma right after the number, skips the
 		// general space handling.
-		if s.pos < len(s.data) && s.data[s.pos] == ',' {
-			s.pos++
+		if s.Pos < len(s.Data) && s.Data[s.Pos] == ',' {
+			s.Pos++
 			continue
 		}
-		if more, err = s.arrayNext(path); err != nil {
+		if more, err = s.ArrayNext(path); err != nil {
 			return nil, err
 		}
 	}
@@ -238,16 +236,16 @@ func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
 }
 
 func (s *scanner) int64Array(path string) ([]int64, error) {
-	if isNull, err := s.null(path); isNull || err != nil {
+	if isNull, err := s.Null(path); isNull || err != nil {
 		return nil, err
 	}
-	more, err := s.arrayStart(path)
+	more, err := s.ArrayStart(path)
 	if err != nil {
 		return nil, err
 	}
 	dst := []int64{}
 	for more {
-		v, err := s.integer("")
+		v, err := s.Int64("")
 		if err != nil {
 			return nil, reindex(err, path, len(dst))
 		}
@@ -255,7 +253,7 @@ func (s *scanner) int64Array(path string) ([]int64, error) {
 		if len(dst) > s.maxItems && s.maxItems > 0 {
 			return nil, tooManyNodes(s.maxItems)
 		}
-		if more, err = s.arrayNext(path); err != nil {
+		if more, err = s.ArrayNext(path); err != nil {
 			return nil, err
 		}
 	}
@@ -266,10 +264,10 @@ func (s *scanner) int64Array(path string) ([]int64, error) {
 // start offset of each inner array (plus a final end offset). Paths are
 // built only when an error needs one: this runs once per node.
 func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
-	if isNull, err := s.null(path); isNull || err != nil {
+	if isNull, err := s.Null(path); isNull || err != nil {
 		return nil, nil, err
 	}
-	more, err := s.arrayStart(path)
+	more, err := s.ArrayStart(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -279,26 +277,26 @@ func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
 		outer := len(start) - 1
 		// A null inner array is an empty one (mafredri/cdp marshals an
 		// element without attributes so).
-		isNull, err := s.null("")
+		isNull, err := s.Null("")
 		in := false
 		if err == nil && !isNull {
-			in, err = s.arrayStart("")
+			in, err = s.ArrayStart("")
 		}
 		if err != nil {
 			return nil, nil, reindex(err, path, outer)
 		}
 		base := len(flat)
 		for in {
-			v, err := s.int32Value("")
+			v, err := s.Int32("")
 			if err != nil {
 				return nil, nil, reindex(err, path+"/"+strconv.Itoa(outer), len(flat)-base)
 			}
 			flat = append(flat, v)
-			if s.pos < len(s.data) && s.data[s.pos] == ',' {
-				s.pos++
+			if s.Pos < len(s.Data) && s.Data[s.Pos] == ',' {
+				s.Pos++
 				continue
 			}
-			if in, err = s.arrayNext(""); err != nil {
+			if in, err = s.ArrayNext(""); err != nil {
 				return nil, nil, reindex(err, path, outer)
 			}
 		}
@@ -309,7 +307,7 @@ func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
 		if len(start)-1 > s.maxItems && s.maxItems > 0 {
 			return nil, nil, tooManyNodes(s.maxItems)
 		}
-		if more, err = s.arrayNext(path); err != nil {
+		if more, err = s.ArrayNext(path); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -335,7 +333,7 @@ func (s *scanner) rareFields(path string, wantValue bool) (index, value []int32,
 			hasValue = true
 			value, err = s.int32Array(p, nil)
 		default:
-			err = s.skipValue(p)
+			err = s.SkipValue(p)
 		}
 		return err
 	})
@@ -355,7 +353,7 @@ func (s *scanner) rareFields(path string, wantValue bool) (index, value []int32,
 // absent and leaves present false. value is nil for a table without values
 // (RareBooleanData). Duplicates were refused by the caller.
 func (s *scanner) rareTable(path string, present *bool, index, value *[]int32) error {
-	if isNull, err := s.null(path); isNull || err != nil {
+	if isNull, err := s.Null(path); isNull || err != nil {
 		return err
 	}
 	*present = true
@@ -368,41 +366,11 @@ func (s *scanner) rareTable(path string, present *bool, index, value *[]int32) e
 	return err
 }
 
-// reindex gives an error raised with an empty path the path of element i
-// of the array at path.
+// reindex gives a lexer error raised with an empty path the path of
+// element i of the array at path.
 func reindex(err error, path string, i int) error {
-	if e, ok := err.(*errcode.Error); ok && e.Path == "" {
-		e.Path = path + "/" + strconv.Itoa(i)
+	if e, ok := err.(*jsonlex.Error); ok && e.Pointer == "" {
+		e.Pointer = jsonlex.AppendIndex(path, i)
 	}
 	return err
-}
-
-// escapePointer escapes a member name for a JSON pointer (RFC 6901). A name
-// longer than limits.QuoteBytes is cut (and marked) so no error carries more
-// input than a quote may.
-func escapePointer(s string) string {
-	if len(s) > limits.QuoteBytes {
-		cut := limits.QuoteBytes
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '~' || s[i] == '/' {
-			b := make([]byte, 0, len(s)+4)
-			for j := 0; j < len(s); j++ {
-				switch s[j] {
-				case '~':
-					b = append(b, '~', '0')
-				case '/':
-					b = append(b, '~', '1')
-				default:
-					b = append(b, s[j])
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }

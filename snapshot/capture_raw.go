@@ -1,5 +1,7 @@
 package snapshot
 
+import "github.com/domsnap/domsnap/internal/jsonlex"
+
 // rawCapture is what this package keeps of a captureSnapshot result between
 // reading it and building the tree: only the main document's tables that
 // the tree needs, as string-table indexes, plus a lazily decoded string
@@ -106,7 +108,7 @@ func (t *strtab) get(i int32) string {
 		return t.cache[i]
 	}
 	sp := t.spans[i]
-	s := decodeSpan(t.data[sp.start:sp.end], sp.esc)
+	s := jsonlex.DecodeRaw(t.data[sp.start:sp.end], sp.esc)
 	t.cache[i], t.cached[i] = s, true
 	return s
 }

@@ -5,8 +5,10 @@
 //
 // # Captures
 //
-// The wire decoder is written for the shape of captureSnapshot: a streaming
-// scanner over the bytes, no reflection and no generic JSON values. Only the
+// The wire decoder is written for the shape of captureSnapshot on the
+// project's one JSON lexer (internal/jsonlex): token by token over the
+// bytes, no reflection and no generic JSON values. The lexer's errors become
+// malformed_snapshot here, with their JSON pointer and byte offset. Only the
 // main document (documents[0]) is read; its node table, its layout table
 // (node index and computed styles) and the string table are kept as
 // integers, and strings are decoded only when the tree takes them. Unknown
@@ -92,7 +94,8 @@
 // built from a scrubbed capture is the tree built from the original but for
 // that text, so a saved snapshot analysed offline gives the live result
 // byte for byte. WriteSnapshot scrubs every capture it writes, so no caller
-// can forget to; scrubbing is idempotent. What stays is page content the
+// can forget to, except one ScrubEnvelope already scrubbed and that still
+// holds the same bytes; scrubbing is idempotent. What stays is page content the
 // tree itself keeps: option text and value attributes, the selected
 // attribute, button elements' value attributes, and attributes such as an
 // iframe's srcdoc.

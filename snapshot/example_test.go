@@ -2,9 +2,11 @@ package snapshot_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -32,9 +34,16 @@ func ExampleDecodeCapture_malformed() {
 	fmt.Println(err)
 	_, err = snapshot.DecodeCapture([]byte(capture[:40]), snapshot.CaptureOptions{})
 	fmt.Println(err)
+	// A syntax error also says where in the bytes reading stopped.
+	var e *errcode.Error
+	if errors.As(err, &e) {
+		off, _ := e.ByteOffset()
+		fmt.Printf("%q at byte %d\n", e.Pointer().Tokens(), off)
+	}
 	// Output:
 	// snapshot: malformed_snapshot: /documents/0/nodes/parentIndex/2: parent index 7 out of range
-	// snapshot: malformed_snapshot: /documents/0/nodes: unexpected end of input, want ':'
+	// snapshot: malformed_snapshot: /documents/0/nodes: unexpected end of input, expected ':' (byte 40)
+	// ["documents" "0" "nodes"] at byte 40
 }
 
 func ExampleWriteSnapshot() {

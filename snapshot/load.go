@@ -13,6 +13,7 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/jsonlex"
 	"github.com/domsnap/domsnap/internal/readbound"
 	"github.com/domsnap/domsnap/limits"
 )
@@ -120,6 +121,11 @@ type Envelope struct {
 	// it without form control values (docs/reference.md#form-columns wins over section
 	// 13's "exactly as returned").
 	Capture json.RawMessage
+
+	// scrubSum is the SHA-256 of the capture ScrubEnvelope made, when
+	// hasScrubSum; see Envelope.scrubbed.
+	scrubSum    [32]byte
+	hasScrubSum bool
 }
 
 // FileRevision is the revision of an HTML file or a bare capture:
@@ -211,7 +217,7 @@ func CheckHead(head []byte) error {
 	if len(head) > sniffBytes {
 		head = head[:sniffBytes]
 	}
-	if isGzip(head) || (&scanner{data: head}).peek() == '{' || !isBinary(head) {
+	if isGzip(head) || (newScanner(head)).Peek() == '{' || !isBinary(head) {
 		return nil
 	}
 	return errcode.New(errcode.UnsupportedInput, pkgName, "", "binary data: not HTML, JSON or gzip")
@@ -250,27 +256,27 @@ func gunzip(data []byte, limit int64) ([]byte, error) {
 // "strings"; anything not starting with '{' is HTML unless it has binary
 // bytes. Zero means unsupported, with sniffError saying why.
 func sniff(b []byte) Format {
-	s := &scanner{data: b}
-	if s.peek() != '{' {
+	s := newScanner(b)
+	if s.Peek() != '{' {
 		if isBinary(b) {
 			return 0
 		}
 		return FormatHTML
 	}
-	more, err := s.objectStart("")
+	more, err := s.ObjectStart("")
 	for err == nil && more {
-		var k []byte
-		if k, err = s.key(""); err != nil {
+		var k jsonlex.Span
+		if k, err = s.Key(""); err != nil {
 			break
 		}
-		switch string(k) {
+		switch s.Decode(k) {
 		case "format":
 			return FormatEnvelope
 		case "documents", "strings":
 			return FormatCapture
 		}
-		if err = s.skipValue(""); err == nil {
-			more, err = s.objectNext("")
+		if err = s.SkipValue(""); err == nil {
+			more, err = s.ObjectNext("")
 		}
 	}
 	return 0
@@ -278,15 +284,15 @@ func sniff(b []byte) Format {
 
 // sniffError explains why sniff recognised nothing.
 func sniffError(b []byte) error {
-	s := &scanner{data: b}
-	if s.peek() != '{' {
+	s := newScanner(b)
+	if s.Peek() != '{' {
 		return errcode.New(errcode.UnsupportedInput, pkgName, "", "binary data: not HTML, JSON or gzip")
 	}
-	if err := s.skipValue(""); err != nil {
-		return err // JSON that is not even well-formed: malformed_snapshot
+	if err := s.SkipValue(""); err != nil {
+		return coded(err) // JSON that is not even well-formed: malformed_snapshot
 	}
-	if err := s.end(); err != nil {
-		return err
+	if err := s.End(); err != nil {
+		return coded(err)
 	}
 	return errcode.New(errcode.UnsupportedInput, pkgName, "", "a JSON object that is neither a saved snapshot nor a capture")
 }
@@ -321,7 +327,7 @@ func underCapture(err error) error {
 // decodeEnvelope reads an envelope and returns its metadata and the bytes
 // of its capture, which the caller decodes.
 func decodeEnvelope(data []byte) (*Envelope, []byte, error) {
-	s := &scanner{data: data}
+	s := newScanner(data)
 	env := &Envelope{}
 	var capture []byte
 	var hasFormat, hasRevision bool
@@ -340,24 +346,24 @@ func decodeEnvelope(data []byte) (*Envelope, []byte, error) {
 		case "computed_styles":
 			env.ComputedStyles, err = s.stringArray(p)
 		case "capture":
-			if s.peek() != '{' {
-				return s.wrongType(p, "an object")
+			if s.Peek() != '{' {
+				return s.WrongType(p, "an object")
 			}
-			start := s.pos
-			if err = s.skipValue(p); err == nil {
-				capture = data[start:s.pos]
+			start := s.Pos
+			if err = s.SkipValue(p); err == nil {
+				capture = data[start:s.Pos]
 			}
 		default:
 			// Later versions may add members; this version reads none.
-			err = s.skipValue(p)
+			err = s.SkipValue(p)
 		}
 		return err
 	})
-	if err != nil {
-		return nil, nil, err
+	if err == nil {
+		err = s.End()
 	}
-	if err := s.end(); err != nil {
-		return nil, nil, err
+	if err != nil {
+		return nil, nil, coded(err)
 	}
 	if !hasFormat || env.Format != FormatName {
 		return nil, nil, errcode.New(errcode.UnsupportedInput, pkgName, "/format", "unknown snapshot format "+errcode.Quote(env.Format)+", want "+strconv.Quote(FormatName))
@@ -402,31 +408,4 @@ func validRevision(r string) bool {
 		}
 	}
 	return true
-}
-
-func (s *scanner) stringValue(path string) (string, error) {
-	start, end, esc, err := s.stringSpan(path)
-	if err != nil {
-		return "", err
-	}
-	return decodeSpan(s.data[start:end], esc), nil
-}
-
-func (s *scanner) stringArray(path string) ([]string, error) {
-	more, err := s.arrayStart(path)
-	if err != nil {
-		return nil, err
-	}
-	out := []string{}
-	for more {
-		v, err := s.stringValue(path + "/" + strconv.Itoa(len(out)))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-		if more, err = s.arrayNext(path); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }

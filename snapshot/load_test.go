@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
 	"github.com/domsnap/domsnap/errcode"
@@ -85,7 +86,7 @@ func TestWriteLoadRoundTrip(t *testing.T) {
 			t.Errorf("gzip=%t: format %s revision %q gzip %t", compress, in.Format, in.Revision, in.Gzip)
 		}
 		wantEnv := &Envelope{Format: FormatName, Revision: e.Revision, CapturedAt: e.CapturedAt, Browser: e.Browser, ComputedStyles: []string{"display", "visibility"}}
-		if diff := cmp.Diff(wantEnv, in.Envelope); diff != "" {
+		if diff := cmp.Diff(wantEnv, in.Envelope, cmpopts.IgnoreUnexported(Envelope{})); diff != "" {
 			t.Errorf("envelope (-want +got):\n%s", diff)
 		}
 		if diff := cmp.Diff(want, dumpTree(in.Tree)); diff != "" {

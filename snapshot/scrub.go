@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/jsonlex"
 )
 
 // ScrubCapture returns a copy of a captureSnapshot result (wire JSON) with
@@ -51,13 +52,13 @@ func ScrubCapture(raw []byte) ([]byte, error) {
 	if len(raw) > math.MaxInt32 {
 		return nil, malformed("", "capture larger than 2 GiB")
 	}
-	sc := &scrubber{s: scanner{data: raw}}
+	sc := &scrubber{s: *newScanner(raw)}
 	top, err := sc.parseTop()
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = sc.s.End()
 	}
-	if err := sc.s.end(); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, coded(err)
 	}
 	for i := range sc.docs {
 		if err := sc.scrubDoc(&sc.docs[i], "/documents/"+strconv.Itoa(i)); err != nil {
@@ -159,7 +160,7 @@ func (sc *scrubber) class(i int32, path string, at ...int) (uint8, error) {
 		return c, nil
 	}
 	raw := sc.strs[i]
-	v := decodeSpan(raw[1:len(raw)-1], bytes.IndexByte(raw, '\\') >= 0)
+	v := jsonlex.DecodeRaw(raw[1:len(raw)-1], bytes.IndexByte(raw, '\\') >= 0)
 	c := clsDone
 	switch {
 	case domtree.EqualFold(v, "input"):
@@ -170,10 +171,11 @@ func (sc *scrubber) class(i int32, path string, at ...int) (uint8, error) {
 		c |= clsType
 	case domtree.EqualFold(v, "value"):
 		c |= clsValue
-	case domtree.EqualFold(v, "button"), domtree.EqualFold(v, "submit"), domtree.EqualFold(v, "reset"):
-		c |= clsButtonType
 	case domtree.EqualFold(v, "contenteditable"):
 		c |= clsContentEditable
+	}
+	if !domtree.InputValueSecret(v) {
+		c |= clsButtonType
 	}
 	if domtree.EditingHost(v) {
 		c |= clsEditingHost
@@ -191,7 +193,7 @@ func (sc *scrubber) parseTop() ([]member, error) {
 		case "strings":
 			return sc.parseStrings(p)
 		}
-		return sc.s.skipValue(p)
+		return sc.s.SkipValue(p)
 	})
 }
 
@@ -204,12 +206,12 @@ func (sc *scrubber) object(path string, read func(name, p string) error) ([]memb
 	var ms []member
 	err := s.members(path, true, func(name, p string, key []byte) error {
 		// The value is kept from its first byte, without the space before.
-		s.ws()
-		start := s.pos
+		s.SkipSpace()
+		start := s.Pos
 		if err := read(name, p); err != nil {
 			return err
 		}
-		ms = append(ms, member{name: name, key: key, value: s.data[start:s.pos]})
+		ms = append(ms, member{name: name, key: key, value: s.Data[start:s.Pos]})
 		return nil
 	})
 	if err != nil {
@@ -223,12 +225,12 @@ func (sc *scrubber) object(path string, read func(name, p string) error) ([]memb
 // indexes they keep alive: one of an unexpected shape keeps nothing alive,
 // which is safe, and is copied as it is.
 func (sc *scrubber) lenient(p string, read func() error) error {
-	start := sc.s.pos
+	start := sc.s.Pos
 	if read() == nil {
 		return nil
 	}
-	sc.s.pos = start
-	return sc.s.skipValue(p)
+	sc.s.Pos = start
+	return sc.s.SkipValue(p)
 }
 
 // keepInts reads, leniently, a value holding string indexes that stay in
@@ -245,21 +247,21 @@ func (sc *scrubber) keepInts(d *scrubDocTables, p string, read func() ([]int32, 
 
 func (sc *scrubber) parseStrings(path string) error {
 	s := &sc.s
-	if isNull, err := s.null(path); isNull || err != nil {
+	if isNull, err := s.Null(path); isNull || err != nil {
 		return err
 	}
-	more, err := s.arrayStart(path)
+	more, err := s.ArrayStart(path)
 	if err != nil {
 		return err
 	}
 	sc.hasStrs = true
 	for more {
-		start, end, _, err := s.stringSpan(path + "/" + strconv.Itoa(len(sc.strs)))
+		sp, err := s.StringSpan(jsonlex.AppendIndex(path, len(sc.strs)))
 		if err != nil {
 			return err
 		}
-		sc.strs = append(sc.strs, s.data[start-1:end+1])
-		if more, err = s.arrayNext(path); err != nil {
+		sc.strs = append(sc.strs, s.Quoted(sp))
+		if more, err = s.ArrayNext(path); err != nil {
 			return err
 		}
 	}
@@ -268,10 +270,10 @@ func (sc *scrubber) parseStrings(path string) error {
 
 func (sc *scrubber) parseDocuments(path string) error {
 	s := &sc.s
-	if isNull, err := s.null(path); isNull || err != nil {
+	if isNull, err := s.Null(path); isNull || err != nil {
 		return err
 	}
-	more, err := s.arrayStart(path)
+	more, err := s.ArrayStart(path)
 	if err != nil {
 		return err
 	}
@@ -282,7 +284,7 @@ func (sc *scrubber) parseDocuments(path string) error {
 			return err
 		}
 		sc.docs = append(sc.docs, d)
-		if more, err = s.arrayNext(path); err != nil {
+		if more, err = s.ArrayNext(path); err != nil {
 			return err
 		}
 	}
@@ -303,8 +305,8 @@ func (sc *scrubber) parseDocument(d *scrubDocTables, path string) (err error) {
 	s := &sc.s
 	d.members, err = sc.object(path, func(name, p string) error {
 		switch {
-		case (name == "nodes" || name == "layout") && s.peek() == 'n':
-			return s.literal("null", p)
+		case (name == "nodes" || name == "layout") && s.Peek() == 'n':
+			return s.Literal("null", p)
 		case name == "nodes":
 			// Anything but an object (or null) would be copied unread.
 			d.hasNodesObj = true
@@ -314,11 +316,11 @@ func (sc *scrubber) parseDocument(d *scrubDocTables, path string) (err error) {
 			return sc.parseLayout(d, p)
 		case docStringMember(name):
 			return sc.keepInts(d, p, func() ([]int32, error) {
-				v, err := s.int32Value(p)
+				v, err := s.Int32(p)
 				return []int32{v}, err
 			})
 		}
-		return s.skipValue(p)
+		return s.SkipValue(p)
 	})
 	return err
 }
@@ -354,7 +356,7 @@ func (sc *scrubber) parseNodes(d *scrubDocTables, path string) (err error) {
 		default:
 			// optionSelected is checked for syntax and dropped; the
 			// rest is copied.
-			err = s.skipValue(p)
+			err = s.SkipValue(p)
 		}
 		return err
 	})
@@ -364,7 +366,7 @@ func (sc *scrubber) parseNodes(d *scrubDocTables, path string) (err error) {
 // rare reads a Rare*Data object (null is an absent one).
 func (sc *scrubber) rare(path string, wantValue bool) (rareRefs, error) {
 	s := &sc.s
-	if isNull, err := s.null(path); isNull || err != nil {
+	if isNull, err := s.Null(path); isNull || err != nil {
 		return rareRefs{}, err
 	}
 	index, value, err := s.rareFields(path, wantValue)
@@ -390,7 +392,7 @@ func (sc *scrubber) parseLayout(d *scrubDocTables, path string) (err error) {
 		case "blendedBackgroundColors":
 			err = sc.keepInts(d, p, func() ([]int32, error) { return s.int32Array(p, nil) })
 		default:
-			err = s.skipValue(p)
+			err = s.SkipValue(p)
 		}
 		return err
 	})
@@ -629,8 +631,8 @@ func (sc *scrubber) insideEditingHosts(d *scrubDocTables, n int, np, attrPath st
 	return inside, nil
 }
 
-// secretInput applies domtree.Builder's rule to input element i: its value
-// is data unless its first type attribute is button, submit or reset.
+// secretInput applies the secret rule (domtree.InputValueSecret) to input
+// element i, by its first type attribute.
 func (sc *scrubber) secretInput(d *scrubDocTables, i int, attrPath string) (bool, error) {
 	if d.attrStart == nil {
 		return true, nil

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"encoding/json"
 	"io"
 
@@ -11,8 +12,8 @@ import (
 
 // WriteSnapshot writes a saved snapshot envelope (docs/reference.md#saved-snapshots), gzip
 // compressed when gz is true. The capture is always passed through
-// ScrubCapture first, so the file holds no form control value whoever
-// calls it; analysing the file gives the tree of the capture as given. The
+// ScrubCapture first (or was, by ScrubEnvelope, and holds the same bytes
+// still), so the file holds no form control value whoever calls it; analysing the file gives the tree of the capture as given. The
 // same envelope always gives the same bytes: members in a fixed order,
 // strings escaped as encoding/json does with HTML escaping off, the
 // scrubbed capture, one final newline, and a gzip header with no name and
@@ -37,15 +38,19 @@ func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 	if _, err := styleColumns(CaptureOptions{ComputedStyles: e.ComputedStyles}); err != nil {
 		return err
 	}
-	s := &scanner{data: e.Capture}
-	if s.peek() != '{' {
-		return s.wrongType("/capture", "an object")
-	}
 	// Always scrubbed, so that no caller can write a value by forgetting
-	// to: the secret rule wins over keeping the capture as sent.
-	capture, err := ScrubCapture(e.Capture)
-	if err != nil {
-		return underCapture(err)
+	// to: the secret rule wins over keeping the capture as sent. A capture
+	// ScrubEnvelope scrubbed, and unchanged since, is not scrubbed twice.
+	capture := e.Capture
+	if !e.scrubbed() {
+		s := newScanner(e.Capture)
+		if s.Peek() != '{' {
+			return coded(s.WrongType("/capture", "an object"))
+		}
+		var err error
+		if capture, err = ScrubCapture(e.Capture); err != nil {
+			return underCapture(err)
+		}
 	}
 	styles := e.ComputedStyles
 	if styles == nil {
@@ -88,4 +93,27 @@ func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 		return errcode.Wrap(errcode.CaptureFailed, pkgName, "", "writing the snapshot", err)
 	}
 	return nil
+}
+
+// ScrubEnvelope returns e with its capture passed through ScrubCapture, for
+// a caller that holds a capture as the browser sent it and must keep no
+// form value from the moment it arrives. The envelope remembers the
+// scrubbed bytes by their SHA-256, so WriteSnapshot writes them without
+// scrubbing them again as long as Capture still holds exactly those bytes
+// (any change, and the capture is scrubbed anew). Errors are ScrubCapture's,
+// with paths under /capture.
+func ScrubEnvelope(e Envelope) (Envelope, error) {
+	scrubbed, err := ScrubCapture(e.Capture)
+	if err != nil {
+		return Envelope{}, underCapture(err)
+	}
+	e.Capture = scrubbed
+	e.scrubSum = sha256.Sum256(scrubbed)
+	e.hasScrubSum = true
+	return e, nil
+}
+
+// scrubbed reports whether Capture holds the bytes ScrubEnvelope made.
+func (e *Envelope) scrubbed() bool {
+	return e.hasScrubSum && sha256.Sum256(e.Capture) == e.scrubSum
 }

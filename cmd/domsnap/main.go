@@ -112,8 +112,8 @@ func errorLine(err error) string {
 	if e.Path != "" {
 		s += ": " + printablePath(e.Path)
 	}
-	if e.Msg != "" {
-		s += ": " + e.Msg
+	if d := e.Detail(); d != "" {
+		s += ": " + d
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
