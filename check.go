@@ -34,11 +34,19 @@ type Checked struct {
 }
 
 // Check applies every rule of the contract to r (see [Request.Validate])
-// and returns the checked request.
+// and returns the checked request. A request read from JSON is better
+// decoded with [DecodeChecked], whose reader applies the same rules as it
+// reads and so needs no second pass.
 func (r Request) Check() (*Checked, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
+	return newChecked(r), nil
+}
+
+// newChecked wraps r, which the caller has already held to every rule:
+// Validate passed, or the decoder read it.
+func newChecked(r Request) *Checked {
 	c := &Checked{made: true, req: r}
 	c.req.Fields = slices.Clone(r.Fields)
 	c.req.RowLimit = r.rowLimit()
@@ -46,7 +54,7 @@ func (r Request) Check() (*Checked, error) {
 		c.hasExpected = true
 		c.expected, c.expectedErr = ParseRevision(r.ExpectedRevision)
 	}
-	return c, nil
+	return c
 }
 
 // Check returns c itself: it was checked when it was made. A nil c, or one

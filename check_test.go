@@ -3,6 +3,7 @@ package domsnap
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/domsnap/domsnap/limits"
@@ -23,6 +24,66 @@ func TestCheckedIsNotCheckedAgain(t *testing.T) {
 	viaPackage, err := Check(q)
 	if err != nil || viaPackage != q {
 		t.Fatalf("Check(q) gave %p, %v; want %p itself", viaPackage, err, q)
+	}
+}
+
+// TestDecodedCheckedOnce counts rule runs: a request decoded with
+// DecodeChecked is held to the rules once, by the reader, and Extract and
+// Observe add no run; decoding with DecodeRequest and then checking runs
+// them twice, and a Request handed to Extract is checked there, once.
+func TestDecodedCheckedOnce(t *testing.T) {
+	tree := build(t, productTable()...)
+	data, err := productRequest().MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := func(f func()) uint64 {
+		t.Helper()
+		before := ruleRuns.Load()
+		f()
+		return ruleRuns.Load() - before
+	}
+	var q *Checked
+	if n := runs(func() { q, err = DecodeChecked(data) }); err != nil || n != 1 {
+		t.Fatalf("DecodeChecked: %d rule runs, %v; want 1, nil", n, err)
+	}
+	if n := runs(func() { _, err = Extract(tree, fileRev, q) }); err != nil || n != 0 {
+		t.Fatalf("Extract of a decoded *Checked: %d rule runs, %v; want 0, nil", n, err)
+	}
+	if n := runs(func() { _, err = Observe(tree, fileRev, q) }); err != nil || n != 0 {
+		t.Fatalf("Observe of a decoded *Checked: %d rule runs, %v; want 0, nil", n, err)
+	}
+	var r Request
+	if n := runs(func() {
+		if r, err = DecodeRequest(data); err == nil {
+			_, err = r.Check()
+		}
+	}); err != nil || n != 2 {
+		t.Fatalf("DecodeRequest then Check: %d rule runs, %v; want 2, nil", n, err)
+	}
+	if n := runs(func() { _, err = Extract(tree, fileRev, r) }); err != nil || n != 1 {
+		t.Fatalf("Extract of a Request: %d rule runs, %v; want 1, nil", n, err)
+	}
+	if got := q.Request(); !reflect.DeepEqual(got, r) {
+		t.Fatalf("DecodeChecked holds %+v, DecodeRequest gave %+v", got, r)
+	}
+}
+
+// TestDecodeCheckedErrors shows DecodeChecked refuses what DecodeRequest
+// refuses, with the very same error.
+func TestDecodeCheckedErrors(t *testing.T) {
+	for _, in := range []string{
+		``,
+		`{"kind":"table","index":0,"fields":[]}`,
+		`{"kind":"list","index":0,"fields":[{"name":"a","column":1,"type":"string"}]}`,
+		`{"kind":"table","index":0,"fields":[{"name":"a","column":0,"type":"string"}],"row_limit":0}`,
+		`{"kind":"table","index":0,"fields":[{"name":"a","column":0,"type":"string"}]} x`,
+	} {
+		_, want := DecodeRequest([]byte(in))
+		q, got := DecodeChecked([]byte(in))
+		if want == nil || q != nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("%q: DecodeChecked gave %v, %v; DecodeRequest %v", in, q, got, want)
+		}
 	}
 }
 

@@ -8,8 +8,9 @@
 // index and lists typed [Field] columns; it is read from strict JSON by
 // [DecodeRequest] (docs/reference.md#the-request) or built as a literal of
 // this package's constants ([Table], [String], ...). [Request.Check]
-// applies the contract's rules once and gives a [*Checked]; [Extract] and
-// [Observe] take either, as a [Query], and never check a *Checked again.
+// applies the contract's rules once and gives a [*Checked], and
+// [DecodeChecked] reads JSON straight into one; [Extract] and [Observe]
+// take either, as a [Query], and never check a *Checked again.
 // [Extract] turns a [github.com/domsnap/domsnap/domtree.Tree] and a request
 // into a [Result] whose [Result.Canonical] form is byte-for-byte the same for
 // the same tree and request (docs/reference.md#the-result). [Observe] wraps

@@ -20,7 +20,7 @@ func Example_readme() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	req, err := domsnap.DecodeRequest([]byte(`{"kind": "table", "index": 0, "fields": [
+	req, err := domsnap.DecodeChecked([]byte(`{"kind": "table", "index": 0, "fields": [
 		{"name": "product", "column": 0, "type": "string", "required": true},
 		{"name": "price", "column": 2, "type": "number"}]}`))
 	if err != nil {

@@ -56,6 +56,7 @@ func (r Request) rowLimit() int {
 // the same rules and keeps the checked request, so that nothing checks it
 // again.
 func (r Request) Validate() error {
+	ruleRuns.Add(1)
 	if !validKind(r.Kind) {
 		return invalidRequest("/kind", kindMsg)
 	}

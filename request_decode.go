@@ -2,6 +2,7 @@ package domsnap
 
 import (
 	"strconv"
+	"sync/atomic"
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/aria"
@@ -28,6 +29,26 @@ import (
 // is read, with unsupported_input ("too_large"): no valid request comes near
 // that size.
 func DecodeRequest(data []byte) (Request, error) {
+	return decodeRequest(data)
+}
+
+// DecodeChecked decodes one JSON request exactly as [DecodeRequest] does,
+// with the same errors, and returns it checked, ready for [Extract],
+// [Observe] or a live session. The reader applies every rule of
+// [Request.Validate] while it reads, so the rules run once: nothing checks
+// the request again (docs/reference.md#the-request).
+func DecodeChecked(data []byte) (*Checked, error) {
+	r, err := decodeRequest(data)
+	if err != nil {
+		return nil, err
+	}
+	return newChecked(r), nil
+}
+
+// decodeRequest is the one strict reading behind DecodeRequest and
+// DecodeChecked.
+func decodeRequest(data []byte) (Request, error) {
+	ruleRuns.Add(1)
 	if len(data) > limits.MaxRequestBytes {
 		return Request{}, errcode.New(errcode.UnsupportedInput, "domsnap", "",
 			"too_large: the request holds more than "+strconv.Itoa(limits.MaxRequestBytes)+" bytes")
@@ -39,6 +60,11 @@ func DecodeRequest(data []byte) (Request, error) {
 	}
 	return r, nil
 }
+
+// ruleRuns counts the times the contract's rules were applied to a
+// request: once per Validate, once per decoding (the reader applies them as
+// it reads). It is how a test shows a decoded request is checked once.
+var ruleRuns atomic.Uint64
 
 // decoder reads the fixed shape of a request with the JSON lexer. The shape
 // is two levels deep, and any value of an unexpected type is rejected where

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/domsnap/domsnap"
@@ -37,6 +38,15 @@ func FuzzDecodeRequest(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := domsnap.DecodeRequest(data)
+		// DecodeChecked skips Validate because its reader applied the
+		// rules: it must agree with DecodeRequest on every input.
+		q, qerr := domsnap.DecodeChecked(data)
+		if (err == nil) != (qerr == nil) || err != nil && err.Error() != qerr.Error() {
+			t.Fatalf("DecodeRequest: %v; DecodeChecked: %v", err, qerr)
+		}
+		if err == nil && !reflect.DeepEqual(q.Request(), r) {
+			t.Fatalf("DecodeChecked holds %+v, DecodeRequest gave %+v", q.Request(), r)
+		}
 		if err != nil {
 			var e *domsnap.Error
 			if !errors.As(err, &e) || e.Code != errcode.InvalidRequest {

@@ -227,8 +227,8 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 }
 
 // budgetAndRequest checks a call's model_bytes and decodes its extract
-// request, nil when the call has none.
-func (s *Server) budgetAndRequest(modelBytes int, extract json.RawMessage) (int, *domsnap.Request, error) {
+// request, checked once as it is read, nil when the call has none.
+func (s *Server) budgetAndRequest(modelBytes int, extract json.RawMessage) (int, *domsnap.Checked, error) {
 	budget, err := s.budget(modelBytes)
 	if err != nil {
 		return 0, nil, err
@@ -236,11 +236,11 @@ func (s *Server) budgetAndRequest(modelBytes int, extract json.RawMessage) (int,
 	if len(extract) == 0 {
 		return budget, nil, nil
 	}
-	r, err := domsnap.DecodeRequest(extract)
+	q, err := domsnap.DecodeChecked(extract)
 	if err != nil {
 		return 0, nil, err
 	}
-	return budget, &r, nil
+	return budget, q, nil
 }
 
 type observeArgs struct {

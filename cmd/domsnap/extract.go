@@ -228,11 +228,7 @@ func (c *cli) buildRequest(f *extractFlags) (*domsnap.Checked, error) {
 			return nil, err
 		}
 	}
-	req, err := domsnap.DecodeRequest(data)
-	if err != nil {
-		return nil, err
-	}
-	return req.Check()
+	return domsnap.DecodeChecked(data)
 }
 
 // flagRequest writes the request the flags spell as JSON. A row limit of 0
