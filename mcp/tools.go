@@ -10,7 +10,6 @@ import (
 
 	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
 )
@@ -86,7 +85,7 @@ type waitPlan struct {
 	settle   time.Duration
 	timeout  time.Duration
 	hasFor   bool
-	forKind  aria.Kind
+	forKind  domsnap.Kind
 	forIndex int
 }
 
@@ -103,7 +102,7 @@ func (w *waitArgs) plan() waitPlan {
 		p.timeout = time.Duration(w.TimeoutMS) * time.Millisecond
 	}
 	if w.For != nil {
-		if k, ok := aria.ParseKind(w.For.Kind); ok {
+		if k, ok := domsnap.ParseKind(w.For.Kind); ok {
 			p.hasFor, p.forKind, p.forIndex = true, k, w.For.Index
 		}
 	}

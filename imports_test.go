@@ -1,0 +1,88 @@
+package domsnap
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// analysisPackages are the packages behind this one's words. A front (the
+// command, the tool server) reaches them only through the root, so that the
+// contract has one spelling.
+var analysisPackages = []string{"aria", "cells", "collect", "typed"}
+
+const modulePath = "github.com/domsnap/domsnap"
+
+// directImports lists the import paths of the non-test Go files of dir,
+// whatever their build tags, so a file built only for the browser counts.
+func directImports(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spec := range f.Imports {
+			p, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	if len(files) == 0 {
+		t.Fatalf("no Go files in %s", dir)
+	}
+	return out
+}
+
+// analysisImports is the analysis packages among dir's direct imports.
+func analysisImports(t *testing.T, dir string) []string {
+	t.Helper()
+	var bad []string
+	for _, p := range directImports(t, dir) {
+		for _, a := range analysisPackages {
+			if p == modulePath+"/internal/"+a {
+				bad = append(bad, p)
+			}
+		}
+	}
+	return bad
+}
+
+// TestFrontsImportNoAnalysis holds the command and the tool server to the
+// root's words: neither imports an analysis package directly, so `go list
+// -f '{{.Imports}}'` of either names none of them.
+func TestFrontsImportNoAnalysis(t *testing.T) {
+	for _, a := range analysisPackages {
+		// A renamed or moved package would leave this list checking nothing.
+		if _, err := os.Stat(filepath.Join("internal", a, "doc.go")); err != nil {
+			t.Fatalf("analysis package %s: %v", a, err)
+		}
+	}
+	// The check itself can see an import: the root does use them all.
+	if got := analysisImports(t, "."); len(got) != len(analysisPackages) {
+		t.Fatalf("the root imports %v; the scan should find all of %v", got, analysisPackages)
+	}
+	for _, dir := range []string{"cmd/domsnap", "mcp"} {
+		if bad := analysisImports(t, dir); len(bad) > 0 {
+			t.Errorf("%s imports %v directly; use the root package's words", dir, bad)
+		}
+	}
+}
