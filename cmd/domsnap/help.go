@@ -11,9 +11,13 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/mcp"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // command is one entry of the command table: what "domsnap help NAME" and
@@ -35,7 +39,9 @@ type command struct {
 }
 
 // commands is filled in init: entries refer to run functions that print
-// help from this same table.
+// help from this same table. A bound the help states is spelled from the
+// constant that sets it; the few numbers written out in the prose are
+// tied to theirs by TestHelpNumbersNameTheirLimits.
 var commands []command
 
 func init() {
@@ -52,10 +58,10 @@ a line, - for standard input), print one JSON line per input in input order,
 analysing --jobs inputs at once; the exit status is then 1 when any input failed.
 
 A request names the collection (--kind and --index: the index-th visible
-table, list or form, from 0) and up to 8 fields. Each field reads one column:
+table, list or form, from 0) and up to ` + strconv.Itoa(limits.MaxFields) + ` fields. Each field reads one column:
   table  column k is the k-th visible cell of a row (td, th, or a cell role), from 0;
          rows with a spanning cell are reported as unsupported_span, never guessed
-  list   column 0 is the item's text (the only column)
+  list   column ` + strconv.Itoa(limits.MaxListColumn) + ` is the item's text (the only column)
   form   each control is a row: 0 label, 1 role, 2 disabled, 3 checked, 4 required
 and converts its text to a type:
   string   any non-empty text
@@ -97,7 +103,7 @@ as extract does.`,
 			synopsis: "domsnap capture [flags] URL -o FILE",
 			summary:  "save a live page as a snapshot file that extract and inventory read offline",
 			about: `Opens URL in a fresh headless Chromium, takes one DOM snapshot and writes it in a
-domsnap-snapshot/1 envelope that keeps its revision. Form values are scrubbed
+` + snapshot.FormatName + ` envelope that keeps its revision. Form values are scrubbed
 from the file. Chromium is found through --chrome, $DOMSNAP_CHROME, then the
 usual install paths.`,
 			examples: []string{
@@ -138,7 +144,7 @@ request needs "Authorization: Bearer <token>" with the token of --token-file
 --allow-remote; put your own reverse proxy in front for remote clients.
 At most --max-sessions sessions live at once; one idle for --idle-timeout is
 ended. GET /healthz answers without a token. SIGTERM lets calls in flight
-finish for up to 10s, then cancels them.`,
+finish for up to ` + mcp.DrainTimeout.String() + `, then cancels them.`,
 			examples: []string{
 				"domsnap mcp                                           # any http or https page",
 				"domsnap mcp --allow-origin https://example.test --root ./pages   # one origin, and offline files below ./pages",

@@ -1,8 +1,16 @@
 package main
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/mcp"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // TestCommandHelp: "domsnap help CMD" and "domsnap CMD -h" print the same
@@ -166,6 +174,102 @@ func TestSuggestionThreshold(t *testing.T) {
 		}
 		if got := suggestion(c.got, known, "--"); got != want {
 			t.Errorf("suggestion(%q) = %q, want %q", c.got, got, want)
+		}
+	}
+}
+
+// TestHelpNumbersNameTheirLimits reads every command's help and ties each
+// number in it to the constant it states: every claim below must be in the
+// help, spelled from its constant, and once the claims, the examples and
+// the flags' own "(default ...)" are taken out no digit may be left. A
+// bound changed in package limits (or mcp, live, snapshot) without the
+// help, or a number written into the help that no claim ties to a
+// constant, fails here.
+func TestHelpNumbersNameTheirLimits(t *testing.T) {
+	var help strings.Builder
+	for _, args := range append([][]string{{"help"}}, commandHelpArgs()...) {
+		r := runCmd(t, "", args...)
+		if r.code != exitOK {
+			t.Fatalf("%v: exit %d %q", args, r.code, r.stderr)
+		}
+		text, _, _ := strings.Cut(r.stdout, "\nexamples:\n")
+		help.WriteString(text + "\n")
+	}
+	text := regexp.MustCompile(`\(default [^)]*\)`).ReplaceAllString(help.String(), "")
+
+	itoa := strconv.Itoa
+	formColumns := "0 label, 1 role, 2 disabled, 3 checked, 4 required"
+	claims := []struct {
+		phrase string
+		// holds is false when a number written out by hand no longer
+		// equals the constant it names.
+		holds bool
+	}{
+		{"up to " + itoa(limits.MaxFields) + " fields", true},
+		{"column " + itoa(limits.MaxListColumn) + " is the item's text (the only column)", limits.MaxListColumn == 0},
+		{formColumns, strings.Count(formColumns, ",")+1 == limits.MaxFormColumn+1 &&
+			strings.HasPrefix(formColumns, "0 ") && strings.Contains(formColumns, ", "+itoa(limits.MaxFormColumn)+" ")},
+		{"plus or minus 2^53-1", 1<<53-1 == limits.MaxSafeInteger},
+		{"0 to limits.MaxCollectionIndex (" + itoa(limits.MaxCollectionIndex) + ")", true},
+		{"limits.MinRowLimit to limits.MaxRowLimit (" + itoa(limits.MinRowLimit) + " to " + itoa(limits.MaxRowLimit) + ")", true},
+		{"analysed at once, 1 to " + itoa(limits.MaxJobs), true},
+		{"at most live.MaxSettle (" + live.MaxSettle.String() + ")", true},
+		{"(at most " + limits.MaxLiveTimeout.String() + ")", true},
+		{"no request in flight for " + live.NetworkIdleQuiet.String(), true},
+		{"HTTP status of " + itoa(minErrorStatus) + " or more", true},
+		{"(1 to " + itoa(mcp.MaxMaxSessions) + ")", true},
+		{"(" + shortDuration(mcp.MinIdleTimeout) + " to " + shortDuration(mcp.MaxIdleTimeout) + ")", true},
+		{"finish for up to " + mcp.DrainTimeout.String(), true},
+		{snapshot.FormatName + " envelope", true},
+		{"Exit status: " + itoa(exitOK) + " a result was printed", true},
+		{itoa(exitUsage) + " usage or invalid_request", true},
+		{itoa(exitRevision) + " expected revision refused, " + itoa(exitFailure) + " anything else", true},
+		{"exit status is then " + itoa(exitFailure) + " when any input failed", true},
+		{"The exit status is " + itoa(exitFailure), true},
+		// Not bounds: indices count from zero, 0 is the width that means no
+		// cutting, an integer's grammar, and the file mode the token file
+		// must have (owner only).
+		{"from 0", true},
+		{"(0: never cut)", true},
+		{"-?(0|[1-9][0-9]*)", true},
+		{"(mode 600; required)", true},
+	}
+	for _, c := range claims {
+		if !c.holds {
+			t.Errorf("the help says %q, which its constant no longer allows", c.phrase)
+		}
+		if !strings.Contains(text, c.phrase) {
+			t.Errorf("the help does not say %q", c.phrase)
+		}
+		text = strings.ReplaceAll(text, c.phrase, "")
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.ContainsAny(line, "0123456789") {
+			t.Errorf("a number in the help that no claim ties to its constant: %q", line)
+		}
+	}
+}
+
+// commandHelpArgs asks for every command's help.
+func commandHelpArgs() [][]string {
+	var out [][]string
+	for _, cmd := range commands {
+		out = append(out, []string{"help", cmd.name})
+	}
+	return out
+}
+
+func TestShortDuration(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{time.Second, "1s"}, {10 * time.Second, "10s"}, {5 * time.Minute, "5m"}, {90 * time.Second, "1m30s"},
+		{24 * time.Hour, "24h"}, {time.Hour + time.Minute, "1h1m"}, {time.Hour + time.Second, "1h0m1s"},
+		{500 * time.Millisecond, "500ms"},
+	} {
+		if got := shortDuration(c.d); got != c.want {
+			t.Errorf("shortDuration(%v) = %q, want %q", c.d, got, c.want)
 		}
 	}
 }

@@ -32,10 +32,10 @@ type waitFlags struct {
 // addWaitFlags defines the wait flags on fs.
 func addWaitFlags(fs *flag.FlagSet) *waitFlags {
 	w := &waitFlags{}
-	fs.StringVar(&w.until, "wait-until", "load", "the navigation event to wait for: load, dom_ready or network_idle (no request in flight for 500ms)")
+	fs.StringVar(&w.until, "wait-until", "load", "the navigation event to wait for: load, dom_ready or network_idle (no request in flight for "+live.NetworkIdleQuiet.String()+")")
 	fs.StringVar(&w.waitFor, "wait-for", "", "KIND[:INDEX]: retake the snapshot until that visible collection is in the inventory, or the deadline passes")
 	fs.DurationVar(&w.settle, "settle", 0, "extra time to wait before the snapshot, at most live.MaxSettle ("+live.MaxSettle.String()+")")
-	fs.BoolVar(&w.failHTTP, "fail-http", false, "make a main-document HTTP status of 400 or more an error (http_error) before any analysis")
+	fs.BoolVar(&w.failHTTP, "fail-http", false, "make a main-document HTTP status of "+strconv.Itoa(minErrorStatus)+" or more an error (http_error) before any analysis")
 	return w
 }
 
@@ -110,6 +110,11 @@ func liveDeadline(ctx context.Context) time.Time {
 	return time.Now().Add(defaultLiveDeadline)
 }
 
+// minErrorStatus is the least HTTP status of the main document that is
+// warned about, and that --fail-http makes an error: the client and server
+// error classes.
+const minErrorStatus = 400
+
 // openLive launches Chromium, opens a tab, loads url and waits as w says,
 // and opens a session on the tab, whose condition for the snapshot it
 // returns (nil without --wait-for). The main document's status is reported
@@ -139,9 +144,9 @@ func openLive(ctx context.Context, c *cli, chrome, url string, w liveWait) (s *l
 	switch {
 	case nav.ErrorText != "":
 		fmt.Fprintf(c.stderr, "warning: navigation failed: %s\n", domsnap.Quote(nav.ErrorText))
-	case nav.Status >= 400 && w.failHTTP:
+	case nav.Status >= minErrorStatus && w.failHTTP:
 		return nil, nil, closeAll, &domsnap.Error{Code: domsnap.HTTPError, Msg: "the main document answered HTTP " + strconv.Itoa(nav.Status)}
-	case nav.Status >= 400:
+	case nav.Status >= minErrorStatus:
 		fmt.Fprintf(c.stderr, "warning: HTTP %d\n", nav.Status)
 	}
 	if err := live.Settle(ctx, w.settle, deadline); err != nil {
