@@ -46,11 +46,11 @@ func analyse(t *testing.T, path string, load func() (*snapshot.Input, error)) st
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	req, err := domsnap.DecodeRequest([]byte(requests[path]))
+	req, err := domsnap.DecodeChecked([]byte(requests[path]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := domsnap.Observe(in.Tree, rev, &req)
+	o, err := domsnap.Observe(in.Tree, rev, req)
 	if err != nil {
 		t.Fatal(err)
 	}
