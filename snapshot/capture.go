@@ -19,8 +19,11 @@ const pkgName = "snapshot"
 // requires a capture to request both.
 var defaultComputedStyles = [...]string{"display", "visibility"}
 
-// DefaultComputedStyles returns the computed styles, in order, that a capture
-// without other information is assumed to carry.
+// DefaultComputedStyles returns the computed styles, in order, that every live
+// capture requests and that a capture without other information is assumed
+// to carry (docs/reference.md#visibility): display decides rendering,
+// visibility decides invisibility, and no other style is read. Each call
+// returns a fresh slice, so no caller can change what another one sees.
 func DefaultComputedStyles() []string {
 	return []string{defaultComputedStyles[0], defaultComputedStyles[1]}
 }
