@@ -2,39 +2,24 @@ package capture
 
 import (
 	"errors"
-	"math"
 	"strconv"
-
-	"github.com/mafredri/cdp/protocol/domsnapshot"
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/limits"
 )
 
 const pkgName = "snapshot"
 
 // defaultComputedStyles are the computed styles a capture is assumed to have
 // requested when nobody says otherwise, in this order. docs/reference.md#visibility
-// requires a capture to request both.
+// requires a capture to request both. This array is their one definition;
+// package snapshot hands out copies of it.
 var defaultComputedStyles = [...]string{"display", "visibility"}
 
-// DefaultComputedStyles returns the computed styles, in order, that every live
-// capture requests and that a capture without other information is assumed
-// to carry (docs/reference.md#visibility): display decides rendering,
-// visibility decides invisibility, and no other style is read. Each call
-// returns a fresh slice, so no caller can change what another one sees.
+// DefaultComputedStyles returns a fresh copy of the default computed styles,
+// in order.
 func DefaultComputedStyles() []string {
 	return []string{defaultComputedStyles[0], defaultComputedStyles[1]}
-}
-
-// CaptureOptions says how a captureSnapshot result was taken.
-type CaptureOptions struct {
-	// ComputedStyles are the names of the computed styles the capture
-	// requested, in the order requested: each layout object's styles array
-	// is parallel to it. Nil means DefaultComputedStyles. It must name
-	// display and visibility.
-	ComputedStyles []string
 }
 
 // DOM node types of the protocol (the DOM's Node.nodeType).
@@ -49,17 +34,13 @@ const (
 	nodeDocFragment = 11
 )
 
-// DecodeCapture builds the tree of the main document of a
+// Decode builds the tree of the main document of a
 // DOMSnapshot.captureSnapshot result given as wire JSON
-// ({"documents":[...],"strings":[...]}). Any inconsistency is a
-// malformed_snapshot error with a JSON-pointer path.
-func DecodeCapture(data []byte, opts CaptureOptions) (*domtree.Tree, error) {
-	return decodeCapture(data, opts, limits.MaxTreeNodes)
-}
-
-// decodeCapture is DecodeCapture with the tree's node bound as a parameter.
-func decodeCapture(data []byte, opts CaptureOptions, maxNodes int) (*domtree.Tree, error) {
-	styles, err := styleColumns(opts)
+// ({"documents":[...],"strings":[...]}), taken with the given computed
+// styles (nil: the default ones), refusing more than maxNodes nodes. Any
+// inconsistency is a malformed_snapshot error with a JSON-pointer path.
+func Decode(data []byte, styles []string, maxNodes int) (*domtree.Tree, error) {
+	sc, err := styleColumns(styles)
 	if err != nil {
 		return nil, err
 	}
@@ -67,33 +48,21 @@ func decodeCapture(data []byte, opts CaptureOptions, maxNodes int) (*domtree.Tre
 	if err != nil {
 		return nil, err
 	}
-	return buildCapture(rc, styles)
+	return buildCapture(rc, sc)
 }
 
-// FromReply builds the tree of the main document of a captureSnapshot reply
-// as mafredri/cdp decodes it, with the same checks as DecodeCapture. The
-// reply's input values, textarea values and option states are not read.
-func FromReply(r *domsnapshot.CaptureSnapshotReply, opts CaptureOptions) (*domtree.Tree, error) {
-	styles, err := styleColumns(opts)
-	if err != nil {
-		return nil, err
-	}
-	if r == nil {
-		return nil, malformed("", "no reply")
-	}
-	rc, err := rawFromReply(r)
-	if err != nil {
-		return nil, err
-	}
-	return buildCapture(rc, styles)
+// CheckStyles refuses computed styles a capture cannot be read with: they
+// must name display and visibility (nil means the default ones).
+func CheckStyles(styles []string) error {
+	_, err := styleColumns(styles)
+	return err
 }
 
 // styleCols are the positions of display and visibility in a layout
 // object's styles array.
 type styleCols struct{ display, visibility int }
 
-func styleColumns(opts CaptureOptions) (styleCols, error) {
-	names := opts.ComputedStyles
+func styleColumns(names []string) (styleCols, error) {
 	if names == nil {
 		names = defaultComputedStyles[:]
 	}
@@ -114,156 +83,6 @@ func styleColumns(opts CaptureOptions) (styleCols, error) {
 		return c, errcode.New(errcode.UnsupportedInput, pkgName, "", "the capture's computed styles must include display and visibility")
 	}
 	return c, nil
-}
-
-// rawFromReply copies the tables the tree needs out of a decoded reply,
-// checking that each integer fits the 32-bit indexes the tree uses.
-func rawFromReply(r *domsnapshot.CaptureSnapshotReply) (*rawCapture, error) {
-	rc := &rawCapture{docCount: len(r.Documents), maxNodes: limits.MaxTreeNodes}
-	rc.strs.strs = r.Strings
-	if rc.strs.strs == nil {
-		rc.strs.strs = []string{}
-	}
-	if len(r.Documents) == 0 {
-		return rc, nil
-	}
-	doc := &r.Documents[0]
-	d := &rc.doc
-	d.hasNodes, d.hasLayout = true, true
-	const np = "/documents/0/nodes/"
-	var err error
-	conv := func(name string, src []int, present *bool) []int32 {
-		if err != nil || src == nil {
-			return nil
-		}
-		*present = true
-		out := make([]int32, len(src))
-		for i, v := range src {
-			if v < math.MinInt32 || v > math.MaxInt32 {
-				err = malformed(np+name+"/"+strconv.Itoa(i), "integer out of range")
-				return nil
-			}
-			out[i] = int32(v)
-		}
-		return out
-	}
-	n := &doc.Nodes
-	d.parent = conv("parentIndex", n.ParentIndex, &d.hasParent)
-	d.nodeType = conv("nodeType", n.NodeType, &d.hasType)
-	d.nodeName = conv("nodeName", stringIndexes(n.NodeName), &d.hasName)
-	d.nodeValue = conv("nodeValue", stringIndexes(n.NodeValue), &d.hasValue)
-	if n.BackendNodeID != nil {
-		d.hasBackend = true
-		d.backend = make([]int64, len(n.BackendNodeID))
-		for i, v := range n.BackendNodeID {
-			d.backend[i] = int64(v)
-		}
-	}
-	if n.Attributes != nil {
-		d.hasAttrs = true
-		// A separate error: err may already hold a conv failure, which
-		// must not be overwritten.
-		var ferr error
-		if d.attrs, d.attrStart, ferr = flattenLists(n.Attributes, np+"attributes"); ferr != nil {
-			return nil, ferr
-		}
-	}
-	rareS := func(name string, src *domsnapshot.RareStringData, dst *rareStrings) {
-		if src == nil || err != nil {
-			return
-		}
-		var ok bool
-		dst.present = true
-		dst.index = conv(name+"/index", src.Index, &ok)
-		dst.value = conv(name+"/value", stringIndexes(src.Value), &ok)
-		if dst.index == nil {
-			dst.index = []int32{}
-		}
-		if dst.value == nil {
-			dst.value = []int32{}
-		}
-	}
-	rareS("shadowRootType", n.ShadowRootType, &d.shadow)
-	rareS("pseudoType", n.PseudoType, &d.pseudo)
-	// Indexes only, for the check; the values stay in the reply.
-	rareS("inputValue", n.InputValue, &d.inputValue)
-	rareS("textValue", n.TextValue, &d.textValue)
-	rareB := func(name string, src *domsnapshot.RareBooleanData, dst *rareBools) {
-		if src == nil || err != nil {
-			return
-		}
-		var ok bool
-		dst.present = true
-		dst.index = conv(name+"/index", src.Index, &ok)
-	}
-	rareB("inputChecked", n.InputChecked, &d.checked)
-	rareB("optionSelected", n.OptionSelected, &d.optionSelected)
-	if n.ContentDocumentIndex != nil && err == nil {
-		var ok bool
-		d.contentDoc.present = true
-		d.contentDoc.index = conv("contentDocumentIndex/index", n.ContentDocumentIndex.Index, &ok)
-		d.contentDoc.value = conv("contentDocumentIndex/value", n.ContentDocumentIndex.Value, &ok)
-	}
-	if err != nil {
-		return nil, err
-	}
-	l := &doc.Layout
-	const lp = "/documents/0/layout/"
-	d.layoutNode = convLayout(l.NodeIndex, &d.hasLayoutNode)
-	for i, v := range l.NodeIndex {
-		if v < math.MinInt32 || v > math.MaxInt32 {
-			return nil, malformed(lp+"nodeIndex/"+strconv.Itoa(i), "integer out of range")
-		}
-	}
-	if l.Styles != nil {
-		d.hasStyles = true
-		var ferr error
-		if d.styles, d.styleStart, ferr = flattenLists(l.Styles, lp+"styles"); ferr != nil {
-			return nil, ferr
-		}
-	}
-	return rc, nil
-}
-
-// flattenLists turns a table of string-index lists (attributes, styles)
-// into the flat form the wire decoder builds: every value in one slice and
-// the start offset of each list, plus a final end offset. A value outside
-// int32 is malformed, with the path of that value below path.
-func flattenLists(src []domsnapshot.ArrayOfStrings, path string) (flat, start []int32, err error) {
-	start = make([]int32, 1, len(src)+1)
-	for i, a := range src {
-		for j, v := range a {
-			if v < math.MinInt32 || v > math.MaxInt32 {
-				return nil, nil, malformed(path+"/"+strconv.Itoa(i)+"/"+strconv.Itoa(j), "integer out of range")
-			}
-			flat = append(flat, int32(v))
-		}
-		start = append(start, int32(len(flat)))
-	}
-	return flat, start, nil
-}
-
-func convLayout(src []int, present *bool) []int32 {
-	if src == nil {
-		return nil
-	}
-	*present = true
-	out := make([]int32, len(src))
-	for i, v := range src {
-		out[i] = int32(v) // range checked by the caller
-	}
-	return out
-}
-
-func stringIndexes(src []domsnapshot.StringIndex) []int {
-	if src == nil {
-		return nil
-	}
-	out := make([]int, len(src))
-	for i, v := range src {
-		out[i] = int(v)
-	}
-	return out
 }
 
 // buildCapture validates the raw tables and builds the tree. Every index is

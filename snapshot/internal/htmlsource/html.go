@@ -9,82 +9,39 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/readbound"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot/internal/style"
 )
 
-// HTMLOptions says how to read an HTML file.
-type HTMLOptions struct {
-	// Charset, when not empty, is an encoding label (any label of the WHATWG
-	// Encoding Standard, such as "latin1" or "shift_jis") used instead of the
-	// <meta> prescan and the UTF-8 check. A byte-order mark still wins, as it
-	// does over an HTTP charset in a browser. An unknown label is
-	// invalid_request.
-	Charset string
-}
+// pkgName names the package in errors: the HTML source is part of package
+// snapshot for its callers, and its errors read as snapshot's always have.
+const pkgName = "snapshot"
 
-// HTMLInfo is what ParseHTML found out about the file besides its tree.
-type HTMLInfo struct {
-	// Charset is the canonical name of the encoding used ("utf-8",
-	// "windows-1252", "shift_jis", ...).
-	Charset string
-	// StyleSheets is the number of <style> elements whose rules were read.
-	StyleSheets int
-	// StyleSheetsDropped is true when the document's style sheets would have
-	// cost more selector matching than the offline cascade allows, and were
-	// not applied (style attributes still were). Displays and visibilities
-	// may then differ from a browser's.
+// Info is what Parse found out about the file besides its tree; package
+// snapshot hands it out as HTMLInfo, whose documentation says what each
+// field means.
+type Info struct {
+	Charset            string
+	StyleSheets        int
 	StyleSheetsDropped bool
-	// StyleMatchSteps is the selector matching work the style sheets cost,
-	// in the offline cascade's steps; it never exceeds that cascade's
-	// budget (style.MatchSteps, 2^25), and reaching the budget is what
-	// drops the sheets.
-	StyleMatchSteps int
+	StyleMatchSteps    int
 }
 
-// ParseHTML parses an HTML file into a tree (docs/reference.md#the-tree and #visibility): it
-// decodes the bytes, parses them as a browser with scripting on would, and
-// computes each element's display and visibility with the offline cascade.
-// Template contents and declarative shadow roots are not nodes of the tree;
-// their elements carry domtree.TemplateContents and domtree.ShadowHost.
-// HTML nested deeper than the parser accepts is unsupported_input.
-//
-// The tree is golang.org/x/net/html's, which follows the HTML Standard's
-// tree construction; on some broken markup it differs from Chromium's (for
-// one, a <th> start tag inside <table><caption><article> is dropped where
-// Chromium closes the caption and opens a row), and it sorts the attributes
-// of formatting elements (a, b, i, em, ...) by name where Chromium keeps
-// source order. Elements a browser would not render although their display
-// is not none (the options of a drop-down select, the content of a closed
-// details, the fallback content of canvas, video, audio, meter and
-// progress, an embed with nothing to embed, unknown SVG elements, ...) get
-// display none, as a live capture, which has no layout object for them,
-// would show. Of open details sharing a name, all but the first lose their
-// open attribute, as the parser's insertions make them do in a browser.
-//
-// A document with more start tags, text runs and comments than
-// limits.MaxTreeNodes is refused before it is parsed, and one whose parsed
-// tree holds more nodes than that before it is styled and built; both are
-// unsupported_input ("too_large").
-func ParseHTML(data []byte, opts HTMLOptions) (*domtree.Tree, HTMLInfo, error) {
-	t, info, _, err := parseHTML(data, opts, limits.MaxTreeNodes)
-	return t, info, err
-}
-
-// parseHTML is ParseHTML with the node bound as a parameter, so tests can
-// probe it without building millions of nodes, also returning the matching
-// work actually done (style.Engine.Work), which tests hold against the steps
-// charged.
-func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTMLInfo, int, error) {
-	var info HTMLInfo
-	text, name, err := decodeHTML(data, opts.Charset)
+// Parse is snapshot.ParseHTML with the charset label given directly and the
+// node bound as a parameter, so tests can probe it without building
+// millions of nodes. It also returns the matching work actually done
+// (style.Engine.Work), which tests hold against the steps charged.
+func Parse(data []byte, charset string, maxNodes int) (*domtree.Tree, Info, int, error) {
+	var info Info
+	text, name, err := decodeHTML(data, charset)
 	if err != nil {
 		return nil, info, 0, err
 	}
 	info.Charset = name
 	pre := htmlScan(text, maxNodes)
 	if pre.over {
-		return nil, info, 0, tooManyNodes(maxNodes)
+		return nil, info, 0, readbound.TooManyNodes(pkgName, maxNodes)
 	}
 	doc, err := html.ParseWithOptions(htmlReader(text, pre), html.ParseOptionEnableScripting(true))
 	if err != nil {
@@ -96,7 +53,7 @@ func parseHTML(data []byte, opts HTMLOptions, maxNodes int) (*domtree.Tree, HTML
 	}
 	p := htmlPrepare(doc)
 	if p.nodes > maxNodes {
-		return nil, info, 0, tooManyNodes(maxNodes)
+		return nil, info, 0, readbound.TooManyNodes(pkgName, maxNodes)
 	}
 	eng := style.New(doc, style.Options{Quirks: htmlQuirks(doc), States: p.states, Sources: &p.sheets})
 	t, err := p.styleAndBuild(doc, eng)
