@@ -100,7 +100,7 @@ func BenchmarkLiveCaptureVsScript(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
-				raw, err := p.CaptureSnapshot(ctx, DefaultComputedStyles)
+				raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 				if err != nil {
 					b.Fatal(err)
 				}

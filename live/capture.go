@@ -37,7 +37,7 @@ func captureHTMLAt(ctx context.Context, b *Browser, addr string, data []byte, ch
 	if err := p.Navigate(ctx, srv.URL()); err != nil {
 		return nil, err
 	}
-	return p.CaptureSnapshot(ctx, DefaultComputedStyles)
+	return p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 }
 
 // CaptureHTMLOn is CaptureHTML with the server bound to addr, for captures

@@ -9,6 +9,7 @@ import (
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // expiringCtx is a context whose deadline passes when the test says so, not
@@ -115,7 +116,7 @@ func TestPageCallDeadline(t *testing.T) {
 	p := fakePage(t, &fakeCDP{replies: map[string]string{"DOMSnapshot.captureSnapshot": `"result":{"documents":[],"strings":[]}`}})
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	_, err := p.CaptureSnapshot(ctx, DefaultComputedStyles)
+	_, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 	wantCode(t, err, errcode.Timeout)
 	err = p.Navigate(ctx, "http://127.0.0.1:1/")
 	wantCode(t, err, errcode.Timeout)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/leftover"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // orphanEnv, when set in the environment of this test binary, makes it the
@@ -201,7 +202,7 @@ func TestDialogsDismissed(t *testing.T) {
 	if err := p.Navigate(ctx, url); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := p.CaptureSnapshot(ctx, DefaultComputedStyles)
+	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestLiveDeadlines(t *testing.T) {
 			defer cancel()
 			err = p.Navigate(ctx, c.url)
 			if err == nil {
-				_, err = p.CaptureSnapshot(ctx, DefaultComputedStyles)
+				_, err = p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 			}
 			took := time.Since(start)
 			if code := errcode.CodeOf(err); code != errcode.Timeout {

@@ -76,7 +76,7 @@ func TestEnvelopeScrubs(t *testing.T) {
 	if want.Len() != in.Tree.Len() || in.Revision != s.Revision {
 		t.Errorf("loaded %d nodes at %s, want %d at %s", in.Tree.Len(), in.Revision, want.Len(), s.Revision)
 	}
-	if diff := cmp.Diff(DefaultComputedStyles, e.ComputedStyles); diff != "" {
+	if diff := cmp.Diff(snapshot.DefaultComputedStyles(), e.ComputedStyles); diff != "" {
 		t.Errorf("styles (-want +got):\n%s", diff)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // TestCaptureAfterRenderedFrame shows that a capture never runs before the
@@ -37,7 +39,7 @@ func TestCaptureAfterRenderedFrame(t *testing.T) {
 		if err := p.Navigate(ctx, srv.URL); err != nil {
 			t.Fatal(err)
 		}
-		raw, err := p.CaptureSnapshot(ctx, DefaultComputedStyles)
+		raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 		p.Close()
 		cancel()
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // launch starts a browser for one test and closes it when the test ends. The
@@ -149,7 +150,7 @@ func TestServeAndCapture(t *testing.T) {
 	if err := json.Unmarshal(raw0, &text); err != nil || text != "café" {
 		t.Fatalf("charset not applied: %q (%v)", text, err)
 	}
-	raw, err := p.CaptureSnapshot(ctx, DefaultComputedStyles)
+	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -189,11 +189,6 @@ func (p *Page) Navigate(ctx context.Context, url string) error {
 	return nil
 }
 
-// DefaultComputedStyles are the computed styles every capture requests, in
-// this order (docs/reference.md#visibility): display decides rendering, visibility decides
-// invisibility. No other style is read.
-var DefaultComputedStyles = []string{"display", "visibility"}
-
 // CaptureSnapshot takes one DOMSnapshot.captureSnapshot of the tab and
 // returns the reply's bytes exactly as the protocol sent them. It asks for the
 // given computed styles and for nothing else: no DOM rects, paint order,

@@ -11,6 +11,7 @@ import (
 	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // fakeCDP answers protocol calls over an in-memory connection. For each
@@ -83,7 +84,7 @@ func TestPageCountsNavigationsBeforeTheReply(t *testing.T) {
 	if n, err := p.Navigations(ctx); err != nil || n != 0 {
 		t.Fatalf("before: %d %v", n, err)
 	}
-	raw, err := p.CaptureSnapshot(ctx, DefaultComputedStyles)
+	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestPageCaptureErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := fakePage(t, &fakeCDP{replies: map[string]string{"DOMSnapshot.captureSnapshot": c.reply}})
-		_, err := p.CaptureSnapshot(context.Background(), DefaultComputedStyles)
+		_, err := p.CaptureSnapshot(context.Background(), snapshot.DefaultComputedStyles())
 		if got := errcode.CodeOf(err); got != c.code {
 			t.Errorf("reply %s: %v (%q), want %q", c.reply, err, got, c.code)
 		}
@@ -127,6 +128,6 @@ func TestPageCaptureErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = p.CaptureSnapshot(ctx, DefaultComputedStyles)
+	_, err = p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 	wantCode(t, err, errcode.Cancelled)
 }

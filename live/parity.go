@@ -127,7 +127,7 @@ func observeBytes(t *domtree.Tree, rev string) []byte {
 // (snapshot.DecodeCapture), so parity compares offline analysis with what
 // production reads, not with a second decoder.
 func treeFromCapture(raw json.RawMessage) (*domtree.Tree, error) {
-	return snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: DefaultComputedStyles})
+	return snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: snapshot.DefaultComputedStyles()})
 }
 
 func extractBytes(t *domtree.Tree, rev string, req domsnap.Request) []byte {

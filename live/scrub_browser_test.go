@@ -132,11 +132,11 @@ func TestScrubKeepsLiveResults(t *testing.T) {
 				t.Fatal(err)
 			}
 			const rev = "r1.0123456789abcdef.n1.o1"
-			tree, err := snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: DefaultComputedStyles})
+			tree, err := snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: snapshot.DefaultComputedStyles()})
 			if err != nil {
 				t.Fatal(err)
 			}
-			env := snapshot.Envelope{Revision: rev, ComputedStyles: DefaultComputedStyles, Capture: raw}
+			env := snapshot.Envelope{Revision: rev, ComputedStyles: snapshot.DefaultComputedStyles(), Capture: raw}
 			_, in := saveAndLoad(t, env, false)
 			reqs := loadRequests(t, strings.TrimSuffix(page, ".html")+".requests.json")
 			for i, req := range reqs {

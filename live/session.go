@@ -281,7 +281,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 			return nil, 0, err
 		}
 	}
-	styles := append([]string(nil), DefaultComputedStyles...)
+	styles := snapshot.DefaultComputedStyles()
 	var raw json.RawMessage
 	var tree *domtree.Tree
 	var at time.Time

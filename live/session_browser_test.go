@@ -301,7 +301,7 @@ func TestSavedSnapshotEquality(t *testing.T) {
 				if err := json.Unmarshal(sent, &reply); err != nil {
 					t.Fatal(err)
 				}
-				typed, err := snapshot.FromReply(&reply, snapshot.CaptureOptions{ComputedStyles: DefaultComputedStyles})
+				typed, err := FromReply(&reply, snapshot.CaptureOptions{ComputedStyles: snapshot.DefaultComputedStyles()})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 // benchPage is a flat page of about nodes DOM nodes: a 20-row table near
@@ -93,7 +94,7 @@ func BenchmarkAgentTools(b *testing.B) {
 				}})
 				t2 := time.Now()
 				tab := srv.onlyPage(b)
-				if _, err := tab.CaptureSnapshot(ctx, live.DefaultComputedStyles); err != nil {
+				if _, err := tab.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles()); err != nil {
 					b.Fatal(err)
 				}
 				t3 := time.Now()

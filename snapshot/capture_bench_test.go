@@ -73,7 +73,7 @@ func BenchmarkFromReply(b *testing.B) {
 		b.Run(fmt.Sprintf("nodes=%d", 3+2*n), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := FromReply(&r, CaptureOptions{}); err != nil {
+				if _, err := fromReply(&r, CaptureOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -489,7 +489,7 @@ func TestFormTablesCheckedFromReply(t *testing.T) {
 		if err := json.Unmarshal(marshal(t, m), &r); err != nil {
 			t.Fatal(err)
 		}
-		_, err := FromReply(&r, CaptureOptions{})
+		_, err := fromReply(&r, CaptureOptions{})
 		var e *errcode.Error
 		if !errors.As(err, &e) || e.Code != errcode.MalformedSnapshot || e.Path != c.path {
 			t.Errorf("%s: %v, want malformed_snapshot at %s", c.key, err, c.path)

@@ -340,7 +340,7 @@ func TestPropertyGeneratedCaptures(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("tree differs from brute force (-want +got):\n%s", diff)
 		}
-		fromReply, err := FromReply(reply, CaptureOptions{})
+		fromReply, err := fromReply(reply, CaptureOptions{})
 		if err != nil {
 			t.Fatalf("FromReply: %v", err)
 		}

@@ -2,12 +2,10 @@ package snapshot
 
 import (
 	"encoding/json"
-	"github.com/domsnap/domsnap/limits"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -155,54 +153,6 @@ func TestCaptureStylesOneBadValue(t *testing.T) {
 	wantStyleRefusal(t, marshal(t, m), CaptureOptions{}, "not a CSS display value")
 }
 
-func TestStyleValues(t *testing.T) {
-	for v, want := range map[string]bool{
-		"block": true, "BLOCK": true, "inline flow-root": true, "block math": true, "inline list-item": true,
-		"table-cell": true, "-webkit-box": true, "none": true, "contents": true, "  inline  ": true,
-		"visible": false, "hidden": false, "collapse": false, "": false, " ": false, "blocky": false,
-		"block flow list-item": true, "block flow list-item x": false, "block flow list-item grid": false,
-	} {
-		if got := isDisplayValue(v); got != want {
-			t.Errorf("isDisplayValue(%q) = %t, want %t", v, got, want)
-		}
-	}
-	for v, want := range map[string]bool{
-		"visible": true, "hidden": true, "collapse": true, "Hidden": true,
-		"": false, "block": false, "visible ": false, "none": false,
-	} {
-		if got := isVisibilityValue(v); got != want {
-			t.Errorf("isVisibilityValue(%q) = %t, want %t", v, got, want)
-		}
-	}
-}
-
 // BenchmarkCheckStyles measures the style check alone against building the
 // whole tree from the same decoded capture (which includes the check), and
 // reports the check's share of the build as the metric check_share.
-func BenchmarkCheckStyles(b *testing.B) {
-	for _, n := range benchSizes {
-		data := flatCapture(n)
-		rc, err := decodeRaw(data, limits.MaxTreeNodes)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sc, _ := styleColumns(CaptureOptions{})
-		b.Run("nodes="+strconv.Itoa(3+2*n), func(b *testing.B) {
-			start := time.Now()
-			for i := 0; i < b.N; i++ {
-				if err := checkStyles(rc, sc); err != nil {
-					b.Fatal(err)
-				}
-			}
-			check := time.Since(start)
-			start = time.Now()
-			for i := 0; i < b.N; i++ {
-				if _, err := buildCapture(rc, sc); err != nil {
-					b.Fatal(err)
-				}
-			}
-			build := time.Since(start)
-			b.ReportMetric(float64(check)/float64(build), "check_share")
-		})
-	}
-}

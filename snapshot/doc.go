@@ -1,7 +1,18 @@
 // Package snapshot turns every source of a page into a [domtree.Tree] (docs/reference.md#the-tree, #errors and #saved-snapshots): a DOMSnapshot.captureSnapshot result from
-// Chromium, as wire JSON ([DecodeCapture]) or as mafredri/cdp's reply type
-// (FromReply); a saved snapshot file ([Load], [WriteSnapshot]); and HTML
-// (ParseHTML).
+// Chromium as wire JSON ([DecodeCapture]); a saved snapshot file ([Load],
+// [WriteSnapshot]); and HTML ([ParseHTML]). A reply already decoded into
+// mafredri/cdp's types is live.FromReply's, so that a program reading only
+// files never links the CDP client.
+//
+// # Layout
+//
+// [Load] is the one entry: it sniffs the input, reads the saved-snapshot
+// envelope itself (load.go, write.go) and hands each source to its own
+// package. The capture decoder and the scrub are internal/capture (under
+// the module's internal/, since live builds FromReply on it too); the
+// offline HTML source, from bytes to a styled tree, is
+// snapshot/internal/htmlsource. This package keeps the names callers use
+// and their documentation; errors from every part name package snapshot.
 //
 // # Captures
 //

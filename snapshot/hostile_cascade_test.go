@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/domsnap/domsnap/internal/cascadehostile"
+	"github.com/domsnap/domsnap/snapshot/internal/htmlsource"
 	"github.com/domsnap/domsnap/snapshot/internal/style"
 )
 
@@ -66,7 +67,7 @@ func TestHostileCascade(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tr, info, work, err := parseHTML(c.page, HTMLOptions{}, limits.MaxTreeNodes)
+			tr, info, work, err := htmlsource.Parse(c.page, "", limits.MaxTreeNodes)
 			if err != nil {
 				t.Fatal(err)
 			}

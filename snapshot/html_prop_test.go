@@ -13,6 +13,7 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/snapshot/internal/htmlsource"
 	"github.com/domsnap/domsnap/snapshot/internal/style"
 )
 
@@ -119,7 +120,7 @@ func htmlCheckParse(t interface {
 	Fatalf(string, ...any)
 }, data []byte) {
 	t.Helper()
-	tr, info, work, err := parseHTML(data, HTMLOptions{}, limits.MaxTreeNodes)
+	tr, info, work, err := htmlsource.Parse(data, "", limits.MaxTreeNodes)
 	// Matching is bounded by its budget, and nothing is matched without
 	// being charged: slow inputs show up here as a failure.
 	if info.StyleMatchSteps > style.MatchSteps || work > info.StyleMatchSteps {

@@ -11,6 +11,7 @@ import (
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/snapshot/internal/htmlsource"
 )
 
 // htmlParse parses page and fails the test on error.
@@ -244,7 +245,7 @@ func TestParseHTMLCharset(t *testing.T) {
 		}
 		return string(b)
 	}
-	pad := strings.Repeat(" ", htmlPrescanBytes)
+	pad := strings.Repeat(" ", htmlsource.PrescanBytes)
 	cases := []struct {
 		name, page, label string
 		charset, text     string
@@ -261,7 +262,7 @@ func TestParseHTMLCharset(t *testing.T) {
 		{"meta latin1 label", `<meta charset=latin1><p id=t>` + "\xe9</p>", "", "windows-1252", "é"},
 		{"meta utf-16 means utf-8", `<meta charset=utf-16><p id=t>` + "\xc3\xa9</p>", "", "utf-8", "é"},
 		{"meta past 1024 bytes ignored", pad + `<meta charset="windows-1252"><p id=t>` + "\xc3\xa9</p>", "", "utf-8", "é"},
-		{"meta just inside 1024 bytes", pad[:htmlPrescanBytes-len(`<meta charset="koi8-r">`)] + `<meta charset="koi8-r"><p id=t>` + "\xc1</p>", "", "koi8-r", "а"},
+		{"meta just inside 1024 bytes", pad[:htmlsource.PrescanBytes-len(`<meta charset="koi8-r">`)] + `<meta charset="koi8-r"><p id=t>` + "\xc1</p>", "", "koi8-r", "а"},
 		{"label overrides meta", `<meta charset=utf-8><p id=t>` + "\xe9</p>", "iso-8859-2", "iso-8859-2", "é"},
 		{"label overrides utf-8 check", "<p id=t>\xc3\xa9</p>", "windows-1252", "windows-1252", "Ã©"},
 		{"bom beats label", "\xef\xbb\xbf<p id=t>\xc3\xa9</p>", "windows-1252", "utf-8", "é"},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/capture"
 	"github.com/domsnap/domsnap/internal/jsonlex"
 	"github.com/domsnap/domsnap/internal/readbound"
 	"github.com/domsnap/domsnap/limits"
@@ -20,6 +21,9 @@ import (
 
 // FormatName is the format of a saved snapshot envelope (docs/reference.md#saved-snapshots).
 const FormatName = "domsnap-snapshot/1"
+
+// pkgName names this package in its errors.
+const pkgName = "snapshot"
 
 // MaxDecompressedBytes caps what a gzip-compressed input may expand to. It
 // is limits.MaxInputBytes: a compressed input is bounded like any other.
@@ -37,12 +41,6 @@ type inputBounds struct {
 
 func contractBounds() inputBounds {
 	return inputBounds{bytes: limits.MaxInputBytes, nodes: limits.MaxTreeNodes}
-}
-
-// tooManyNodes is the refusal of a tree of more than limit nodes.
-func tooManyNodes(limit int) error {
-	return errcode.New(errcode.UnsupportedInput, pkgName, "",
-		"too_large: the tree would hold more than "+strconv.Itoa(limit)+" nodes")
 }
 
 // maxRevisionBytes bounds a recorded revision. Live revisions are short
@@ -170,32 +168,29 @@ func load(data []byte, opts LoadOptions, b inputBounds) (*Input, error) {
 	}
 	switch sniff(body) {
 	case FormatEnvelope:
-		env, capture, err := decodeEnvelope(body)
+		env, capt, err := decodeEnvelope(body)
 		if err != nil {
 			return nil, err
 		}
-		sc, err := styleColumns(CaptureOptions{ComputedStyles: env.ComputedStyles})
-		if err != nil {
+		// The styles are the envelope's own, refused as they are; only
+		// the capture's errors are paths under /capture.
+		if err := capture.CheckStyles(env.ComputedStyles); err != nil {
 			return nil, err
 		}
-		rc, err := decodeRaw(capture, b.nodes)
-		if err == nil {
-			in.Tree, err = buildCapture(rc, sc)
-		}
-		if err != nil {
+		if in.Tree, err = capture.Decode(capt, env.ComputedStyles, b.nodes); err != nil {
 			return nil, underCapture(err)
 		}
 		in.Format, in.Revision, in.Envelope = FormatEnvelope, env.Revision, env
 		return in, nil
 	case FormatCapture:
-		t, err := decodeCapture(body, CaptureOptions{ComputedStyles: opts.ComputedStyles}, b.nodes)
+		t, err := capture.Decode(body, opts.ComputedStyles, b.nodes)
 		if err != nil {
 			return nil, err
 		}
 		in.Tree, in.Format, in.Revision = t, FormatCapture, FileRevision(data)
 		return in, nil
 	case FormatHTML:
-		t, info, _, err := parseHTML(body, HTMLOptions{Charset: opts.Charset}, b.nodes)
+		t, info, err := parseHTML(body, HTMLOptions{Charset: opts.Charset}, b.nodes)
 		if err != nil {
 			return nil, err
 		}
@@ -217,7 +212,7 @@ func CheckHead(head []byte) error {
 	if len(head) > sniffBytes {
 		head = head[:sniffBytes]
 	}
-	if isGzip(head) || (newScanner(head)).Peek() == '{' || !isBinary(head) {
+	if isGzip(head) || (capture.NewScanner(head)).Peek() == '{' || !isBinary(head) {
 		return nil
 	}
 	return errcode.New(errcode.UnsupportedInput, pkgName, "", "binary data: not HTML, JSON or gzip")
@@ -256,7 +251,7 @@ func gunzip(data []byte, limit int64) ([]byte, error) {
 // "strings"; anything not starting with '{' is HTML unless it has binary
 // bytes. Zero means unsupported, with sniffError saying why.
 func sniff(b []byte) Format {
-	s := newScanner(b)
+	s := capture.NewScanner(b)
 	if s.Peek() != '{' {
 		if isBinary(b) {
 			return 0
@@ -284,15 +279,15 @@ func sniff(b []byte) Format {
 
 // sniffError explains why sniff recognised nothing.
 func sniffError(b []byte) error {
-	s := newScanner(b)
+	s := capture.NewScanner(b)
 	if s.Peek() != '{' {
 		return errcode.New(errcode.UnsupportedInput, pkgName, "", "binary data: not HTML, JSON or gzip")
 	}
 	if err := s.SkipValue(""); err != nil {
-		return coded(err) // JSON that is not even well-formed: malformed_snapshot
+		return capture.Coded(err) // JSON that is not even well-formed: malformed_snapshot
 	}
 	if err := s.End(); err != nil {
-		return coded(err)
+		return capture.Coded(err)
 	}
 	return errcode.New(errcode.UnsupportedInput, pkgName, "", "a JSON object that is neither a saved snapshot nor a capture")
 }
@@ -327,31 +322,31 @@ func underCapture(err error) error {
 // decodeEnvelope reads an envelope and returns its metadata and the bytes
 // of its capture, which the caller decodes.
 func decodeEnvelope(data []byte) (*Envelope, []byte, error) {
-	s := newScanner(data)
+	s := capture.NewScanner(data)
 	env := &Envelope{}
-	var capture []byte
+	var capt []byte
 	var hasFormat, hasRevision bool
-	err := s.members("", true, func(name, p string, _ []byte) (err error) {
+	err := s.Object("", true, func(name, p string, _ []byte) (err error) {
 		switch name {
 		case "format":
 			hasFormat = true
-			env.Format, err = s.stringValue(p)
+			env.Format, err = s.StringValue(p)
 		case "revision":
 			hasRevision = true
-			env.Revision, err = s.stringValue(p)
+			env.Revision, err = s.StringValue(p)
 		case "captured_at":
-			env.CapturedAt, err = s.stringValue(p)
+			env.CapturedAt, err = s.StringValue(p)
 		case "browser":
-			env.Browser, err = s.stringValue(p)
+			env.Browser, err = s.StringValue(p)
 		case "computed_styles":
-			env.ComputedStyles, err = s.stringArray(p)
+			env.ComputedStyles, err = s.StringArray(p)
 		case "capture":
 			if s.Peek() != '{' {
 				return s.WrongType(p, "an object")
 			}
 			start := s.Pos
 			if err = s.SkipValue(p); err == nil {
-				capture = data[start:s.Pos]
+				capt = data[start:s.Pos]
 			}
 		default:
 			// Later versions may add members; this version reads none.
@@ -363,32 +358,32 @@ func decodeEnvelope(data []byte) (*Envelope, []byte, error) {
 		err = s.End()
 	}
 	if err != nil {
-		return nil, nil, coded(err)
+		return nil, nil, capture.Coded(err)
 	}
 	if !hasFormat || env.Format != FormatName {
 		return nil, nil, errcode.New(errcode.UnsupportedInput, pkgName, "/format", "unknown snapshot format "+errcode.Quote(env.Format)+", want "+strconv.Quote(FormatName))
 	}
 	if !hasRevision {
-		return nil, nil, malformed("/revision", "missing")
+		return nil, nil, capture.Malformed("/revision", "missing")
 	}
 	if err := checkEnvelope(env); err != nil {
 		return nil, nil, err
 	}
-	if capture == nil {
-		return nil, nil, malformed("/capture", "missing")
+	if capt == nil {
+		return nil, nil, capture.Malformed("/capture", "missing")
 	}
-	return env, capture, nil
+	return env, capt, nil
 }
 
 // checkEnvelope checks the metadata both ways: what Load accepts and what
 // WriteSnapshot writes.
 func checkEnvelope(env *Envelope) error {
 	if !validRevision(env.Revision) {
-		return malformed("/revision", "not a revision: "+errcode.Quote(env.Revision))
+		return capture.Malformed("/revision", "not a revision: "+errcode.Quote(env.Revision))
 	}
 	if env.CapturedAt != "" {
 		if _, err := time.Parse(time.RFC3339, env.CapturedAt); err != nil {
-			return malformed("/captured_at", "not an RFC 3339 time: "+errcode.Quote(env.CapturedAt))
+			return capture.Malformed("/captured_at", "not an RFC 3339 time: "+errcode.Quote(env.CapturedAt))
 		}
 	}
 	return nil

@@ -176,7 +176,7 @@ func TestCapturesDecodeAlike(t *testing.T) {
 		if err := json.Unmarshal(data, &r); err != nil {
 			t.Fatal(err)
 		}
-		b, err := FromReply(&r, CaptureOptions{})
+		b, err := fromReply(&r, CaptureOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", capPath, err)
 		}

@@ -189,7 +189,7 @@ func viaReply(t testing.TB, data []byte) []string {
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := FromReply(&r, CaptureOptions{})
+	tr, err := fromReply(&r, CaptureOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/capture"
 )
 
 // WriteSnapshot writes a saved snapshot envelope (docs/reference.md#saved-snapshots), gzip
@@ -35,20 +36,20 @@ func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 	if err := checkEnvelope(&e); err != nil {
 		return err
 	}
-	if _, err := styleColumns(CaptureOptions{ComputedStyles: e.ComputedStyles}); err != nil {
+	if err := capture.CheckStyles(e.ComputedStyles); err != nil {
 		return err
 	}
 	// Always scrubbed, so that no caller can write a value by forgetting
 	// to: the secret rule wins over keeping the capture as sent. A capture
 	// ScrubEnvelope scrubbed, and unchanged since, is not scrubbed twice.
-	capture := e.Capture
+	capt := e.Capture
 	if !e.scrubbed() {
-		s := newScanner(e.Capture)
+		s := capture.NewScanner(e.Capture)
 		if s.Peek() != '{' {
-			return coded(s.WrongType("/capture", "an object"))
+			return capture.Coded(s.WrongType("/capture", "an object"))
 		}
 		var err error
-		if capture, err = ScrubCapture(e.Capture); err != nil {
+		if capt, err = ScrubCapture(e.Capture); err != nil {
 			return underCapture(err)
 		}
 	}
@@ -58,7 +59,7 @@ func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 	}
 
 	var buf bytes.Buffer
-	buf.Grow(len(capture) + 256)
+	buf.Grow(len(capt) + 256)
 	str := func(v any) {
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
@@ -76,7 +77,7 @@ func WriteSnapshot(w io.Writer, e Envelope, gz bool) error {
 	buf.WriteString(`,"computed_styles":`)
 	str(styles)
 	buf.WriteString(`,"capture":`)
-	buf.Write(capture)
+	buf.Write(capt)
 	buf.WriteString("}\n")
 
 	if !gz {

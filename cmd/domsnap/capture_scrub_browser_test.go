@@ -54,7 +54,7 @@ func TestCaptureCommandScrubs(t *testing.T) {
 	if err := p.Navigate(ctx, url); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := p.CaptureSnapshot(ctx, live.DefaultComputedStyles)
+	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestCaptureCommandScrubsEditable(t *testing.T) {
 	if err := p.Navigate(ctx, url); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := p.CaptureSnapshot(ctx, live.DefaultComputedStyles)
+	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,15 @@ func TooLarge(what string, limit int64) *errcode.Error {
 		"too_large: the "+what+" holds more than "+strconv.FormatInt(limit, 10)+" bytes")
 }
 
+// TooManyNodes is the refusal of a tree of more than limit nodes, TooLarge's
+// counterpart for the parsed size: every source of a tree (a capture, an
+// HTML file) refuses with it, in the name of pkg, the package the caller
+// called.
+func TooManyNodes(pkg string, limit int) *errcode.Error {
+	return errcode.New(errcode.UnsupportedInput, pkg, "",
+		"too_large: the tree would hold more than "+strconv.Itoa(limit)+" nodes")
+}
+
 // All reads r to its end and returns its bytes, or TooLarge when r holds
 // more than limit bytes. At most limit+1 bytes are read from r. sizeHint,
 // when positive and within the bound, is the expected size: the bytes are

@@ -247,7 +247,7 @@ func checkPage(ctx context.Context, b *live.Browser, path string, timeout time.D
 		}
 		res.requests = append(res.requests, what+" at "+ptr)
 	}
-	liveTree, err := snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: live.DefaultComputedStyles})
+	liveTree, err := snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: snapshot.DefaultComputedStyles()})
 	if err != nil {
 		return pageResult{err: codeOf(err)}
 	}

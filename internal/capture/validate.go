@@ -1,7 +1,9 @@
-package snapshot
+package capture
 
 import (
 	"strconv"
+
+	"github.com/domsnap/domsnap/internal/readbound"
 )
 
 const (
@@ -14,33 +16,33 @@ const (
 // layout indexes. After it returns nil, buildCapture may index freely.
 func validate(rc *rawCapture) error {
 	if rc.docCount == 0 {
-		return malformed("/documents", "no document")
+		return Malformed("/documents", "no document")
 	}
 	d := &rc.doc
 	if !d.hasNodes {
-		return malformed("/documents/0/nodes", "missing")
+		return Malformed("/documents/0/nodes", "missing")
 	}
 	if !d.hasLayout {
-		return malformed("/documents/0/layout", "missing")
+		return Malformed("/documents/0/layout", "missing")
 	}
 	for _, req := range []struct {
 		name string
 		has  bool
 	}{{"parentIndex", d.hasParent}, {"nodeType", d.hasType}, {"nodeName", d.hasName}} {
 		if !req.has {
-			return malformed(nodesPath+req.name, "missing")
+			return Malformed(nodesPath+req.name, "missing")
 		}
 	}
 	n := len(d.parent)
 	if rc.maxNodes > 0 && n > rc.maxNodes {
-		return tooManyNodes(rc.maxNodes)
+		return readbound.TooManyNodes(pkgName, rc.maxNodes)
 	}
 	if n == 0 {
-		return malformed(nodesPath+"parentIndex", "no nodes: the document node is missing")
+		return Malformed(nodesPath+"parentIndex", "no nodes: the document node is missing")
 	}
 	same := func(path string, has bool, got int) error {
 		if has && got != n {
-			return malformed(path, "length "+strconv.Itoa(got)+", want "+strconv.Itoa(n)+" like parentIndex")
+			return Malformed(path, "length "+strconv.Itoa(got)+", want "+strconv.Itoa(n)+" like parentIndex")
 		}
 		return nil
 	}
@@ -64,30 +66,30 @@ func validate(rc *rawCapture) error {
 		if v >= 0 && v < nstr || allowNone && v == -1 {
 			return nil
 		}
-		return malformed(path+"/"+strconv.Itoa(i), "string index "+strconv.Itoa(int(v))+" out of range [0, "+strconv.Itoa(int(nstr))+")")
+		return Malformed(path+"/"+strconv.Itoa(i), "string index "+strconv.Itoa(int(v))+" out of range [0, "+strconv.Itoa(int(nstr))+")")
 	}
 	for i := 0; i < n; i++ {
 		p := d.parent[i]
 		switch {
 		case i == 0 && p != -1:
-			return malformed(nodesPath+"parentIndex/0", "the first node must be the root, with parent -1")
+			return Malformed(nodesPath+"parentIndex/0", "the first node must be the root, with parent -1")
 		case i == 0:
 		case p == -1:
-			return malformed(nodesPath+"parentIndex/"+strconv.Itoa(i), "a second root")
+			return Malformed(nodesPath+"parentIndex/"+strconv.Itoa(i), "a second root")
 		case p < 0 || int(p) >= n:
-			return malformed(nodesPath+"parentIndex/"+strconv.Itoa(i), "parent index "+strconv.Itoa(int(p))+" out of range")
+			return Malformed(nodesPath+"parentIndex/"+strconv.Itoa(i), "parent index "+strconv.Itoa(int(p))+" out of range")
 		case int(p) >= i:
-			return malformed(nodesPath+"parentIndex/"+strconv.Itoa(i), "parent "+strconv.Itoa(int(p))+" does not precede its child")
+			return Malformed(nodesPath+"parentIndex/"+strconv.Itoa(i), "parent "+strconv.Itoa(int(p))+" does not precede its child")
 		}
 		switch t := d.nodeType[i]; {
 		case i == 0 && t != nodeDocument:
-			return malformed(nodesPath+"nodeType/0", "the root must be a document node (type 9)")
+			return Malformed(nodesPath+"nodeType/0", "the root must be a document node (type 9)")
 		case i == 0:
 		case t == nodeDocument:
-			return malformed(nodesPath+"nodeType/"+strconv.Itoa(i), "a document node below the root")
+			return Malformed(nodesPath+"nodeType/"+strconv.Itoa(i), "a document node below the root")
 		case t == nodeElement, t == nodeText, t == nodeCDATA, t == nodeProcInstr, t == nodeComment, t == nodeDoctype, t == nodeDocFragment:
 		default:
-			return malformed(nodesPath+"nodeType/"+strconv.Itoa(i), "unsupported node type "+strconv.Itoa(int(t)))
+			return Malformed(nodesPath+"nodeType/"+strconv.Itoa(i), "unsupported node type "+strconv.Itoa(int(t)))
 		}
 		if err := str(nodesPath+"nodeName", i, d.nodeName[i], false); err != nil {
 			return err
@@ -100,7 +102,7 @@ func validate(rc *rawCapture) error {
 		if d.hasAttrs {
 			a := d.attrs[d.attrStart[i]:d.attrStart[i+1]]
 			if len(a)%2 != 0 {
-				return malformed(nodesPath+"attributes/"+strconv.Itoa(i), "odd number of entries: attributes come in name, value pairs")
+				return Malformed(nodesPath+"attributes/"+strconv.Itoa(i), "odd number of entries: attributes come in name, value pairs")
 			}
 			for k, v := range a {
 				if v < -1 || v >= nstr || (v == -1 && k%2 == 0) {
@@ -112,7 +114,7 @@ func validate(rc *rawCapture) error {
 	nodeIdx := func(path string, idx []int32) error {
 		for k, v := range idx {
 			if v < 0 || int(v) >= n {
-				return malformed(path+"/"+strconv.Itoa(k), "node index "+strconv.Itoa(int(v))+" out of range")
+				return Malformed(path+"/"+strconv.Itoa(k), "node index "+strconv.Itoa(int(v))+" out of range")
 			}
 		}
 		return nil
@@ -126,7 +128,7 @@ func validate(rc *rawCapture) error {
 		}
 		path := nodesPath + r.name
 		if len(r.r.value) != len(r.r.index) {
-			return malformed(path+"/value", "length "+strconv.Itoa(len(r.r.value))+", want "+strconv.Itoa(len(r.r.index))+" like index")
+			return Malformed(path+"/value", "length "+strconv.Itoa(len(r.r.value))+", want "+strconv.Itoa(len(r.r.index))+" like index")
 		}
 		if err := nodeIdx(path+"/index", r.r.index); err != nil {
 			return err
@@ -146,7 +148,7 @@ func validate(rc *rawCapture) error {
 	if d.contentDoc.present {
 		path := nodesPath + "contentDocumentIndex"
 		if len(d.contentDoc.value) != len(d.contentDoc.index) {
-			return malformed(path+"/value", "length "+strconv.Itoa(len(d.contentDoc.value))+", want "+strconv.Itoa(len(d.contentDoc.index))+" like index")
+			return Malformed(path+"/value", "length "+strconv.Itoa(len(d.contentDoc.value))+", want "+strconv.Itoa(len(d.contentDoc.index))+" like index")
 		}
 		if err := nodeIdx(path+"/index", d.contentDoc.index); err != nil {
 			return err
@@ -155,18 +157,18 @@ func validate(rc *rawCapture) error {
 			// A frame's document is another entry of documents; it can
 			// never be the main document itself.
 			if v < 1 || int(v) >= rc.docCount {
-				return malformed(path+"/value/"+strconv.Itoa(k), "document index "+strconv.Itoa(int(v))+" out of range [1, "+strconv.Itoa(rc.docCount)+")")
+				return Malformed(path+"/value/"+strconv.Itoa(k), "document index "+strconv.Itoa(int(v))+" out of range [1, "+strconv.Itoa(rc.docCount)+")")
 			}
 		}
 	}
 	if !d.hasLayoutNode {
-		return malformed(layoutPath+"nodeIndex", "missing")
+		return Malformed(layoutPath+"nodeIndex", "missing")
 	}
 	if !d.hasStyles {
-		return malformed(layoutPath+"styles", "missing")
+		return Malformed(layoutPath+"styles", "missing")
 	}
 	if got := len(d.styleStart) - 1; got != len(d.layoutNode) {
-		return malformed(layoutPath+"styles", "length "+strconv.Itoa(got)+", want "+strconv.Itoa(len(d.layoutNode))+" like nodeIndex")
+		return Malformed(layoutPath+"styles", "length "+strconv.Itoa(got)+", want "+strconv.Itoa(len(d.layoutNode))+" like nodeIndex")
 	}
 	if err := nodeIdx(layoutPath+"nodeIndex", d.layoutNode); err != nil {
 		return err

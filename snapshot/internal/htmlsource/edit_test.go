@@ -1,4 +1,4 @@
-package snapshot
+package htmlsource
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // kind and data, elements by name.
 func bodyNodes(t *testing.T, page string) string {
 	t.Helper()
-	tr, _, err := ParseHTML([]byte(page), HTMLOptions{})
+	tr, _, err := parseAll([]byte(page))
 	if err != nil {
 		t.Fatal(err)
 	}

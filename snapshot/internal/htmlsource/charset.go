@@ -1,4 +1,4 @@
-package snapshot
+package htmlsource
 
 import (
 	"bytes"
@@ -13,9 +13,9 @@ import (
 	"github.com/domsnap/domsnap/snapshot/internal/legacyenc"
 )
 
-// htmlPrescanBytes is how far the HTML Standard's encoding prescan looks for a
+// PrescanBytes is how far the HTML Standard's encoding prescan looks for a
 // <meta> charset.
-const htmlPrescanBytes = 1024
+const PrescanBytes = 1024
 
 var htmlBOMs = []struct {
 	bom  []byte
@@ -47,8 +47,8 @@ func decodeHTML(data []byte, label string) ([]byte, string, error) {
 		return htmlDecodeWith(data, name)
 	}
 	head := data
-	if len(head) > htmlPrescanBytes {
-		head = head[:htmlPrescanBytes]
+	if len(head) > PrescanBytes {
+		head = head[:PrescanBytes]
 	}
 	// DetermineEncoding answers its own fallbacks (encoding.Nop for UTF-8,
 	// charmap.Windows1252) when the prescan found nothing; a <meta> found

@@ -1,12 +1,12 @@
-package snapshot
+package capture
 
 import "github.com/domsnap/domsnap/internal/jsonlex"
 
 // rawCapture is what this package keeps of a captureSnapshot result between
 // reading it and building the tree: only the main document's tables that
 // the tree needs, as string-table indexes, plus a lazily decoded string
-// table. Both ways in (wire JSON and mafredri/cdp's reply type) fill it, and
-// one validation and one build serve both.
+// table. Both ways in (wire JSON, and a decoded reply through FromTables)
+// fill it, and one validation and one build serve both.
 type rawCapture struct {
 	docCount int
 	// maxNodes bounds the main document's node count; validate refuses a

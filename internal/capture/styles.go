@@ -1,4 +1,4 @@
-package snapshot
+package capture
 
 import (
 	"strconv"
@@ -38,13 +38,13 @@ func checkStyles(rc *rawCapture, sc styleCols) error {
 		}
 		styles := d.styles[d.styleStart[j]:d.styleStart[j+1]]
 		if len(styles) < need {
-			return malformed("/documents/0/layout/styles/"+strconv.Itoa(j), "the layout object has "+strconv.Itoa(len(styles))+" computed styles, want display and visibility"+styleAdvice(sc))
+			return Malformed("/documents/0/layout/styles/"+strconv.Itoa(j), "the layout object has "+strconv.Itoa(len(styles))+" computed styles, want display and visibility"+styleAdvice(sc))
 		}
 		if kind(styles[sc.display])&kindDisplay == 0 {
-			return malformed("/documents/0/layout/styles/"+strconv.Itoa(j)+"/"+strconv.Itoa(sc.display), "not a CSS display value, so the capture's computed styles are not the ones expected"+styleAdvice(sc))
+			return Malformed("/documents/0/layout/styles/"+strconv.Itoa(j)+"/"+strconv.Itoa(sc.display), "not a CSS display value, so the capture's computed styles are not the ones expected"+styleAdvice(sc))
 		}
 		if kind(styles[sc.visibility])&kindVisibility == 0 {
-			return malformed("/documents/0/layout/styles/"+strconv.Itoa(j)+"/"+strconv.Itoa(sc.visibility), "not a CSS visibility value, so the capture's computed styles are not the ones expected"+styleAdvice(sc))
+			return Malformed("/documents/0/layout/styles/"+strconv.Itoa(j)+"/"+strconv.Itoa(sc.visibility), "not a CSS visibility value, so the capture's computed styles are not the ones expected"+styleAdvice(sc))
 		}
 	}
 	return nil

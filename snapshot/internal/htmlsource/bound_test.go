@@ -1,4 +1,4 @@
-package snapshot
+package htmlsource
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 // parentOfTable parses page and names the parent element of its table.
 func parentOfTable(t *testing.T, page string) string {
 	t.Helper()
-	tr, _, err := ParseHTML([]byte(page), HTMLOptions{})
+	tr, _, err := parseAll([]byte(page))
 	if err != nil {
 		t.Fatal(err)
 	}

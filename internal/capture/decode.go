@@ -1,10 +1,11 @@
-package snapshot
+package capture
 
 import (
 	"math"
 	"strconv"
 
 	"github.com/domsnap/domsnap/internal/jsonlex"
+	"github.com/domsnap/domsnap/internal/readbound"
 )
 
 // decodeRaw reads the wire JSON of a captureSnapshot result into a
@@ -16,14 +17,14 @@ import (
 // that is refused before the rest of it is held.
 func decodeRaw(data []byte, maxNodes int) (*rawCapture, error) {
 	if len(data) > math.MaxInt32 {
-		return nil, malformed("", "capture larger than 2 GiB")
+		return nil, Malformed("", "capture larger than 2 GiB")
 	}
-	s := &scanner{Lexer: jsonlex.Lexer{Data: data}, maxItems: maxNodes}
+	s := &Scanner{Lexer: jsonlex.Lexer{Data: data}, maxItems: maxNodes}
 	rc := &rawCapture{maxNodes: maxNodes}
 	var haveDocs, haveStrings bool
 	// Only the two members read are refused when repeated: the others are
 	// dropped unread, as encoding/json would.
-	err := s.members("", false, func(name, p string, _ []byte) error {
+	err := s.Object("", false, func(name, p string, _ []byte) error {
 		switch name {
 		case "documents":
 			if haveDocs {
@@ -44,19 +45,19 @@ func decodeRaw(data []byte, maxNodes int) (*rawCapture, error) {
 		err = s.End()
 	}
 	if err != nil {
-		return nil, coded(err)
+		return nil, Coded(err)
 	}
 	if !haveDocs {
-		return nil, malformed("/documents", "missing")
+		return nil, Malformed("/documents", "missing")
 	}
 	if !haveStrings {
-		return nil, malformed("/strings", "missing")
+		return nil, Malformed("/strings", "missing")
 	}
 	rc.strs.data = data
 	return rc, nil
 }
 
-func decodeStrings(s *scanner, rc *rawCapture) error {
+func decodeStrings(s *Scanner, rc *rawCapture) error {
 	const path = "/strings"
 	more, err := s.ArrayStart(path)
 	if err != nil {
@@ -77,7 +78,7 @@ func decodeStrings(s *scanner, rc *rawCapture) error {
 	return nil
 }
 
-func decodeDocuments(s *scanner, rc *rawCapture) error {
+func decodeDocuments(s *Scanner, rc *rawCapture) error {
 	more, err := s.ArrayStart("/documents")
 	if err != nil {
 		return err
@@ -105,8 +106,8 @@ func decodeDocuments(s *scanner, rc *rawCapture) error {
 	return nil
 }
 
-func decodeDocument(s *scanner, d *rawDoc, path string) error {
-	return s.members(path, false, func(name, p string, _ []byte) error {
+func decodeDocument(s *Scanner, d *rawDoc, path string) error {
+	return s.Object(path, false, func(name, p string, _ []byte) error {
 		switch name {
 		case "nodes":
 			if d.hasNodes {
@@ -126,8 +127,8 @@ func decodeDocument(s *scanner, d *rawDoc, path string) error {
 	})
 }
 
-func decodeNodes(s *scanner, d *rawDoc, path string) error {
-	return s.members(path, true, func(name, p string, _ []byte) (err error) {
+func decodeNodes(s *Scanner, d *rawDoc, path string) error {
+	return s.Object(path, true, func(name, p string, _ []byte) (err error) {
 		// A null table is an absent one, as encoding/json reads it:
 		// mafredri/cdp's types marshal empty tables as null.
 		switch name {
@@ -174,8 +175,8 @@ func decodeNodes(s *scanner, d *rawDoc, path string) error {
 	})
 }
 
-func decodeLayout(s *scanner, d *rawDoc, path string) error {
-	return s.members(path, true, func(name, p string, _ []byte) (err error) {
+func decodeLayout(s *Scanner, d *rawDoc, path string) error {
+	return s.Object(path, true, func(name, p string, _ []byte) (err error) {
 		switch name {
 		case "nodeIndex":
 			d.layoutNode, err = s.int32Array(p, nil)
@@ -193,7 +194,7 @@ func decodeLayout(s *scanner, d *rawDoc, path string) error {
 }
 
 // null reads a null where one may stand for an absent table.
-func (s *scanner) null(path string) (bool, error) {
+func (s *Scanner) null(path string) (bool, error) {
 	if s.Peek() != 'n' {
 		return false, nil
 	}
@@ -201,7 +202,7 @@ func (s *scanner) null(path string) (bool, error) {
 }
 
 // int32Array reads an array of integers, appending to dst. A null gives nil.
-func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
+func (s *Scanner) int32Array(path string, dst []int32) ([]int32, error) {
 	if isNull, err := s.Null(path); isNull || err != nil {
 		return nil, err
 	}
@@ -217,7 +218,7 @@ func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
 		}
 		dst = append(dst, v)
 		if len(dst) > s.maxItems && s.maxItems > 0 {
-			return nil, tooManyNodes(s.maxItems)
+			return nil, readbound.TooManyNodes(pkgName, s.maxItems)
 		}
 		// The common case, a comma right after the number, skips the
 		// general space handling.
@@ -235,7 +236,7 @@ func (s *scanner) int32Array(path string, dst []int32) ([]int32, error) {
 	return dst, nil
 }
 
-func (s *scanner) int64Array(path string) ([]int64, error) {
+func (s *Scanner) int64Array(path string) ([]int64, error) {
 	if isNull, err := s.Null(path); isNull || err != nil {
 		return nil, err
 	}
@@ -251,7 +252,7 @@ func (s *scanner) int64Array(path string) ([]int64, error) {
 		}
 		dst = append(dst, v)
 		if len(dst) > s.maxItems && s.maxItems > 0 {
-			return nil, tooManyNodes(s.maxItems)
+			return nil, readbound.TooManyNodes(pkgName, s.maxItems)
 		}
 		if more, err = s.ArrayNext(path); err != nil {
 			return nil, err
@@ -263,7 +264,7 @@ func (s *scanner) int64Array(path string) ([]int64, error) {
 // int32Arrays reads an array of integer arrays into one flat slice and the
 // start offset of each inner array (plus a final end offset). Paths are
 // built only when an error needs one: this runs once per node.
-func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
+func (s *Scanner) int32Arrays(path string) (flat, start []int32, err error) {
 	if isNull, err := s.Null(path); isNull || err != nil {
 		return nil, nil, err
 	}
@@ -301,11 +302,11 @@ func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
 			}
 		}
 		if len(flat) > math.MaxInt32 {
-			return nil, nil, malformed(path+"/"+strconv.Itoa(outer), "too many values")
+			return nil, nil, Malformed(path+"/"+strconv.Itoa(outer), "too many values")
 		}
 		start = append(start, int32(len(flat)))
 		if len(start)-1 > s.maxItems && s.maxItems > 0 {
-			return nil, nil, tooManyNodes(s.maxItems)
+			return nil, nil, readbound.TooManyNodes(pkgName, s.maxItems)
 		}
 		if more, err = s.ArrayNext(path); err != nil {
 			return nil, nil, err
@@ -316,9 +317,9 @@ func (s *scanner) int32Arrays(path string) (flat, start []int32, err error) {
 
 // rareFields reads the members of a Rare*Data object: "index" always,
 // "value" when wantValue.
-func (s *scanner) rareFields(path string, wantValue bool) (index, value []int32, err error) {
+func (s *Scanner) rareFields(path string, wantValue bool) (index, value []int32, err error) {
 	var hasIndex, hasValue bool
-	err = s.members(path, false, func(name, p string, _ []byte) (err error) {
+	err = s.Object(path, false, func(name, p string, _ []byte) (err error) {
 		switch {
 		case name == "index":
 			if hasIndex {
@@ -341,10 +342,10 @@ func (s *scanner) rareFields(path string, wantValue bool) (index, value []int32,
 		return nil, nil, err
 	}
 	if !hasIndex {
-		return nil, nil, malformed(path+"/index", "missing")
+		return nil, nil, Malformed(path+"/index", "missing")
 	}
 	if wantValue && !hasValue {
-		return nil, nil, malformed(path+"/value", "missing")
+		return nil, nil, Malformed(path+"/value", "missing")
 	}
 	return index, value, nil
 }
@@ -352,7 +353,7 @@ func (s *scanner) rareFields(path string, wantValue bool) (index, value []int32,
 // rareTable reads one of the rare tables into its parts: a null one is
 // absent and leaves present false. value is nil for a table without values
 // (RareBooleanData). Duplicates were refused by the caller.
-func (s *scanner) rareTable(path string, present *bool, index, value *[]int32) error {
+func (s *Scanner) rareTable(path string, present *bool, index, value *[]int32) error {
 	if isNull, err := s.Null(path); isNull || err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package snapshot
+package capture
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"github.com/domsnap/domsnap/internal/jsonlex"
 )
 
-// ScrubCapture returns a copy of a captureSnapshot result (wire JSON) with
+// Scrub returns a copy of a captureSnapshot result (wire JSON) with
 // every form control value taken out, so that a saved capture can hold no
 // value a person typed or a page pre-filled (the secret rule of
 // docs/reference.md#secrets, which wins over docs/reference.md#saved-snapshots's
@@ -29,7 +29,7 @@ import (
 //   - each string-table entry that only the removed data referred to is
 //     blanked to "", so the value's bytes appear nowhere in the output.
 //
-// Everything else keeps its meaning: the tree DecodeCapture builds from the
+// Everything else keeps its meaning: the tree Decode builds from the
 // result equals the tree it builds from the input, node for node, but for
 // the text inside editing hosts, which is empty. No analysis reads that
 // text (a walk never enters an editable element), so every result is the
@@ -48,17 +48,17 @@ import (
 // cannot be shown to be free of values. A member name repeated in an object
 // the scrub rebuilds is malformed too, since a second copy could hide a
 // table. The work and memory are linear in the input size.
-func ScrubCapture(raw []byte) ([]byte, error) {
+func Scrub(raw []byte) ([]byte, error) {
 	if len(raw) > math.MaxInt32 {
-		return nil, malformed("", "capture larger than 2 GiB")
+		return nil, Malformed("", "capture larger than 2 GiB")
 	}
-	sc := &scrubber{s: *newScanner(raw)}
+	sc := &scrubber{s: *NewScanner(raw)}
 	top, err := sc.parseTop()
 	if err == nil {
 		err = sc.s.End()
 	}
 	if err != nil {
-		return nil, coded(err)
+		return nil, Coded(err)
 	}
 	for i := range sc.docs {
 		if err := sc.scrubDoc(&sc.docs[i], "/documents/"+strconv.Itoa(i)); err != nil {
@@ -117,7 +117,7 @@ type scrubDocTables struct {
 }
 
 type scrubber struct {
-	s    scanner
+	s    Scanner
 	docs []scrubDocTables
 	// strs are the spans of the string table's entries, quotes included.
 	strs     [][]byte
@@ -154,7 +154,7 @@ func (sc *scrubber) class(i int32, path string, at ...int) (uint8, error) {
 		for _, n := range at {
 			path += "/" + strconv.Itoa(n)
 		}
-		return 0, malformed(path, "string index "+strconv.Itoa(int(i))+" out of range [0, "+strconv.Itoa(len(sc.strs))+")")
+		return 0, Malformed(path, "string index "+strconv.Itoa(int(i))+" out of range [0, "+strconv.Itoa(len(sc.strs))+")")
 	}
 	if c := sc.strClass[i]; c&clsDone != 0 {
 		return c, nil
@@ -199,12 +199,12 @@ func (sc *scrubber) parseTop() ([]member, error) {
 
 // object reads an object the scrub rebuilds and returns its members in
 // input order, each with its name and value as written. A repeated name is
-// refused. read consumes one member's value, found at the scanner's
+// refused. read consumes one member's value, found at the Scanner's
 // position.
 func (sc *scrubber) object(path string, read func(name, p string) error) ([]member, error) {
 	s := &sc.s
 	var ms []member
-	err := s.members(path, true, func(name, p string, key []byte) error {
+	err := s.Object(path, true, func(name, p string, key []byte) error {
 		// The value is kept from its first byte, without the space before.
 		s.SkipSpace()
 		start := s.Pos
@@ -418,14 +418,14 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 			continue
 		}
 		if n >= 0 && len(t.v) != n {
-			return malformed(np+"/"+t.name, "length "+strconv.Itoa(len(t.v))+", want "+strconv.Itoa(n))
+			return Malformed(np+"/"+t.name, "length "+strconv.Itoa(len(t.v))+", want "+strconv.Itoa(n))
 		}
 		n = len(t.v)
 	}
 	if d.attrStart != nil {
 		got := len(d.attrStart) - 1
 		if n >= 0 && got != n {
-			return malformed(np+"/attributes", "length "+strconv.Itoa(got)+", want "+strconv.Itoa(n))
+			return Malformed(np+"/attributes", "length "+strconv.Itoa(got)+", want "+strconv.Itoa(n))
 		}
 		n = got
 	}
@@ -435,10 +435,10 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 	hasAttrs := d.attrStart != nil && n > 0
 	hasText := d.nodeValue != nil && n > 0
 	if (hasAttrs || hasText) && (d.nodeType == nil || d.nodeName == nil) {
-		return malformed(np+"/nodeName", "node types and names are needed to find form controls")
+		return Malformed(np+"/nodeName", "node types and names are needed to find form controls")
 	}
 	if hasText && d.parent == nil {
-		return malformed(np+"/parentIndex", "parents are needed to find textarea text")
+		return Malformed(np+"/parentIndex", "parents are needed to find textarea text")
 	}
 
 	// secretNode marks non-button inputs and textareas (and, below, the
@@ -578,7 +578,7 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 // "false" island inside a host is emptied too: nothing reads it either.
 // Ancestors are followed through the parent table in one pass, which needs
 // every parent before its child; a document with an editing host and a
-// parent out of that order is malformed, as DecodeCapture says of it too.
+// parent out of that order is malformed, as Decode says of it too.
 func (sc *scrubber) insideEditingHosts(d *scrubDocTables, n int, np, attrPath string) ([]bool, error) {
 	if d.attrStart == nil {
 		return nil, nil
@@ -624,7 +624,7 @@ func (sc *scrubber) insideEditingHosts(d *scrubDocTables, n int, np, attrPath st
 			continue
 		}
 		if p < 0 || int(p) >= i {
-			return nil, malformed(np+"/parentIndex/"+strconv.Itoa(i), "parent "+strconv.Itoa(int(p))+" is not before its child")
+			return nil, Malformed(np+"/parentIndex/"+strconv.Itoa(i), "parent "+strconv.Itoa(int(p))+" is not before its child")
 		}
 		inside[i] = inside[p] || host[p]
 	}

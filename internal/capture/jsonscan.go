@@ -1,4 +1,4 @@
-package snapshot
+package capture
 
 import (
 	"unicode/utf8"
@@ -8,11 +8,12 @@ import (
 	"github.com/domsnap/domsnap/limits"
 )
 
-// scanner is the JSON lexer (internal/jsonlex) with what this package's
-// readers add: a bound on the integer tables, and members that refuse
+// Scanner is the JSON lexer (internal/jsonlex) with what the capture and
+// saved-snapshot readers add: a bound on the integer tables, and members
+// that refuse
 // repeated names and hand out paths. Its failures are lexer errors until
-// coded turns them into malformed_snapshot, where a reader returns.
-type scanner struct {
+// Coded turns them into malformed_snapshot, where a reader returns.
+type Scanner struct {
 	jsonlex.Lexer
 	// maxItems, when positive, bounds the length of the integer arrays
 	// the capture decoder reads: each is a table of at most one entry per
@@ -20,16 +21,19 @@ type scanner struct {
 	maxItems int
 }
 
-func newScanner(data []byte) *scanner { return &scanner{Lexer: jsonlex.Lexer{Data: data}} }
+// NewScanner scans data from its start.
+func NewScanner(data []byte) *Scanner { return &Scanner{Lexer: jsonlex.Lexer{Data: data}} }
 
-func malformed(path, msg string) *errcode.Error {
+// Malformed is a malformed_snapshot error at path, in package snapshot's
+// name, which is the package every caller of this one sees.
+func Malformed(path, msg string) *errcode.Error {
 	return errcode.New(errcode.MalformedSnapshot, pkgName, path, msg)
 }
 
-// coded maps a lexer error to malformed_snapshot, keeping its pointer and
+// Coded maps a lexer error to malformed_snapshot, keeping its pointer and
 // byte offset; any other error is returned as it is. Every reader of this
 // package passes its errors through it before they leave the package.
-func coded(err error) error {
+func Coded(err error) error {
 	if e, ok := err.(*jsonlex.Error); ok {
 		return errcode.NewAt(errcode.MalformedSnapshot, pkgName, e.Pointer, e.Offset, e.Msg)
 	}
@@ -44,7 +48,7 @@ func coded(err error) error {
 // leave the reader choosing one silently; without it, f refuses the
 // repeats it cares about. The cost is one call of f per member, never per
 // array element, so it is fine for tables of any length.
-func (s *scanner) members(path string, unique bool, f func(name, p string, raw []byte) error) error {
+func (s *Scanner) Object(path string, unique bool, f func(name, p string, raw []byte) error) error {
 	var seen map[string]bool
 	if unique {
 		seen = map[string]bool{}
@@ -76,10 +80,10 @@ func cutName(s string) string {
 }
 
 // dup is the error of a member name met twice in one object.
-func dup(path string) error { return malformed(path, "duplicate key") }
+func dup(path string) error { return Malformed(path, "duplicate key") }
 
 // stringValue reads a string leniently (jsonlex.Lexer.Decode).
-func (s *scanner) stringValue(path string) (string, error) {
+func (s *Scanner) StringValue(path string) (string, error) {
 	sp, err := s.StringSpan(path)
 	if err != nil {
 		return "", err
@@ -88,14 +92,14 @@ func (s *scanner) stringValue(path string) (string, error) {
 }
 
 // stringArray reads an array of strings.
-func (s *scanner) stringArray(path string) ([]string, error) {
+func (s *Scanner) StringArray(path string) ([]string, error) {
 	more, err := s.ArrayStart(path)
 	if err != nil {
 		return nil, err
 	}
 	out := []string{}
 	for more {
-		v, err := s.stringValue(jsonlex.AppendIndex(path, len(out)))
+		v, err := s.StringValue(jsonlex.AppendIndex(path, len(out)))
 		if err != nil {
 			return nil, err
 		}

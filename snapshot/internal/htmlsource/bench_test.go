@@ -1,4 +1,4 @@
-package snapshot
+package htmlsource
 
 import (
 	"bytes"
@@ -9,13 +9,16 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/limits"
 )
 
 // htmlBenchPage generates a page of about the given number of nodes: a
 // style sheet, then navigation lists, tables and forms, repeated.
 func htmlBenchPage(nodes int) []byte {
-	one, _, err := ParseHTML(htmlBenchRepeat(1), HTMLOptions{})
-	two, _, err2 := ParseHTML(htmlBenchRepeat(2), HTMLOptions{})
+	one, _, err := parseAll(htmlBenchRepeat(1))
+	two, _, err2 := parseAll(htmlBenchRepeat(2))
 	if err != nil || err2 != nil {
 		panic("bench page does not parse")
 	}
@@ -52,7 +55,7 @@ a:hover{display:none} .tip::before{display:none} @media (max-width:600px){.nav{d
 func BenchmarkParseHTML(b *testing.B) {
 	for _, size := range []int{1_000, 10_000, 100_000} {
 		page := htmlBenchPage(size)
-		tr, _, err := ParseHTML(page, HTMLOptions{})
+		tr, _, err := parseAll(page)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -66,7 +69,7 @@ func BenchmarkParseHTML(b *testing.B) {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				if _, _, err := ParseHTML(page, HTMLOptions{}); err != nil {
+				if _, _, err := parseAll(page); err != nil {
 					b.Fatal(err)
 				}
 				ours += time.Since(t1)
@@ -78,7 +81,7 @@ func BenchmarkParseHTML(b *testing.B) {
 
 			nodes := tr.Len()
 			ourBytes := htmlRetained(func() any {
-				t, _, _ := ParseHTML(page, HTMLOptions{})
+				t, _, _ := parseAll(page)
 				return t
 			})
 			htmlBytes := htmlRetained(func() any {
@@ -106,4 +109,11 @@ func htmlRetained(build func() any) uint64 {
 		return 0
 	}
 	return after.HeapAlloc - before.HeapAlloc
+}
+
+// parseAll is snapshot.ParseHTML: the contract's node bound, sniffed
+// charset, and no count of the matching work.
+func parseAll(data []byte) (*domtree.Tree, Info, error) {
+	t, info, _, err := Parse(data, "", limits.MaxTreeNodes)
+	return t, info, err
 }

@@ -1,0 +1,28 @@
+package capture
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/hostile"
+)
+
+// TestValidateNodeBound: the node bound is checked in validate too, so it
+// holds for a capture that did not come through the wire decoder's tables
+// (a reply's).
+func TestValidateNodeBound(t *testing.T) {
+	var b bytes.Buffer
+	if err := hostile.Capture(&b, 5); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := decodeRaw(b.Bytes(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.maxNodes = 4
+	if err := validate(rc); errcode.CodeOf(err) != errcode.UnsupportedInput || !strings.Contains(err.Error(), "too_large") {
+		t.Errorf("validate: %v", err)
+	}
+}
