@@ -49,9 +49,9 @@ func (f *fieldList) Set(v string) error { *f = append(*f, v); return nil }
 func newExtractFlagSet(c *cli, f *extractFlags) *flag.FlagSet {
 	fs := c.flagSet("extract", "")
 	fs.StringVar(&f.Kind, "kind", "", "collection kind: table, list or form")
-	fs.IntVar(&f.Index, "index", 0, "zero-based visible index of the collection, 0 to limits.MaxCollectionIndex ("+strconv.Itoa(limits.MaxCollectionIndex)+")")
+	fs.IntVar(&f.Index, "index", 0, "zero-based visible index of the collection, 0 to "+strconv.Itoa(limits.MaxCollectionIndex))
 	fs.Var(&f.Fields, "field", "a typed column, name:column:type[:required] (repeatable)")
-	fs.IntVar(&f.Rows, "rows", limits.DefaultRowLimit, "rows returned, limits.MinRowLimit to limits.MaxRowLimit ("+strconv.Itoa(limits.MinRowLimit)+" to "+strconv.Itoa(limits.MaxRowLimit)+")")
+	fs.IntVar(&f.Rows, "rows", limits.DefaultRowLimit, "rows returned, "+strconv.Itoa(limits.MinRowLimit)+" to "+strconv.Itoa(limits.MaxRowLimit))
 	fs.StringVar(&f.RequestFile, "request", "", "a JSON extract request file (instead of --kind, --index, --field, --rows)")
 	fs.StringVar(&f.Format, "format", "json", "output format: json, table (aligned, for people) or csv (values only)")
 	fs.IntVar(&f.MaxWidth, "max-width", defaultMaxWidth, "with --format table: the widest a cell is shown, in terminal columns (0: never cut)")

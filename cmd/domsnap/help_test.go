@@ -210,10 +210,10 @@ func TestHelpNumbersNameTheirLimits(t *testing.T) {
 		{formColumns, strings.Count(formColumns, ",")+1 == limits.MaxFormColumn+1 &&
 			strings.HasPrefix(formColumns, "0 ") && strings.Contains(formColumns, ", "+itoa(limits.MaxFormColumn)+" ")},
 		{"plus or minus 2^53-1", 1<<53-1 == limits.MaxSafeInteger},
-		{"0 to limits.MaxCollectionIndex (" + itoa(limits.MaxCollectionIndex) + ")", true},
-		{"limits.MinRowLimit to limits.MaxRowLimit (" + itoa(limits.MinRowLimit) + " to " + itoa(limits.MaxRowLimit) + ")", true},
+		{"collection, 0 to " + itoa(limits.MaxCollectionIndex), true},
+		{"rows returned, " + itoa(limits.MinRowLimit) + " to " + itoa(limits.MaxRowLimit), true},
 		{"analysed at once, 1 to " + itoa(limits.MaxJobs), true},
-		{"at most live.MaxSettle (" + live.MaxSettle.String() + ")", true},
+		{"before the snapshot, at most " + live.MaxSettle.String(), true},
 		{"(at most " + limits.MaxLiveTimeout.String() + ")", true},
 		{"no request in flight for " + live.NetworkIdleQuiet.String(), true},
 		{"HTTP status of " + itoa(minErrorStatus) + " or more", true},

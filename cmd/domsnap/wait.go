@@ -34,7 +34,7 @@ func addWaitFlags(fs *flag.FlagSet) *waitFlags {
 	w := &waitFlags{}
 	fs.StringVar(&w.until, "wait-until", "load", "the navigation event to wait for: load, dom_ready or network_idle (no request in flight for "+live.NetworkIdleQuiet.String()+")")
 	fs.StringVar(&w.waitFor, "wait-for", "", "KIND[:INDEX]: retake the snapshot until that visible collection is in the inventory, or the deadline passes")
-	fs.DurationVar(&w.settle, "settle", 0, "extra time to wait before the snapshot, at most live.MaxSettle ("+live.MaxSettle.String()+")")
+	fs.DurationVar(&w.settle, "settle", 0, "extra time to wait before the snapshot, at most "+live.MaxSettle.String())
 	fs.BoolVar(&w.failHTTP, "fail-http", false, "make a main-document HTTP status of "+strconv.Itoa(minErrorStatus)+" or more an error (http_error) before any analysis")
 	return w
 }
