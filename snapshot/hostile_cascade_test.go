@@ -5,7 +5,10 @@ import (
 	"github.com/domsnap/domsnap/limits"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/domsnap/domsnap/domtree"
 
 	"github.com/domsnap/domsnap/internal/cascadehostile"
 	"github.com/domsnap/domsnap/snapshot/internal/htmlsource"
@@ -43,6 +46,12 @@ func TestHostileCascade(t *testing.T) {
 		}
 		return s
 	}
+	// striped is the cost of cascadehostile.StripedTable(rows).
+	striped := func(rows int) int { return 3*rows + 1 }
+	// positional is the cost of cascadehostile.ManyPositional.
+	positional := func(parents, children, rules int) int {
+		return parents*children*2*rules + parents*children
+	}
 	cases := []struct {
 		name    string
 		page    []byte
@@ -64,6 +73,22 @@ func TestHostileCascade(t *testing.T) {
 		{"class list of 100", cascadehostile.ClassTokens(100), 100, false, "block"},
 		{"class list of 20k", cascadehostile.ClassTokens(20_000), 20_000, false, "block"},
 		{"class list of 40k", cascadehostile.ClassTokens(40_000), 40_000, false, "block"},
+		// Each row tests two simple selectors, tr and :nth-child(even); the
+		// first test numbers the row group's rows, one step per row, once.
+		// The .gone paragraph costs its class test. Counting the siblings
+		// for every test instead cost 2,000 * 2,002 + 1 = 4,004,001 steps
+		// and dropped the sheets from 5,793 rows on.
+		{"striped table of 200 rows", cascadehostile.StripedTable(200), striped(200), false, "block hidden"},
+		{"striped table of 2,000 rows", cascadehostile.StripedTable(2000), 6_001, false, "block hidden"},
+		{"striped table of 20k rows", cascadehostile.StripedTable(20_000), striped(20_000), false, "block hidden"},
+		{"striped table of 100k rows", cascadehostile.StripedTable(100_000), striped(100_000), false, "block hidden"},
+		// Every item tries every rule (tag and position, two steps), and
+		// each list is numbered once, for all the rules.
+		{"10 lists of 50 items, 10 positional rules", cascadehostile.ManyPositional(10, 50, 10), positional(10, 50, 10), false, "block hidden"},
+		// 4,000,000 (rule, element) pairs, just under MatchBudget, each
+		// costing two steps; counting the siblings for every test cost
+		// some 4 * 10^9 steps instead.
+		{"200 lists of 1,000 items, 20 positional rules", cascadehostile.ManyPositional(200, 1000, 20), positional(200, 1000, 20), false, "block hidden"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -90,7 +115,34 @@ func TestHostileCascade(t *testing.T) {
 			if got := htmlStyleOf(probe); got != c.probe {
 				t.Errorf("probe style %q, want %q", got, c.probe)
 			}
+			if strings.HasPrefix(c.name, "striped") {
+				checkStripes(t, probe.Parent())
+			}
 		})
+	}
+}
+
+// checkStripes checks every row of a striped table's row group: the even
+// ones hidden, the odd ones not, and the .gone paragraph before the table
+// without a box.
+func checkStripes(t *testing.T, group domtree.Node) {
+	t.Helper()
+	i, wrong := 0, 0
+	for r := range group.ChildElements() {
+		i++
+		if (r.Visibility() == domtree.Hidden) != (i%2 == 0) {
+			wrong++
+		}
+	}
+	if i < 200 || wrong > 0 {
+		t.Errorf("%d rows, %d striped wrongly", i, wrong)
+	}
+	p := group.Parent().PrevSibling()
+	for p.Valid() && !p.IsElement() {
+		p = p.PrevSibling()
+	}
+	if !p.Is("p") || p.Display() != domtree.DisplayNone {
+		t.Errorf("the .gone paragraph is %s %s, want p with display none", p.Name(), htmlStyleOf(p))
 	}
 }
 

@@ -76,6 +76,51 @@ func ClassTokens(tokens int) []byte {
 	return []byte(b.String())
 }
 
+// StripedTable is a table of rows rows striped by tr:nth-child(even), with
+// no whitespace between the rows, so the row group's child nodes are the
+// rows, and one .gone element hidden by a second rule. The probe is the
+// second row, which the stripe hides.
+func StripedTable(rows int) []byte {
+	var b strings.Builder
+	b.WriteString("<!doctype html><style>tr:nth-child(even){visibility:hidden}\n.gone{display:none}</style>\n")
+	b.WriteString("<p class=gone>x</p><table>")
+	for i := range rows {
+		if i == 1 {
+			fmt.Fprintf(&b, "<tr id=probe><td>%d</td></tr>", i)
+			continue
+		}
+		fmt.Fprintf(&b, "<tr><td>%d</td></tr>", i)
+	}
+	b.WriteString("</table>\n")
+	return []byte(b.String())
+}
+
+// ManyPositional is parents lists of children items each, without
+// whitespace, under rules positional rules li:nth-child(Kn+1), K from 2,
+// each tested on every item, so that numbering once per list serves them
+// all. The probe is the first item of the first list, which every rule
+// hides.
+func ManyPositional(parents, children, rules int) []byte {
+	var b strings.Builder
+	b.WriteString("<!doctype html><style>\n")
+	for k := range rules {
+		fmt.Fprintf(&b, "li:nth-child(%dn+1){visibility:hidden}\n", k+2)
+	}
+	b.WriteString("</style>\n")
+	for p := range parents {
+		b.WriteString("<ul>")
+		for c := range children {
+			if p == 0 && c == 0 {
+				b.WriteString("<li id=probe>x</li>")
+				continue
+			}
+			b.WriteString("<li>x</li>")
+		}
+		b.WriteString("</ul>\n")
+	}
+	return []byte(b.String())
+}
+
 // Committed are the pages small enough to keep in the repository, under
 // testdata/hostile/.
 func Committed() []Page {
@@ -84,6 +129,8 @@ func Committed() []Page {
 		{"cascade-has-deep-300.html", DeepHas(300)},
 		{"cascade-long-compound-small.html", LongCompound(100, 20)},
 		{"cascade-class-tokens-small.html", ClassTokens(100)},
+		{"cascade-striped-small.html", StripedTable(200)},
+		{"cascade-positional-small.html", ManyPositional(10, 50, 10)},
 	}
 }
 
@@ -93,5 +140,9 @@ func Generated() []Page {
 		{"cascade-long-compound.html", LongCompound(100_000, 20_000)},
 		{"cascade-class-tokens-20k.html", ClassTokens(20_000)},
 		{"cascade-class-tokens-40k.html", ClassTokens(40_000)},
+		{"cascade-striped-2000.html", StripedTable(2000)},
+		{"cascade-striped-20k.html", StripedTable(20_000)},
+		{"cascade-striped-100k.html", StripedTable(100_000)},
+		{"cascade-positional-200x1000x20.html", ManyPositional(200, 1000, 20)},
 	}
 }

@@ -13,11 +13,17 @@ import (
 // search that a selector makes by itself: a sibling or ancestor a combinator
 // passes costs the step of the compound tried there, a descendant or child
 // that :has() looks at costs one, and so does a sibling that
-// :nth-child(An+B of S) counts. Tests whose own work grows with the element
-// charge for it up front: a pseudo-class that counts siblings (:first-child,
-// :nth-of-type, ...) one step per child of the parent, one that walks the
-// ancestors (:lang(), :enabled, :disabled) one per ancestor, and an
-// attribute selector one per 64 bytes of the element's attributes.
+// :nth-child(An+B of S) counts. A positional pseudo-class (:first-child,
+// :nth-of-type(2n), :last-child, ...) costs its one step: the first time
+// one of a parent's children is tested, the parent's child nodes are
+// numbered, one step each, once for every later test of any of them (see
+// position). Other tests whose own work grows with the element charge for
+// it up front: one that walks the ancestors (:lang(), :enabled, :disabled)
+// one step per ancestor, :enabled and :disabled also one per child of the
+// parent, a positional pseudo-class whose numbers are too big to read
+// itself (left to the selector library, which counts the siblings) one
+// per child of the parent, and an attribute selector one per 64 bytes of
+// the element's attributes.
 //
 // 2^25 steps take well under a second; a page that needs more is analysed
 // without its author style sheets.
@@ -72,6 +78,13 @@ type matcher struct {
 	// tests are on it, and most elements are never looked at again.
 	cur     *html.Node
 	curInfo elemInfo
+	// pos numbers the element children of every parent one of whose
+	// children a positional pseudo-class tested (see position); it holds
+	// at most one entry per element of the document, for as long as the
+	// document is styled, since styles may be computed in any order.
+	pos map[*html.Node]sibPos
+	// perTag is position's scratch count of the children of each tag.
+	perTag map[string]int32
 	// states are the elements' states (Options.States).
 	states States
 	// quirks makes class and id names match ASCII case-insensitively; the

@@ -30,6 +30,7 @@ const (
 	simHas      // :has(list): some descendant matches
 	simHasChild // :haschild(list), the library's spelling of :has(> list)
 	simState    // a state from Options.States, or its absence (stateSel)
+	simPosition // a positional pseudo-class (nthPos), see position.go
 	simLeaf     // matched by the selector library
 )
 
@@ -39,7 +40,7 @@ type leafCost uint8
 const (
 	costOne       leafCost = iota
 	costAttrs              // attribute selectors: the element's attributes
-	costSiblings           // position pseudo-classes: the parent's children
+	costSiblings           // position pseudo-classes the library matches: the parent's children
 	costAncestors          // :lang(): the ancestors
 	costFormState          // :enabled, :disabled: ancestors and siblings
 )
@@ -51,8 +52,9 @@ type simple struct {
 	group []*cplx      // the argument of :not and :has
 	leaf  cascadia.Sel // for simLeaf
 	cost  leafCost
-	state State // for simState
-	not   bool  // for simState: the state's absence
+	state State  // for simState
+	nth   nthPos // for simPosition
+	not   bool   // for simState: the state's absence
 }
 
 // cmpd is a compound selector: every simple selector must match.
@@ -252,12 +254,20 @@ func (p *compoundParser) state(c *cmpd) {
 	p.i = j + 2
 }
 
-// leaf adds a simple selector that the selector library matches.
+// leaf adds a simple selector that the selector library matches, except a
+// positional pseudo-class, which this package matches from the numbered
+// siblings (position.go).
 func (p *compoundParser) leaf(c *cmpd, text string, cost leafCost) {
 	sel, err := cascadia.Parse(text)
 	if err != nil {
 		p.bad = true
 		return
+	}
+	if cost == costSiblings {
+		if q, ok := readPosition(sel); ok {
+			c.simples = append(c.simples, simple{kind: simPosition, nth: q})
+			return
+		}
 	}
 	c.simples = append(c.simples, simple{kind: simLeaf, leaf: sel, cost: cost})
 }
@@ -354,6 +364,11 @@ func (m *matcher) matchCompound(c *cmpd, n *html.Node) bool {
 			}
 		case simHasChild:
 			if !m.hasChild(s.group, n) {
+				return false
+			}
+		case simPosition:
+			p, ok := m.position(n)
+			if !ok || !s.nth.matches(p) {
 				return false
 			}
 		case simLeaf:

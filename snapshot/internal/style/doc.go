@@ -152,8 +152,11 @@
 // tested on one element, or one element visited by a search a selector
 // makes (an ancestor or sibling a combinator passes, a descendant or child
 // :has() looks at, a sibling :nth-child(An+B of S) counts); a test whose
-// own work grows with the element (counting siblings, walking ancestors,
-// reading attributes) is charged for that work before it runs. Every
+// own work grows with the element (walking ancestors, reading attributes)
+// is charged for that work before it runs. A positional pseudo-class
+// (:nth-child(2n), :last-of-type, ...) reads the element's place from its
+// parent's children, numbered once on first need at one step per child,
+// so a striped table costs steps linear in its rows. Every
 // matcher call charges, inside :has() and :not() too, so the count bounds
 // the work: Engine.Work, the tests and visits actually made, never exceeds
 // Engine.StepsCharged. When a charge finds too few steps left, OverBudget

@@ -479,6 +479,13 @@ func (q *nthOf) at(pos int) bool {
 // match reports whether n's position among the siblings matching q.of is
 // An+B. Each sibling tried costs a step, besides what matching it costs;
 // when the budget runs out the answer is false.
+//
+// Unlike the plain positional pseudo-classes (position.go), this count is
+// not kept: it depends on S as well as on the parent, so keeping it would
+// take a number per child for every such selector, for a form pages rarely
+// use. Its cost stays what it is, every earlier (or later) sibling tried
+// against S, and the budget bounds it: a table striped with
+// :nth-child(2n of tr) still costs steps quadratic in its rows.
 func (q *nthOf) match(n *html.Node, m *matcher) bool {
 	pos := 1
 	for s := n; ; {

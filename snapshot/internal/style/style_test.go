@@ -200,7 +200,9 @@ func TestMatchAgreesWithCascadia(t *testing.T) {
 			sel.WriteString(rapid.SampledFrom([]string{"div", "p", "span", "x-c", "*", ".a", ".b", "div.a", "p.b", ":first-child",
 				"#i1", "*.a.b", "[class=a]", "[class~=b i]", ":not(.a)", ":not( .a , p )", ":not(div .b)", ":has(.a)", ":has( p.b )",
 				":has(span ~ .b)", ":nth-child(2n + 1)", ":last-of-type", ":only-child", ":not(:not(.b > span))",
-				":root", ":lang(en)", ":enabled"}).Draw(t, "compound"))
+				":root", ":lang(en)", ":enabled", ":nth-child(-n+3)", ":nth-last-child(odd)", "p:nth-of-type(2)",
+				":nth-last-of-type(3n-1)", ":only-of-type", ":first-of-type", ":last-child", ":nth-child(0n+0)", ":nth-child(-2n-1)",
+				":nth-child(+n)", ":not(:nth-child(2n))", ":nth-child(9999999999)", ":nth-of-type(even)", ":has(:last-child)"}).Draw(t, "compound"))
 		}
 		// Three combinators inside pseudo-classes are more than allowed.
 		// The closing parenthesis tells a nested combinator from the same
@@ -217,11 +219,13 @@ func TestMatchAgreesWithCascadia(t *testing.T) {
 			t.Fatalf("%q did not parse", sel.String())
 		}
 		ref := cascadia.MustCompile(sel.String())
+		// One matcher for the document, as in styling, so that the
+		// numbered siblings of one element serve the next.
+		m := newMatcher(Options{})
 		for el := doc; el != nil; el = NextNode(el, doc, true) {
 			if el.Type != html.ElementNode {
 				continue
 			}
-			m := newMatcher(Options{})
 			if got, want := matchComplex(&sels[0], el, &m), ref.Match(el); got != want {
 				t.Fatalf("%q on <%s>: ours %t, cascadia %t", sel.String(), el.Data, got, want)
 			}
