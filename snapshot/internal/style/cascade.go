@@ -493,6 +493,8 @@ func (e *Engine) DropSheets() {
 	e.byID, e.byClass, e.byTag = map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
 	e.SheetsDropped = true
 	e.varSteps = VarSteps
+	// No rule is left to test a position: the numbered siblings can go.
+	e.m.pos, e.m.perTag = nil, nil
 }
 
 func (e *Engine) add(r rule) {

@@ -447,3 +447,44 @@ func TestMaxNesting(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionStepsBound: a list of m items under li:nth-child(2n) costs
+// 3m steps (tag and position per item, and the list numbered once), on top
+// of the N(N+1)/2 of "x ~ .a" and one per .b element; the total is put just
+// under, at and just over MatchSteps, the list styled last.
+func TestPositionStepsBound(t *testing.T) {
+	const n, items = 8191, 100
+	base := n*(n+1)/2 + 3*items
+	for _, c := range []struct {
+		extra   int
+		dropped bool
+	}{
+		{MatchSteps - base - 1, false},
+		{MatchSteps - base, false},
+		{MatchSteps - base + 1, true},
+	} {
+		page := "<style>x ~ .a{visibility:hidden} .b{display:block} li:nth-child(2n){visibility:hidden}</style><body><div>" +
+			strings.Repeat("<i class=a></i>", n) + "</div><div>" + strings.Repeat("<i class=b></i>", c.extra) + "</div><ul>" +
+			strings.Repeat("<li></li>", items) + "</ul>"
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, styles := computeAll(doc)
+		if e.SheetsDropped != c.dropped {
+			t.Errorf("%d extra steps: dropped %t, want %t", c.extra, e.SheetsDropped, c.dropped)
+		}
+		if !c.dropped && e.StepsCharged() != base+c.extra {
+			t.Errorf("%d extra steps: %d charged, want %d", c.extra, e.StepsCharged(), base+c.extra)
+		}
+		hidden := 0
+		for n, s := range styles {
+			if n.Data == "li" && s.Hidden {
+				hidden++
+			}
+		}
+		if want := map[bool]int{false: items / 2, true: 0}[c.dropped]; hidden != want {
+			t.Errorf("%d extra steps: %d hidden items, want %d", c.extra, hidden, want)
+		}
+	}
+}
