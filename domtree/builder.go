@@ -22,6 +22,11 @@ type Builder struct {
 	// parent must be on it, which is what pre-order means.
 	open []int32
 	done bool
+	// text is the tree's text block while it grows; Build makes it the
+	// tree's string. names finds an element name already in it, so each
+	// distinct name is stored once.
+	text  []byte
+	names map[string]uint32
 }
 
 // NewBuilder returns a builder holding only the document node. sizeHint, when
@@ -35,7 +40,7 @@ func NewBuilder(sizeHint int) *Builder {
 		parent: none, lastChild: none, prevSibling: none,
 		kind: Document, display: DisplayBlock,
 	})
-	return &Builder{t: t, open: []int32{0}}
+	return &Builder{t: t, open: []int32{0}, names: map[string]uint32{}}
 }
 
 // ReserveAttrs makes room for n more attributes, for a source that knows
@@ -75,7 +80,6 @@ func (b *Builder) AddElement(parent int, name string, attrs []Attr, info Element
 	if info.Checked {
 		r.bits |= bitChecked
 	}
-	r.attrStart = int32(len(b.t.attrs))
 	keepValue := name != "input" || !InputValueSecret(firstType(attrs))
 	for _, a := range attrs {
 		a.Name = ToLowerASCII(a.Name)
@@ -84,14 +88,13 @@ func (b *Builder) AddElement(parent int, name string, attrs []Attr, info Element
 		}
 		b.t.attrs = append(b.t.attrs, a)
 	}
-	r.attrCount = int32(len(b.t.attrs)) - r.attrStart
 	b.setBackend(i, info.BackendNodeID)
 	return int(i), nil
 }
 
 // AddText appends a text node. Text under a textarea is stored empty.
 func (b *Builder) AddText(parent int, text string, backendID int64) (int, error) {
-	if b.validParent(parent) && b.t.nodes[parent].kind == Element && b.t.nodes[parent].data == "textarea" {
+	if b.validParent(parent) && b.t.nodes[parent].kind == Element && b.data(parent) == "textarea" {
 		text = "" // secret rule: a textarea's content is its value
 	}
 	i, err := b.add(parent, Text, text)
@@ -121,6 +124,36 @@ func (b *Builder) AddDoctype(parent int, name string, backendID int64) (int, err
 
 func (b *Builder) validParent(p int) bool { return p >= 0 && p < len(b.t.nodes) }
 
+// data is node i's name or content while the text is still a byte slice.
+// The comparisons it serves allocate nothing.
+func (b *Builder) data(i int) string {
+	r := &b.t.nodes[i]
+	return string(b.text[r.dataOff : r.dataOff+r.dataLen])
+}
+
+// maxText is the most bytes the text block holds, so that a span fits in
+// its uint32 fields; tests lower it.
+var maxText uint64 = math.MaxUint32
+
+// span stores data in the text block and returns where it lies. An
+// element's name is stored once however many elements carry it.
+func (b *Builder) span(kind Kind, data string) (off, n uint32, err error) {
+	if kind == Element {
+		if off, ok := b.names[data]; ok {
+			return off, uint32(len(data)), nil
+		}
+	}
+	if uint64(len(b.text))+uint64(len(data)) > maxText {
+		return 0, 0, &BuildError{Msg: "more text than a tree holds (4 GiB)"}
+	}
+	off, n = uint32(len(b.text)), uint32(len(data))
+	b.text = append(b.text, data...)
+	if kind == Element {
+		b.names[data] = off
+	}
+	return off, n, nil
+}
+
 func (b *Builder) add(parent int, kind Kind, data string) (int32, error) {
 	if b.done {
 		return 0, &BuildError{Msg: "builder already built"}
@@ -147,10 +180,15 @@ func (b *Builder) add(parent int, kind Kind, data string) (int32, error) {
 	if len(b.open) == 0 {
 		return 0, &BuildError{Msg: fmt.Sprintf("node %d is not in tree order: its parent %d closed earlier", len(b.t.nodes), parent)}
 	}
+	off, n, err := b.span(kind, data)
+	if err != nil {
+		return 0, err
+	}
 	i := int32(len(b.t.nodes))
 	b.t.nodes = append(b.t.nodes, record{
 		parent: p, lastChild: none, prevSibling: none,
-		kind: kind, data: data,
+		kind: kind, dataOff: off, dataLen: n,
+		attrStart: int32(len(b.t.attrs)),
 	})
 	pr := &b.t.nodes[p]
 	b.t.nodes[i].prevSibling = pr.lastChild
@@ -177,6 +215,8 @@ func (b *Builder) setBackend(i int32, id int64) {
 func (b *Builder) Build() *Tree {
 	t := b.t
 	b.done = true
+	t.text = string(b.text)
+	b.text, b.names = nil, nil
 	if t.backend != nil {
 		for len(t.backend) < len(t.nodes) {
 			t.backend = append(t.backend, 0)
@@ -210,7 +250,7 @@ func (b *Builder) Build() *Tree {
 				t.ids[id] = int32(i)
 			}
 		}
-		if r.data == "label" {
+		if t.data(r) == "label" {
 			if f, ok := n.Attr("for"); ok && f != "" {
 				t.labelsFor[f] = append(t.labelsFor[f], int32(i))
 			}
