@@ -22,10 +22,13 @@ type Builder struct {
 	// parent must be on it, which is what pre-order means.
 	open []int32
 	done bool
-	// text is the tree's text block while it grows; Build makes it the
-	// tree's string. names finds an element name already in it, so each
-	// distinct name is stored once.
-	text  []byte
+	// buf is the chunk of text being filled, slot cur of Tree.text (-1
+	// before the first); it is copied out, at its exact size, when full
+	// and at Build, so the text costs one allocation a chunk and nothing
+	// is ever copied twice. names finds an element name already stored, so
+	// each distinct name is stored once.
+	buf   []byte
+	cur   int
 	names map[string]uint32
 }
 
@@ -40,7 +43,7 @@ func NewBuilder(sizeHint int) *Builder {
 		parent: none, lastChild: none, prevSibling: none,
 		kind: Document, display: DisplayBlock,
 	})
-	return &Builder{t: t, open: []int32{0}, names: map[string]uint32{}}
+	return &Builder{t: t, open: []int32{0}, cur: -1, names: map[string]uint32{}}
 }
 
 // ReserveAttrs makes room for n more attributes, for a source that knows
@@ -124,34 +127,76 @@ func (b *Builder) AddDoctype(parent int, name string, backendID int64) (int, err
 
 func (b *Builder) validParent(p int) bool { return p >= 0 && p < len(b.t.nodes) }
 
-// data is node i's name or content while the text is still a byte slice.
+// data is node i's name or content while its chunk may still be filling.
 // The comparisons it serves allocate nothing.
 func (b *Builder) data(i int) string {
 	r := &b.t.nodes[i]
-	return string(b.text[r.dataOff : r.dataOff+r.dataLen])
+	if r.dataLen == 0 {
+		return ""
+	}
+	slot, pos := int(r.dataOff>>chunkBits), r.dataOff&(chunkSize-1)
+	if slot == b.cur {
+		return string(b.buf[pos : pos+r.dataLen])
+	}
+	return b.t.text[slot][pos : pos+r.dataLen]
 }
 
-// maxText is the most bytes the text block holds, so that a span fits in
-// its uint32 fields; tests lower it.
-var maxText uint64 = math.MaxUint32
+// maxSlots is how many chunk slots a tree's text may take, so that every
+// offset fits its uint32 field (4 GiB of offset space); tests lower it.
+var maxSlots = 1 << (32 - chunkBits)
 
-// span stores data in the text block and returns where it lies. An
+// span stores data in the text and returns where it lies: a slot and a
+// position packed in one offset. Small data is copied into the current
+// chunk; data over a quarter of a chunk is kept as it is, in slots of its
+// own (it is one allocation already, so copying it would gain nothing). An
 // element's name is stored once however many elements carry it.
 func (b *Builder) span(kind Kind, data string) (off, n uint32, err error) {
+	if len(data) == 0 {
+		return 0, 0, nil
+	}
 	if kind == Element {
 		if off, ok := b.names[data]; ok {
 			return off, uint32(len(data)), nil
 		}
 	}
-	if uint64(len(b.text))+uint64(len(data)) > maxText {
-		return 0, 0, &BuildError{Msg: "more text than a tree holds (4 GiB)"}
+	tooMuch := &BuildError{Msg: "more text than a tree holds (4 GiB)"}
+	if len(data) > chunkSize/4 {
+		slots := (len(data) + chunkSize - 1) / chunkSize
+		if len(b.t.text)+slots > maxSlots {
+			return 0, 0, tooMuch
+		}
+		off = uint32(len(b.t.text)) << chunkBits
+		b.t.text = append(b.t.text, data)
+		for range slots - 1 {
+			b.t.text = append(b.t.text, "") // the offsets data spans
+		}
+	} else {
+		if b.cur < 0 || len(b.buf)+len(data) > chunkSize {
+			if len(b.t.text)+1 > maxSlots {
+				return 0, 0, tooMuch
+			}
+			b.seal()
+			b.cur = len(b.t.text)
+			b.t.text = append(b.t.text, "") // filled by seal
+			if b.buf == nil {
+				b.buf = make([]byte, 0, chunkSize)
+			}
+		}
+		off = uint32(b.cur)<<chunkBits | uint32(len(b.buf))
+		b.buf = append(b.buf, data...)
 	}
-	off, n = uint32(len(b.text)), uint32(len(data))
-	b.text = append(b.text, data...)
 	if kind == Element {
 		b.names[data] = off
 	}
-	return off, n, nil
+	return off, uint32(len(data)), nil
+}
+
+// seal copies the current chunk into its slot.
+func (b *Builder) seal() {
+	if b.cur >= 0 {
+		b.t.text[b.cur] = string(b.buf)
+		b.buf = b.buf[:0]
+	}
 }
 
 func (b *Builder) add(parent int, kind Kind, data string) (int32, error) {
@@ -215,8 +260,8 @@ func (b *Builder) setBackend(i int32, id int64) {
 func (b *Builder) Build() *Tree {
 	t := b.t
 	b.done = true
-	t.text = string(b.text)
-	b.text, b.names = nil, nil
+	b.seal()
+	b.buf, b.names, b.cur = nil, nil, -1
 	if t.backend != nil {
 		for len(t.backend) < len(t.nodes) {
 			t.backend = append(t.backend, 0)

@@ -1,6 +1,7 @@
 package domtree
 
 import (
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -140,7 +141,7 @@ func TestRecordSize(t *testing.T) {
 // TestTextBlock: names and contents read back from the one text block as
 // they went in, a name shared by many elements is stored once, each node's
 // attributes end where the next node's begin (elements without any, text
-// in between, the last node), and the block's bound holds just under, at
+// in between, the last node), and the text's bound holds just under, at
 // and just over it.
 func TestTextBlock(t *testing.T) {
 	b := NewBuilder(0)
@@ -153,7 +154,7 @@ func TestTextBlock(t *testing.T) {
 	must(b.AddText(ta, "secret", 0))
 	cm := must(b.AddComment(body, "", 0))
 	last := must(b.AddElement(body, "span", []Attr{{"d", "4"}}, ElementInfo{}))
-	if n := len(b.text); n != len("body"+"div"+"héllo"+"textarea"+"span") {
+	if n := len(b.buf); n != len("body"+"div"+"héllo"+"textarea"+"span") {
 		t.Errorf("text block %d bytes: a repeated name was stored again", n)
 	}
 	tr := b.Build()
@@ -171,24 +172,55 @@ func TestTextBlock(t *testing.T) {
 		t.Error("attributes leak across node boundaries")
 	}
 
-	defer func(old uint64) { maxText = old }(maxText)
+	// Many small texts fill several chunks; texts over a quarter of a
+	// chunk, one of them longer than a chunk, take slots of their own
+	// between them; all read back intact and in place.
+	b = NewBuilder(0)
+	p := must(b.AddElement(0, "p", nil, ElementInfo{}))
+	var want []string
+	for i := range 30000 {
+		s := strings.Repeat(string(rune('a'+i%26)), i%7+1)
+		switch i {
+		case 100:
+			s = strings.Repeat("x", chunkSize/4+1)
+		case 20000:
+			s = strings.Repeat("y", 3*chunkSize+5)
+		case 20001:
+			s = strings.Repeat("z", chunkSize/4) // small enough to copy
+		}
+		must(b.AddText(p, s, 0))
+		want = append(want, s)
+	}
+	tr = b.Build()
+	if len(tr.text) < 6 {
+		t.Errorf("%d slots, want several chunks and the long texts' own", len(tr.text))
+	}
+	for i, s := range want {
+		if got := tr.At(p + 1 + i).Data(); got != s {
+			t.Fatalf("text %d: %d bytes back, want %d", i, len(got), len(s))
+		}
+	}
+
+	// The slot bound: just under, at and just over it.
+	defer func(old int) { maxSlots = old }(maxSlots)
 	for _, c := range []struct {
-		limit uint64
+		limit int
 		ok    bool
-	}{{11, true}, {10, true}, {9, false}} {
-		maxText = c.limit
+	}{{4, true}, {3, true}, {2, false}} {
+		maxSlots = c.limit
 		b := NewBuilder(0)
-		p, err := b.AddElement(0, "p", nil, ElementInfo{}) // 1 byte
+		p, err := b.AddElement(0, "p", nil, ElementInfo{}) // slot 0
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = b.AddText(p, "123456789", 0) // 9 more: 10 in all
+		long := strings.Repeat("q", chunkSize+1) // slots 1 and 2
+		_, err = b.AddText(p, long, 0)
 		if (err == nil) != c.ok {
 			t.Errorf("limit %d: error %v", c.limit, err)
 		}
 		if err == nil {
-			if got := b.Build().At(p + 1).Data(); got != "123456789" {
-				t.Errorf("limit %d: text %q", c.limit, got)
+			if got := b.Build().At(p + 1).Data(); got != long {
+				t.Errorf("limit %d: the text came back as %d bytes", c.limit, len(got))
 			}
 		}
 	}

@@ -16,10 +16,10 @@ const none int32 = -1
 // first child is the node right after it, when its subtree holds more than
 // itself, and the next sibling is the node right after its subtree, when
 // that is still inside the parent's. Its name or content is not a string
-// of its own but a span of the tree's one text block, and its attribute
-// count follows from where the next node's attributes start. These keep a
-// record at 36 bytes, and the text of a whole page in one allocation instead of
-// one per node, each rounded up to the allocator's size class.
+// of its own but a span of the tree's text, and its attribute count
+// follows from where the next node's attributes start. These keep a record
+// at 36 bytes, and the text of a page in a few chunks instead of one
+// allocation a node, each rounded up to the allocator's size class.
 type record struct {
 	parent, lastChild, prevSibling int32
 	// end is one past the last index of the node's subtree.
@@ -47,17 +47,30 @@ func (t *Tree) attrSpan(i int32) (start, end int32) {
 	return start, end
 }
 
+// The text of a tree is held in chunks of at most chunkSize bytes; a
+// record's dataOff is its chunk's slot in Tree.text shifted left by
+// chunkBits, plus its position in the chunk.
+const (
+	chunkBits = 16
+	chunkSize = 1 << chunkBits
+)
+
 // data is r's name or content.
 func (t *Tree) data(r *record) string {
-	return t.text[r.dataOff : r.dataOff+r.dataLen]
+	if r.dataLen == 0 {
+		return ""
+	}
+	pos := r.dataOff & (chunkSize - 1)
+	return t.text[r.dataOff>>chunkBits][pos : pos+r.dataLen]
 }
 
 // Tree is an immutable DOM tree. Build one with a Builder.
 type Tree struct {
 	nodes []record
 	attrs []Attr
-	// text holds every node's name or content; records hold spans of it.
-	text      string
+	// text holds every node's name or content, in chunks; records hold
+	// spans of them.
+	text      []string
 	backend   []int64 // nil when no node has a backend id
 	ids       map[string]int32
 	labelsFor map[string][]int32
