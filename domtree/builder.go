@@ -159,11 +159,10 @@ func (b *Builder) span(kind Kind, data string) (off, n uint32, err error) {
 			return off, uint32(len(data)), nil
 		}
 	}
-	tooMuch := &BuildError{Msg: "more text than a tree holds (4 GiB)"}
 	if len(data) > chunkSize/4 {
 		slots := (len(data) + chunkSize - 1) / chunkSize
 		if len(b.t.text)+slots > maxSlots {
-			return 0, 0, tooMuch
+			return 0, 0, errTooMuchText()
 		}
 		off = uint32(len(b.t.text)) << chunkBits
 		b.t.text = append(b.t.text, data)
@@ -173,7 +172,7 @@ func (b *Builder) span(kind Kind, data string) (off, n uint32, err error) {
 	} else {
 		if b.cur < 0 || len(b.buf)+len(data) > chunkSize {
 			if len(b.t.text)+1 > maxSlots {
-				return 0, 0, tooMuch
+				return 0, 0, errTooMuchText()
 			}
 			b.seal()
 			b.cur = len(b.t.text)
@@ -189,6 +188,12 @@ func (b *Builder) span(kind Kind, data string) (off, n uint32, err error) {
 		b.names[data] = off
 	}
 	return off, uint32(len(data)), nil
+}
+
+// errTooMuchText is made only when needed: a value built on every call
+// would be an allocation a node.
+func errTooMuchText() error {
+	return &BuildError{Msg: "more text than a tree holds (4 GiB)"}
 }
 
 // seal copies the current chunk into its slot.
