@@ -22,6 +22,14 @@ type Builder struct {
 	// parent must be on it, which is what pre-order means.
 	open []int32
 	done bool
+	// buf is the chunk of text being filled, slot cur of Tree.text (-1
+	// before the first); it is copied out, at its exact size, when full
+	// and at Build, so the text costs one allocation a chunk and nothing
+	// is ever copied twice. names finds an element name already stored, so
+	// each distinct name is stored once.
+	buf   []byte
+	cur   int
+	names map[string]uint32
 }
 
 // NewBuilder returns a builder holding only the document node. sizeHint, when
@@ -35,7 +43,7 @@ func NewBuilder(sizeHint int) *Builder {
 		parent: none, lastChild: none, prevSibling: none,
 		kind: Document, display: DisplayBlock,
 	})
-	return &Builder{t: t, open: []int32{0}}
+	return &Builder{t: t, open: []int32{0}, cur: -1, names: map[string]uint32{}}
 }
 
 // ReserveAttrs makes room for n more attributes, for a source that knows
@@ -75,7 +83,6 @@ func (b *Builder) AddElement(parent int, name string, attrs []Attr, info Element
 	if info.Checked {
 		r.bits |= bitChecked
 	}
-	r.attrStart = int32(len(b.t.attrs))
 	keepValue := name != "input" || !InputValueSecret(firstType(attrs))
 	for _, a := range attrs {
 		a.Name = ToLowerASCII(a.Name)
@@ -84,14 +91,13 @@ func (b *Builder) AddElement(parent int, name string, attrs []Attr, info Element
 		}
 		b.t.attrs = append(b.t.attrs, a)
 	}
-	r.attrCount = int32(len(b.t.attrs)) - r.attrStart
 	b.setBackend(i, info.BackendNodeID)
 	return int(i), nil
 }
 
 // AddText appends a text node. Text under a textarea is stored empty.
 func (b *Builder) AddText(parent int, text string, backendID int64) (int, error) {
-	if b.validParent(parent) && b.t.nodes[parent].kind == Element && b.t.nodes[parent].data == "textarea" {
+	if b.validParent(parent) && b.t.nodes[parent].kind == Element && b.data(parent) == "textarea" {
 		text = "" // secret rule: a textarea's content is its value
 	}
 	i, err := b.add(parent, Text, text)
@@ -121,6 +127,83 @@ func (b *Builder) AddDoctype(parent int, name string, backendID int64) (int, err
 
 func (b *Builder) validParent(p int) bool { return p >= 0 && p < len(b.t.nodes) }
 
+// data is node i's name or content while its chunk may still be filling.
+// The comparisons it serves allocate nothing.
+func (b *Builder) data(i int) string {
+	r := &b.t.nodes[i]
+	if r.dataLen == 0 {
+		return ""
+	}
+	slot, pos := int(r.dataOff>>chunkBits), r.dataOff&(chunkSize-1)
+	if slot == b.cur {
+		return string(b.buf[pos : pos+r.dataLen])
+	}
+	return b.t.text[slot][pos : pos+r.dataLen]
+}
+
+// maxSlots is how many chunk slots a tree's text may take, so that every
+// offset fits its uint32 field (4 GiB of offset space); tests lower it.
+var maxSlots = 1 << (32 - chunkBits)
+
+// span stores data in the text and returns where it lies: a slot and a
+// position packed in one offset. Small data is copied into the current
+// chunk; data over a quarter of a chunk is kept as it is, in slots of its
+// own (it is one allocation already, so copying it would gain nothing). An
+// element's name is stored once however many elements carry it.
+func (b *Builder) span(kind Kind, data string) (off, n uint32, err error) {
+	if len(data) == 0 {
+		return 0, 0, nil
+	}
+	if kind == Element {
+		if off, ok := b.names[data]; ok {
+			return off, uint32(len(data)), nil
+		}
+	}
+	if len(data) > chunkSize/4 {
+		slots := (len(data) + chunkSize - 1) / chunkSize
+		if len(b.t.text)+slots > maxSlots {
+			return 0, 0, errTooMuchText()
+		}
+		off = uint32(len(b.t.text)) << chunkBits
+		b.t.text = append(b.t.text, data)
+		for range slots - 1 {
+			b.t.text = append(b.t.text, "") // the offsets data spans
+		}
+	} else {
+		if b.cur < 0 || len(b.buf)+len(data) > chunkSize {
+			if len(b.t.text)+1 > maxSlots {
+				return 0, 0, errTooMuchText()
+			}
+			b.seal()
+			b.cur = len(b.t.text)
+			b.t.text = append(b.t.text, "") // filled by seal
+			if b.buf == nil {
+				b.buf = make([]byte, 0, chunkSize)
+			}
+		}
+		off = uint32(b.cur)<<chunkBits | uint32(len(b.buf))
+		b.buf = append(b.buf, data...)
+	}
+	if kind == Element {
+		b.names[data] = off
+	}
+	return off, uint32(len(data)), nil
+}
+
+// errTooMuchText is made only when needed: a value built on every call
+// would be an allocation a node.
+func errTooMuchText() error {
+	return &BuildError{Msg: "more text than a tree holds (4 GiB)"}
+}
+
+// seal copies the current chunk into its slot.
+func (b *Builder) seal() {
+	if b.cur >= 0 {
+		b.t.text[b.cur] = string(b.buf)
+		b.buf = b.buf[:0]
+	}
+}
+
 func (b *Builder) add(parent int, kind Kind, data string) (int32, error) {
 	if b.done {
 		return 0, &BuildError{Msg: "builder already built"}
@@ -147,10 +230,15 @@ func (b *Builder) add(parent int, kind Kind, data string) (int32, error) {
 	if len(b.open) == 0 {
 		return 0, &BuildError{Msg: fmt.Sprintf("node %d is not in tree order: its parent %d closed earlier", len(b.t.nodes), parent)}
 	}
+	off, n, err := b.span(kind, data)
+	if err != nil {
+		return 0, err
+	}
 	i := int32(len(b.t.nodes))
 	b.t.nodes = append(b.t.nodes, record{
 		parent: p, lastChild: none, prevSibling: none,
-		kind: kind, data: data,
+		kind: kind, dataOff: off, dataLen: n,
+		attrStart: int32(len(b.t.attrs)),
 	})
 	pr := &b.t.nodes[p]
 	b.t.nodes[i].prevSibling = pr.lastChild
@@ -177,6 +265,8 @@ func (b *Builder) setBackend(i int32, id int64) {
 func (b *Builder) Build() *Tree {
 	t := b.t
 	b.done = true
+	b.seal()
+	b.buf, b.names, b.cur = nil, nil, -1
 	if t.backend != nil {
 		for len(t.backend) < len(t.nodes) {
 			t.backend = append(t.backend, 0)
@@ -210,7 +300,7 @@ func (b *Builder) Build() *Tree {
 				t.ids[id] = int32(i)
 			}
 		}
-		if r.data == "label" {
+		if t.data(r) == "label" {
 			if f, ok := n.Attr("for"); ok && f != "" {
 				t.labelsFor[f] = append(t.labelsFor[f], int32(i))
 			}

@@ -1,6 +1,7 @@
 package domtree
 
 import (
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -132,7 +133,95 @@ func TestSetStyle(t *testing.T) {
 // TestRecordSize: the tree's per-node cost is its record (plus text and
 // attributes); first child and next sibling are derived, not stored.
 func TestRecordSize(t *testing.T) {
-	if s := unsafe.Sizeof(record{}); unsafe.Sizeof(uintptr(0)) == 8 && s != 48 {
-		t.Errorf("record is %d bytes, want 48", s)
+	if s := unsafe.Sizeof(record{}); unsafe.Sizeof(uintptr(0)) == 8 && s != 36 {
+		t.Errorf("record is %d bytes, want 36", s)
+	}
+}
+
+// TestTextBlock: names and contents read back from the one text block as
+// they went in, a name shared by many elements is stored once, each node's
+// attributes end where the next node's begin (elements without any, text
+// in between, the last node), and the text's bound holds just under, at
+// and just over it.
+func TestTextBlock(t *testing.T) {
+	b := NewBuilder(0)
+	must := mustAdd(t)
+	body := must(b.AddElement(0, "body", nil, ElementInfo{}))
+	d1 := must(b.AddElement(body, "DIV", []Attr{{"a", "1"}, {"b", "2"}}, ElementInfo{}))
+	tx := must(b.AddText(d1, "héllo", 0))
+	d2 := must(b.AddElement(body, "div", nil, ElementInfo{}))
+	ta := must(b.AddElement(d2, "textarea", []Attr{{"c", "3"}}, ElementInfo{}))
+	must(b.AddText(ta, "secret", 0))
+	cm := must(b.AddComment(body, "", 0))
+	last := must(b.AddElement(body, "span", []Attr{{"d", "4"}}, ElementInfo{}))
+	if n := len(b.buf); n != len("body"+"div"+"héllo"+"textarea"+"span") {
+		t.Errorf("text block %d bytes: a repeated name was stored again", n)
+	}
+	tr := b.Build()
+	for _, c := range []struct {
+		i          int
+		name, data string
+		attrs      int
+	}{{body, "body", "", 0}, {d1, "div", "", 2}, {tx, "", "héllo", 0}, {d2, "div", "", 0}, {ta, "textarea", "", 1}, {ta + 1, "", "", 0}, {cm, "", "", 0}, {last, "span", "", 1}} {
+		n := tr.At(c.i)
+		if n.Name() != c.name || n.Data() != c.data || len(n.Attrs()) != c.attrs {
+			t.Errorf("node %d: name %q data %q, %d attributes; want %q %q %d", c.i, n.Name(), n.Data(), len(n.Attrs()), c.name, c.data, c.attrs)
+		}
+	}
+	if v, _ := tr.At(last).Attr("d"); v != "4" || tr.At(d1).AttrValue("b") != "2" || tr.At(d1).HasAttr("c") {
+		t.Error("attributes leak across node boundaries")
+	}
+
+	// Many small texts fill several chunks; texts over a quarter of a
+	// chunk, one of them longer than a chunk, take slots of their own
+	// between them; all read back intact and in place.
+	b = NewBuilder(0)
+	p := must(b.AddElement(0, "p", nil, ElementInfo{}))
+	var want []string
+	for i := range 30000 {
+		s := strings.Repeat(string(rune('a'+i%26)), i%7+1)
+		switch i {
+		case 100:
+			s = strings.Repeat("x", chunkSize/4+1)
+		case 20000:
+			s = strings.Repeat("y", 3*chunkSize+5)
+		case 20001:
+			s = strings.Repeat("z", chunkSize/4) // small enough to copy
+		}
+		must(b.AddText(p, s, 0))
+		want = append(want, s)
+	}
+	tr = b.Build()
+	if len(tr.text) < 6 {
+		t.Errorf("%d slots, want several chunks and the long texts' own", len(tr.text))
+	}
+	for i, s := range want {
+		if got := tr.At(p + 1 + i).Data(); got != s {
+			t.Fatalf("text %d: %d bytes back, want %d", i, len(got), len(s))
+		}
+	}
+
+	// The slot bound: just under, at and just over it.
+	defer func(old int) { maxSlots = old }(maxSlots)
+	for _, c := range []struct {
+		limit int
+		ok    bool
+	}{{4, true}, {3, true}, {2, false}} {
+		maxSlots = c.limit
+		b := NewBuilder(0)
+		p, err := b.AddElement(0, "p", nil, ElementInfo{}) // slot 0
+		if err != nil {
+			t.Fatal(err)
+		}
+		long := strings.Repeat("q", chunkSize+1) // slots 1 and 2
+		_, err = b.AddText(p, long, 0)
+		if (err == nil) != c.ok {
+			t.Errorf("limit %d: error %v", c.limit, err)
+		}
+		if err == nil {
+			if got := b.Build().At(p + 1).Data(); got != long {
+				t.Errorf("limit %d: the text came back as %d bytes", c.limit, len(got))
+			}
+		}
 	}
 }

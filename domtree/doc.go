@@ -30,7 +30,8 @@
 //
 // # Limits
 //
-// A tree holds at most math.MaxInt32 nodes. Frame documents, shadow roots and
+// A tree holds at most math.MaxInt32 nodes, and names and contents of
+// about 4 GiB in all (offsets are 32 bits). Frame documents, shadow roots and
 // template contents are not nodes of the tree at all; their host elements
 // carry a flag saying they were present.
 //

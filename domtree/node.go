@@ -55,7 +55,7 @@ func (n Node) IsElement() bool { return n.Kind() == Element }
 // Name is an element's lower-case name, "" for other kinds.
 func (n Node) Name() string {
 	if r := n.rec(); r != nil && r.kind == Element {
-		return r.data
+		return n.t.data(r)
 	}
 	return ""
 }
@@ -63,14 +63,14 @@ func (n Node) Name() string {
 // Is reports whether n is an element named name (lower-case).
 func (n Node) Is(name string) bool {
 	r := n.rec()
-	return r != nil && r.kind == Element && r.data == name
+	return r != nil && r.kind == Element && n.t.data(r) == name
 }
 
 // Data is the content of a text or comment node, or a doctype's name; "" for
 // elements and the document.
 func (n Node) Data() string {
 	if r := n.rec(); r != nil && r.kind != Element {
-		return r.data
+		return n.t.data(r)
 	}
 	return ""
 }
@@ -81,7 +81,8 @@ func (n Node) Attr(name string) (string, bool) {
 	if r == nil {
 		return "", false
 	}
-	for _, a := range n.t.attrs[r.attrStart : r.attrStart+r.attrCount] {
+	start, end := n.t.attrSpan(n.i)
+	for _, a := range n.t.attrs[start:end] {
 		if a.Name == name {
 			return a.Value, true
 		}
@@ -115,7 +116,8 @@ func (n Node) Attrs() []Attr {
 	if r == nil {
 		return nil
 	}
-	return n.t.attrs[r.attrStart : r.attrStart+r.attrCount : r.attrStart+r.attrCount]
+	start, end := n.t.attrSpan(n.i)
+	return n.t.attrs[start:end:end]
 }
 
 // Parent is n's parent, the zero Node for the document.

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/argcheck"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/schema"
@@ -49,7 +49,7 @@ type Server struct {
 	store  *Store
 	root   *rootDir
 	mcp    *sdk.Server
-	inputs map[string]*jsonschema.Schema
+	inputs map[string]*argcheck.Schema
 
 	// owners numbers the sessions, for the artifact store.
 	owners atomic.Uint64
@@ -98,7 +98,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, policy: policy, store: store, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*jsonschema.Schema{}}
+	s := &Server{cfg: cfg, policy: policy, store: store, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
 	if cfg.Root != "" {
 		if s.root, err = openRootDir(cfg.Root); err != nil {
 			return nil, err
@@ -296,7 +296,7 @@ func (s *Server) addTool(t toolDef) error {
 	if err != nil {
 		return err
 	}
-	compiled, err := compile(t.name, in)
+	compiled, err := argcheck.Compile(in)
 	if err != nil {
 		return err
 	}
@@ -340,33 +340,14 @@ func (s *Server) addTool(t toolDef) error {
 	return nil
 }
 
-func compile(name string, data []byte) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	url := "urn:domsnap:tool:" + name
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
-}
-
 // validate checks arguments against a tool's input schema. The message
 // names where the arguments broke it, never what they held.
-func validate(s *jsonschema.Schema, args []byte) error {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+func validate(s *argcheck.Schema, args []byte) error {
+	v, err := argcheck.Decode(args)
 	if err != nil {
 		return errcode.New(errcode.InvalidRequest, pkg, "", "the arguments are not one JSON object")
 	}
-	if err := s.Validate(v); err != nil {
-		loc := ""
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			loc = deepestLocation(ve)
-		}
+	if ok, loc := s.Validate(v); !ok {
 		msg := "the arguments do not match the tool's input schema"
 		if loc != "" {
 			msg += " at " + errcode.Quote(loc)
@@ -374,18 +355,6 @@ func validate(s *jsonschema.Schema, args []byte) error {
 		return errcode.New(errcode.InvalidRequest, pkg, "", msg)
 	}
 	return nil
-}
-
-// deepestLocation is the JSON pointer of the first innermost failure.
-func deepestLocation(ve *jsonschema.ValidationError) string {
-	for len(ve.Causes) > 0 {
-		ve = ve.Causes[0]
-	}
-	loc := ""
-	for _, tok := range ve.InstanceLocation {
-		loc += "/" + tok
-	}
-	return loc
 }
 
 // answer is a successful tool result: the JSON bytes as the text, and the
