@@ -85,6 +85,13 @@ type matcher struct {
 	pos map[*html.Node]sibPos
 	// perTag is position's scratch count of the children of each tag.
 	perTag map[string]int32
+	// fieldset answers, for every element an :enabled or :disabled test
+	// passed, whether it lies in a disabled fieldset (see formState), and
+	// legends holds each disabled fieldset's first legend; climb is
+	// formState's scratch list of the elements it is answering.
+	fieldset map[*html.Node]bool
+	legends  map[*html.Node]*html.Node
+	climb    []*html.Node
 	// states are the elements' states (Options.States).
 	states States
 	// quirks makes class and id names match ASCII case-insensitively; the

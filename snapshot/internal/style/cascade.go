@@ -493,8 +493,10 @@ func (e *Engine) DropSheets() {
 	e.byID, e.byClass, e.byTag = map[string][]int32{}, map[string][]int32{}, map[string][]int32{}
 	e.SheetsDropped = true
 	e.varSteps = VarSteps
-	// No rule is left to test a position: the numbered siblings can go.
+	// No rule is left to test a position or a form state: what they kept
+	// can go.
 	e.m.pos, e.m.perTag = nil, nil
+	e.m.fieldset, e.m.legends, e.m.climb = nil, nil, nil
 }
 
 func (e *Engine) add(r rule) {

@@ -31,6 +31,8 @@ const (
 	simHasChild // :haschild(list), the library's spelling of :has(> list)
 	simState    // a state from Options.States, or its absence (stateSel)
 	simPosition // a positional pseudo-class (nthPos), see position.go
+	simEnabled  // :enabled, see formstate.go
+	simDisabled // :disabled
 	simLeaf     // matched by the selector library
 )
 
@@ -42,7 +44,6 @@ const (
 	costAttrs              // attribute selectors: the element's attributes
 	costSiblings           // position pseudo-classes the library matches: the parent's children
 	costAncestors          // :lang(): the ancestors
-	costFormState          // :enabled, :disabled: ancestors and siblings
 )
 
 // simple is one simple selector of a compound.
@@ -179,8 +180,14 @@ func (p *compoundParser) pseudo(c *cmpd) {
 		switch name {
 		case "first-child", "last-child", "only-child", "first-of-type", "last-of-type", "only-of-type":
 			cost = costSiblings
-		case "enabled", "disabled":
-			cost = costFormState
+		case "enabled":
+			c.simples = append(c.simples, simple{kind: simEnabled})
+			p.i += 2
+			return
+		case "disabled":
+			c.simples = append(c.simples, simple{kind: simDisabled})
+			p.i += 2
+			return
 		}
 		p.leaf(c, ":"+name, cost)
 		p.i += 2
@@ -371,6 +378,11 @@ func (m *matcher) matchCompound(c *cmpd, n *html.Node) bool {
 			if !ok || !s.nth.matches(p) {
 				return false
 			}
+		case simEnabled, simDisabled:
+			en, dis, ok := m.formState(n)
+			if !ok || (s.kind == simEnabled && !en) || (s.kind == simDisabled && !dis) {
+				return false
+			}
 		case simLeaf:
 			extra := 0
 			switch s.cost {
@@ -380,8 +392,6 @@ func (m *matcher) matchCompound(c *cmpd, n *html.Node) bool {
 				extra = siblings(n)
 			case costAncestors:
 				extra = depth(n)
-			case costFormState:
-				extra = depth(n) + siblings(n)
 			}
 			if !m.charge(extra) {
 				return false

@@ -170,21 +170,29 @@ func TestParseSelectors(t *testing.T) {
 // answers exactly what the selector library's own matcher answers.
 func TestMatchAgreesWithCascadia(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tags := []string{"div", "p", "span"}
+		// The form elements and a disabled attribute exercise :enabled and
+		// :disabled: fieldsets and legends also wrap what follows, so that
+		// there are nested fieldsets, controls in first and later legends,
+		// and options in optgroups.
+		tags := []string{"div", "p", "span", "legend", "input", "option", "a"}
+		wraps := []string{"x-c", "x-c", "x-c", "fieldset", "legend", "optgroup"}
 		classes := []string{"a", "b"}
 		// A random tree of up to 40 elements.
 		var sb strings.Builder
-		depth := 0
+		var open []string
 		n := rapid.IntRange(1, 40).Draw(t, "n")
 		for i := 0; i < n; i++ {
-			if depth > 0 && rapid.Bool().Draw(t, "close") {
-				sb.WriteString("</x-c>")
-				depth--
+			if len(open) > 0 && rapid.Bool().Draw(t, "close") {
+				fmt.Fprintf(&sb, "</%s>", open[len(open)-1])
+				open = open[:len(open)-1]
 			}
+			wrap := rapid.SampledFrom(wraps).Draw(t, "wrap")
 			tag := rapid.SampledFrom(tags).Draw(t, "tag")
 			cls := rapid.SampledFrom(classes).Draw(t, "class")
-			fmt.Fprintf(&sb, "<x-c><%s class=%s id=i%d></%s>", tag, cls, i, tag)
-			depth++
+			attr := rapid.SampledFrom([]string{"", " disabled", " href"}).Draw(t, "attr")
+			wattr := rapid.SampledFrom([]string{"", " disabled"}).Draw(t, "wrapAttr")
+			fmt.Fprintf(&sb, "<%s%s><%s class=%s id=i%d%s></%s>", wrap, wattr, tag, cls, i, attr, tag)
+			open = append(open, wrap)
 		}
 		doc, err := html.Parse(strings.NewReader(sb.String()))
 		if err != nil {
@@ -202,7 +210,8 @@ func TestMatchAgreesWithCascadia(t *testing.T) {
 				":has(span ~ .b)", ":nth-child(2n + 1)", ":last-of-type", ":only-child", ":not(:not(.b > span))",
 				":root", ":lang(en)", ":enabled", ":nth-child(-n+3)", ":nth-last-child(odd)", "p:nth-of-type(2)",
 				":nth-last-of-type(3n-1)", ":only-of-type", ":first-of-type", ":last-child", ":nth-child(0n+0)", ":nth-child(-2n-1)",
-				":nth-child(+n)", ":not(:nth-child(2n))", ":nth-child(9999999999)", ":nth-of-type(even)", ":has(:last-child)"}).Draw(t, "compound"))
+				":nth-child(+n)", ":not(:nth-child(2n))", ":nth-child(9999999999)", ":nth-of-type(even)", ":has(:last-child)",
+				":disabled", "input:enabled", ":not(:disabled)", "legend :enabled", "fieldset:disabled", "option:disabled"}).Draw(t, "compound"))
 		}
 		// Three combinators inside pseudo-classes are more than allowed.
 		// The closing parenthesis tells a nested combinator from the same
