@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/andybalholm/cascadia"
+
 	"golang.org/x/net/html"
 )
 
@@ -75,3 +77,113 @@ func TestFormStateSteps(t *testing.T) { checkForm(t, 2000) }
 // sheets; counting the siblings on every test would have cost some 800
 // million steps.
 func TestFormStateLargeForm(t *testing.T) { checkForm(t, 20000) }
+
+// TestFormStateStepsBound puts a form of 100 inputs, styled last, on top of
+// the N(N+1)/2 steps of "x ~ .a" and one per .b element, just under, at and
+// just over MatchSteps.
+func TestFormStateStepsBound(t *testing.T) {
+	const n, items = 8191, 100
+	base := n*(n+1)/2 + formSteps(items)
+	for _, c := range []struct {
+		extra   int
+		dropped bool
+	}{
+		{MatchSteps - base - 1, false},
+		{MatchSteps - base, false},
+		{MatchSteps - base + 1, true},
+	} {
+		page := "<style>x ~ .a{visibility:hidden} .b{display:block} input:enabled{visibility:hidden} input:disabled{display:none}</style><body><div>" +
+			strings.Repeat("<i class=a></i>", n) + "</div><div>" + strings.Repeat("<i class=b></i>", c.extra) + "</div><form>" +
+			strings.Repeat("<input><input><input><input disabled>", items/4) + "</form>"
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, styles := computeAll(doc)
+		if e.SheetsDropped != c.dropped {
+			t.Errorf("%d extra steps: dropped %t, want %t", c.extra, e.SheetsDropped, c.dropped)
+		}
+		if !c.dropped && e.StepsCharged() != base+c.extra {
+			t.Errorf("%d extra steps: %d charged, want %d", c.extra, e.StepsCharged(), base+c.extra)
+		}
+		hidden, none := 0, 0
+		for n, s := range styles {
+			if n.Data == "input" && s.Hidden {
+				hidden++
+			}
+			if n.Data == "input" && s.Display.IsNone() {
+				none++
+			}
+		}
+		want := map[bool][2]int{false: {items * 3 / 4, items / 4}, true: {0, 0}}[c.dropped]
+		if hidden != want[0] || none != want[1] {
+			t.Errorf("%d extra steps: %d hidden and %d undisplayed inputs, want %v", c.extra, hidden, none, want)
+		}
+	}
+}
+
+// TestFormStateEdges: the fieldset and legend rules, written out, agree
+// with the selector library's own :enabled and :disabled.
+func TestFormStateEdges(t *testing.T) {
+	page := `<body>
+<fieldset disabled id=outer>
+  <legend id=l1><input id=inFirst><fieldset id=innerInFirst><input id=inInnerInFirst></fieldset></legend>
+  <legend id=l2><input id=inSecond></legend>
+  <input id=direct>
+  <fieldset id=nested><legend id=nl><input id=nestedLegend></legend><input id=nestedDirect></fieldset>
+</fieldset>
+<fieldset id=plain><legend><input id=plainLegend></legend><fieldset disabled id=inner><input id=innerDirect><legend id=late><input id=lateLegend></legend></fieldset></fieldset>
+<select><optgroup disabled id=og><option id=inDisabledGroup>a</option></optgroup><option disabled id=opt>b</option><option id=free>c</option></select>
+<a id=link href=x>l</a><a id=nolink>n</a><button disabled id=btn>b</button><textarea id=ta></textarea>`
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the selector library says, which is kept so that results stay
+	// the same. Two cases differ from HTML, which also disables an option
+	// in a disabled optgroup (inDisabledGroup) and a fieldset inside a
+	// disabled one (nested).
+	want := map[string]string{
+		"inFirst": "enabled", "inInnerInFirst": "enabled", "inSecond": "disabled", "direct": "disabled",
+		"nested": "enabled", "nestedLegend": "disabled", "nestedDirect": "disabled", "plainLegend": "enabled",
+		"innerDirect": "disabled", "lateLegend": "enabled", "og": "disabled", "inDisabledGroup": "enabled",
+		"opt": "disabled", "free": "enabled", "link": "enabled", "nolink": "", "btn": "disabled", "ta": "enabled",
+		"l1": "", "outer": "disabled", "plain": "enabled",
+	}
+	refEn, refDis := cascadia.MustCompile(":enabled"), cascadia.MustCompile(":disabled")
+	m := newMatcher(Options{})
+	seen := 0
+	for el := doc; el != nil; el = NextNode(el, doc, true) {
+		if el.Type != html.ElementNode {
+			continue
+		}
+		en, dis, ok := m.formState(el)
+		if !ok {
+			t.Fatal("budget spent")
+		}
+		if en != refEn.Match(el) || dis != refDis.Match(el) {
+			t.Errorf("<%s id=%s>: enabled %t disabled %t, the selector library says %t %t", el.Data, attrOf(el, "id"), en, dis, refEn.Match(el), refDis.Match(el))
+		}
+		w, ok := want[attrOf(el, "id")]
+		if !ok {
+			continue
+		}
+		seen++
+		got := map[[2]bool]string{{true, false}: "enabled", {false, true}: "disabled", {false, false}: ""}[[2]bool{en, dis}]
+		if got != w {
+			t.Errorf("#%s: %q, want %q", attrOf(el, "id"), got, w)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of the %d cases found", seen, len(want))
+	}
+}
+
+func attrOf(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
