@@ -17,13 +17,16 @@ import (
 // :nth-of-type(2n), :last-child, ...) costs its one step: the first time
 // one of a parent's children is tested, the parent's child nodes are
 // numbered, one step each, once for every later test of any of them (see
-// position). Other tests whose own work grows with the element charge for
-// it up front: one that walks the ancestors (:lang(), :enabled, :disabled)
-// one step per ancestor, :enabled and :disabled also one per child of the
-// parent, a positional pseudo-class whose numbers are too big to read
-// itself (left to the selector library, which counts the siblings) one
-// per child of the parent, and an attribute selector one per 64 bytes of
-// the element's attributes.
+// position). :enabled and :disabled cost their one step likewise: whether
+// an element lies in a disabled fieldset is worked out once per element,
+// one step each, the first time a test passes it, and a disabled
+// fieldset's first legend is found once, one step per child node (see
+// formState). Other tests whose own work grows with the element charge for
+// it up front: :lang(), which walks the ancestors, one step per ancestor,
+// a positional pseudo-class whose numbers are too big to read itself (left
+// to the selector library, which counts the siblings) one per child of the
+// parent, and an attribute selector one per 64 bytes of the element's
+// attributes.
 //
 // 2^25 steps take well under a second; a page that needs more is analysed
 // without its author style sheets.
