@@ -336,12 +336,20 @@ func (c *connTracker) dial(ctx context.Context, network, addr string) (net.Conn,
 		return nil, errors.New("the client has gone away")
 	}
 	conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-	if err == nil {
-		c.mu.Lock()
-		c.conns = append(c.conns, conn)
-		c.mu.Unlock()
+	if err != nil {
+		return nil, err
 	}
-	return conn, err
+	// A dial that began before cut and ended after it must not hand the
+	// client a live connection: through it the client could still end its
+	// session (a DELETE), which is not what a client that went away does.
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gone {
+		conn.Close()
+		return nil, errors.New("the client has gone away")
+	}
+	c.conns = append(c.conns, conn)
+	return conn, nil
 }
 
 func (c *connTracker) cut() {
