@@ -111,7 +111,7 @@ func TestInventoryEdgeCases(t *testing.T) {
 		{"two inputs as a table", []string{"inventory", "--format", "table", empty, empty}, exitUsage, "usage: several inputs print one JSON line each"},
 		{"bad format", []string{"inventory", "--format", "xml", empty}, exitUsage, "usage: --format must be table or json"},
 		{"unknown flag", []string{"inventory", "--selector", "x", empty}, exitUsage, ""},
-		{"missing file", []string{"inventory", empty + ".nope"}, exitFailure, "error: "},
+		{"missing file", []string{"inventory", empty + ".nope"}, exitFailure, "unsupported_input: cannot stat the input"},
 		{"unrecognised input", []string{"inventory", writeTemp(t, "bin", "\x00\x01\x02binary")}, exitFailure, "unsupported_input"},
 	} {
 		r := runCmd(t, "", c.args...)

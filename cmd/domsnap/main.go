@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -159,7 +160,15 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 // readInput reads an INPUT: a named file, or standard input for "-",
 // bounded by limits.MaxInputBytes as the bytes arrive.
 func (c *cli) readInput(name string) ([]byte, error) {
-	return c.readBounded(name, c.inputLimit(), "input", snapshot.CheckHead)
+	data, err := c.readBounded(name, c.inputLimit(), "input", snapshot.CheckHead)
+	// An input that cannot be opened or read is unsupported_input, so its
+	// error line carries a code like every other (docs/reference.md#exit-codes);
+	// the path is not repeated, the person or the JSON line already has it.
+	var pe *fs.PathError
+	if err != nil && errors.As(err, &pe) && !errors.As(err, new(*domsnap.Error)) {
+		return nil, &domsnap.Error{Code: domsnap.UnsupportedInput, Msg: "cannot " + pe.Op + " the input", Err: pe.Err}
+	}
+	return data, err
 }
 
 // inputLimit is the most bytes one input may hold.

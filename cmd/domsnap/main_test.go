@@ -158,7 +158,7 @@ func TestExtractExitCodes(t *testing.T) {
 		{"malformed revision", "", []string{"extract", "--request", reqFile(okReq + `,"expected_revision":"yesterday"}`), example}, exitRevision, "foreign_revision: "},
 		{"matching revision", "", []string{"extract", "--request", reqFile(okReq + `,"expected_revision":"` + rev + `"}`), example}, exitOK, ""},
 
-		{"missing file", "", []string{"extract", "--kind", "table", "--field", "a:0:string", filepath.Join(t.TempDir(), "nope.html")}, exitFailure, "error: "},
+		{"missing file", "", []string{"extract", "--kind", "table", "--field", "a:0:string", filepath.Join(t.TempDir(), "nope.html")}, exitFailure, "unsupported_input: cannot stat the input"},
 		{"not found is a result", "", []string{"extract", "--kind", "table", "--index", "3", "--field", "a:0:string", example}, exitOK, ""},
 		{"help", "", []string{"help"}, exitOK, ""},
 	}
@@ -365,5 +365,32 @@ func TestExtractTableFormatSpanRowKeepsColumns(t *testing.T) {
 	}
 	if strings.LastIndex(first, "1") != strings.LastIndex(last, "2") {
 		t.Errorf("columns after the span row moved:\n%s", r.stdout)
+	}
+}
+
+// TestMissingInputHasACode: one INPUT that cannot be read fails with a
+// coded error line, the same code and message a many-inputs line gives it,
+// and never the path (the person typed it; the line holds it).
+func TestMissingInputHasACode(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.html")
+	for _, c := range []struct {
+		input, want string
+	}{
+		{missing, "unsupported_input: cannot stat the input: no such file or directory"},
+		{dir, "unsupported_input: the input is a directory, not a file"},
+	} {
+		one := runCmd(t, "", "extract", "--kind", "table", "--field", "a:0:string", c.input)
+		if one.code != 1 || strings.TrimSpace(one.stderr) != c.want {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q", filepath.Base(c.input), one.code, one.stderr, c.want)
+		}
+		if strings.Contains(one.stderr, dir) {
+			t.Errorf("the error repeats the path: %q", one.stderr)
+		}
+		many := runCmd(t, "", "extract", "--kind", "table", "--field", "a:0:string", c.input, c.input)
+		lines := manyLines(t, many.stdout)
+		if len(lines) != 2 || lines[0].Error == nil || string(lines[0].Error.Code)+": "+lines[0].Error.Message != c.want {
+			t.Errorf("%s: many-inputs line %+v, want %q", filepath.Base(c.input), lines, c.want)
+		}
 	}
 }
