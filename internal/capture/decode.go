@@ -59,51 +59,32 @@ func decodeRaw(data []byte, maxNodes int) (*rawCapture, error) {
 
 func decodeStrings(s *Scanner, rc *rawCapture) error {
 	const path = "/strings"
-	more, err := s.ArrayStart(path)
-	if err != nil {
-		return err
-	}
 	spans := make([]span, 0, 64)
-	for more {
-		sp, err := s.StringSpan(jsonlex.AppendIndex(path, len(spans)))
+	err := s.Elements(path, func(i int) error {
+		sp, err := s.StringSpan(jsonlex.AppendIndex(path, i))
 		if err != nil {
 			return err
 		}
 		spans = append(spans, span{int32(sp.Start), int32(sp.End), sp.Esc})
-		if more, err = s.ArrayNext(path); err != nil {
-			return err
-		}
-	}
+		return nil
+	})
 	rc.strs.spans = spans
-	return nil
+	return err
 }
 
 func decodeDocuments(s *Scanner, rc *rawCapture) error {
-	more, err := s.ArrayStart("/documents")
-	if err != nil {
-		return err
-	}
-	for more {
-		path := "/documents/" + strconv.Itoa(rc.docCount)
-		if rc.docCount == 0 {
-			if err := decodeDocument(s, &rc.doc, path); err != nil {
-				return err
-			}
-		} else {
-			// Frame documents are never read; only their syntax is checked.
-			if s.Peek() != '{' {
-				return s.WrongType(path, "an object")
-			}
-			if err := s.SkipValue(path); err != nil {
-				return err
-			}
-		}
+	return s.Elements("/documents", func(i int) error {
+		path := jsonlex.AppendIndex("/documents", i)
 		rc.docCount++
-		if more, err = s.ArrayNext("/documents"); err != nil {
-			return err
+		if i == 0 {
+			return decodeDocument(s, &rc.doc, path)
 		}
-	}
-	return nil
+		// Frame documents are never read; only their syntax is checked.
+		if s.Peek() != '{' {
+			return s.WrongType(path, "an object")
+		}
+		return s.SkipValue(path)
+	})
 }
 
 func decodeDocument(s *Scanner, d *rawDoc, path string) error {

@@ -93,20 +93,14 @@ func (s *Scanner) StringValue(path string) (string, error) {
 
 // stringArray reads an array of strings.
 func (s *Scanner) StringArray(path string) ([]string, error) {
-	more, err := s.ArrayStart(path)
+	out := []string{}
+	err := s.Elements(path, func(i int) error {
+		v, err := s.StringValue(jsonlex.AppendIndex(path, i))
+		out = append(out, v)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	out := []string{}
-	for more {
-		v, err := s.StringValue(jsonlex.AppendIndex(path, len(out)))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-		if more, err = s.ArrayNext(path); err != nil {
-			return nil, err
-		}
 	}
 	return out, nil
 }

@@ -250,22 +250,15 @@ func (sc *scrubber) parseStrings(path string) error {
 	if isNull, err := s.Null(path); isNull || err != nil {
 		return err
 	}
-	more, err := s.ArrayStart(path)
-	if err != nil {
-		return err
-	}
 	sc.hasStrs = true
-	for more {
-		sp, err := s.StringSpan(jsonlex.AppendIndex(path, len(sc.strs)))
+	return s.Elements(path, func(i int) error {
+		sp, err := s.StringSpan(jsonlex.AppendIndex(path, i))
 		if err != nil {
 			return err
 		}
 		sc.strs = append(sc.strs, s.Quoted(sp))
-		if more, err = s.ArrayNext(path); err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func (sc *scrubber) parseDocuments(path string) error {
@@ -273,22 +266,14 @@ func (sc *scrubber) parseDocuments(path string) error {
 	if isNull, err := s.Null(path); isNull || err != nil {
 		return err
 	}
-	more, err := s.ArrayStart(path)
-	if err != nil {
-		return err
-	}
-	for more {
-		p := path + "/" + strconv.Itoa(len(sc.docs))
+	return s.Elements(path, func(i int) error {
 		var d scrubDocTables
-		if err := sc.parseDocument(&d, p); err != nil {
+		if err := sc.parseDocument(&d, jsonlex.AppendIndex(path, i)); err != nil {
 			return err
 		}
 		sc.docs = append(sc.docs, d)
-		if more, err = s.ArrayNext(path); err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // docStringMember reports whether a document member is one of its own

@@ -227,6 +227,25 @@ func (l *Lexer) Members(path string, f func(key Span) error) error {
 	return nil
 }
 
+// Elements walks the array at path one element at a time, calling f with
+// the element's index; f must consume exactly the element. An error of f is
+// returned as it is. It is the array's twin of Members.
+func (l *Lexer) Elements(path string, f func(i int) error) error {
+	more, err := l.ArrayStart(path)
+	if err != nil {
+		return err
+	}
+	for i := 0; more; i++ {
+		if err := f(i); err != nil {
+			return err
+		}
+		if more, err = l.ArrayNext(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Literal consumes lit (true, false or null).
 func (l *Lexer) Literal(lit, path string) error {
 	if len(l.Data)-l.Pos < len(lit) || string(l.Data[l.Pos:l.Pos+len(lit)]) != lit {

@@ -2,6 +2,7 @@ package jsonlex
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -175,6 +176,34 @@ func TestMembersAndKinds(t *testing.T) {
 	// A value that is not an object names what it is.
 	l = Lexer{Data: []byte(` [1]`)}
 	wantErr(t, l.Members("/o", nil), 1, "/o", "got an array, want an object")
+}
+
+func TestElements(t *testing.T) {
+	l := Lexer{Data: []byte(`[ 1, "x" ,[],{} ]`)}
+	var seen []int
+	err := l.Elements("/a", func(i int) error {
+		seen = append(seen, i)
+		return l.SkipValue(AppendIndex("/a", i))
+	})
+	if err != nil || fmt.Sprint(seen) != "[0 1 2 3]" {
+		t.Errorf("indexes %v, error %v", seen, err)
+	}
+	l = Lexer{Data: []byte(`[]`)}
+	if err := l.Elements("", func(int) error { t.Error("called for an empty array"); return nil }); err != nil {
+		t.Error(err)
+	}
+	// An error of the callback comes back as it is.
+	sentinel := errors.New("stop")
+	l = Lexer{Data: []byte(`[1]`)}
+	if err := l.Elements("", func(int) error { return sentinel }); err != sentinel {
+		t.Errorf("callback error became %v", err)
+	}
+	// A value that is not an array names what it is; a bad separator is a
+	// syntax error at its byte.
+	l = Lexer{Data: []byte(` {}`)}
+	wantErr(t, l.Elements("/a", nil), 1, "/a", "got an object, want an array")
+	l = Lexer{Data: []byte(`[1 2]`)}
+	wantErr(t, l.Elements("/a", func(i int) error { _, err := l.Number(""); return err }), 3, "/a", "expected ',' or ']'")
 }
 
 func TestAppendKeyAndIndex(t *testing.T) {
