@@ -49,6 +49,13 @@ const (
 // they are cancelled; the rest of DrainTimeout is for their answers.
 const drainGrace = 7 * time.Second
 
+// answerGrace is how long the sessions stay open at shutdown after the last
+// answer was written, within DrainTimeout. Closing a session ends its event
+// stream, and a client that reads that end before the answer it was sent
+// (they come over two connections, read apart) may fail the call instead
+// of reporting its answer.
+const answerGrace = time.Second
+
 // sessionClose bounds the wait for the SDK to close the sessions at
 // shutdown, once their calls have been cancelled.
 const sessionClose = 5 * time.Second
@@ -217,7 +224,8 @@ type hosted struct {
 	pending  int // sessions being initialised
 	leases   map[*sdk.ServerSession]*lease
 	draining bool
-	posts    int // POST requests in flight: calls and their answers
+	posts    int       // POST requests in flight: calls and their answers
+	answered time.Time // when the last POST request ended, its answer written
 }
 
 // lease is one admitted session's place in the front.
@@ -395,6 +403,7 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 	defer h.mu.Unlock()
 	if r.Method == http.MethodPost {
 		h.posts--
+		h.answered = time.Now()
 	}
 	if opening && !admitted {
 		h.pending--
@@ -546,7 +555,8 @@ func (h *hosted) gone(ss *sdk.ServerSession) {
 
 // drain shuts the front down: no new request is taken, the POST requests
 // in flight get drainGrace to finish, then their calls are cancelled and
-// get the rest of DrainTimeout to answer; then every session is closed.
+// get the rest of DrainTimeout to answer; then, once the clients have had
+// answerGrace to read the last answer, every session is closed.
 func (h *hosted) drain(hs *http.Server) {
 	h.mu.Lock()
 	h.draining = true
@@ -567,6 +577,7 @@ func (h *hosted) drain(hs *http.Server) {
 			h.logf("requests still in flight after %s", DrainTimeout)
 		}
 	}
+	h.settle(start.Add(DrainTimeout))
 	// Closing the SDK's sessions ends their event streams, which would
 	// hold their connections open.
 	closed := make(chan struct{})
@@ -590,6 +601,31 @@ func (h *hosted) drain(hs *http.Server) {
 	cancel()
 	_ = hs.Close()
 	<-shut
+}
+
+// settle waits until answerGrace has passed since the last answer was
+// written, or no session is left, or limit passes.
+func (h *hosted) settle(limit time.Time) {
+	for {
+		h.mu.Lock()
+		busy := h.posts > 0
+		until := h.answered.Add(answerGrace)
+		h.mu.Unlock()
+		now := time.Now()
+		if !now.Before(limit) || !busy && (!now.Before(until) || sessionsLeft(h.s.mcp) == 0) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// sessionsLeft counts the SDK's sessions.
+func sessionsLeft(m *sdk.Server) int {
+	n := 0
+	for range m.Sessions() {
+		n++
+	}
+	return n
 }
 
 // waitPosts waits until no POST request is in flight or deadline passes,
