@@ -326,6 +326,8 @@ type connTracker struct {
 	mu    sync.Mutex
 	conns []net.Conn
 	gone  bool
+	// through are the requests answered after the cut.
+	through []string
 }
 
 func (c *connTracker) dial(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -352,6 +354,30 @@ func (c *connTracker) dial(ctx context.Context, network, addr string) (net.Conn,
 	return conn, nil
 }
 
+// watch notes each request that base answers after the cut: a client
+// that went away sends none.
+func (c *connTracker) watch(base http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		res, err := base.RoundTrip(r)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.gone && err == nil {
+			c.through = append(c.through, r.Method+" "+res.Status)
+		}
+		return res, err
+	})
+}
+
+func (c *connTracker) after() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.through...)
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
 func (c *connTracker) cut() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -371,7 +397,7 @@ func TestHostedClientGone(t *testing.T) {
 	tracker := &connTracker{}
 	tr := &http.Transport{DialContext: tracker.dial}
 	defer tr.CloseIdleConnections()
-	a, err := f.connect(t, tr)
+	a, err := f.connect(t, tracker.watch(tr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +440,7 @@ func TestHostedClientGone(t *testing.T) {
 	l, ended := sess.live, sess.ended
 	sess.mu.Unlock()
 	if l == nil || ended {
-		t.Fatalf("the session lost its page (ended %v)", ended)
+		t.Fatalf("the session lost its page (ended %v; requests the client got through after the cut: %v; log: %s)", ended, tracker.after(), f.log.String())
 	}
 	rev, _, err := l.Revision(context.Background())
 	if err != nil || rev != first.Revision {
