@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -252,4 +255,75 @@ func TestErrorsBeforeAnyBrowser(t *testing.T) {
 	}
 	// A missing browser is capture_failed, not a hang.
 	wantError(t, call(t, cs, "browser_navigate", map[string]any{"url": "http://127.0.0.1:1/"}), "capture_failed")
+}
+
+// TestStoreToolsTakeNoSessionLock: snapshot_observe and browser_artifact
+// use neither the session's tab nor its live session, only a file below
+// the root and the store, which serialises every put and get itself and
+// lists an artifact only once its file is complete. So they do not queue
+// behind the session's lock (held here as by a navigation in flight), and
+// calls of one session that publish and read at once each get complete
+// bytes.
+func TestStoreToolsTakeNoSessionLock(t *testing.T) {
+	root := t.TempDir()
+	const n = 8
+	for i := range n {
+		body := "<ul>" + strings.Repeat("<li>x</li>", i+1) + "</ul>"
+		os.WriteFile(filepath.Join(root, "p"+strconv.Itoa(i)+".html"), []byte(body), 0o600)
+	}
+	srv := offlineServer(t, root)
+	cs := connect(t, srv)
+	wantAnswer(t, call(t, cs, "snapshot_observe", map[string]any{"path": "p0.html"}), 0)
+	srv.mu.Lock()
+	var sess *session
+	for _, s := range srv.sessions {
+		sess = s
+	}
+	srv.mu.Unlock()
+	sess.lock <- struct{}{}
+	defer sess.release()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			errs <- func() error {
+				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "snapshot_observe", Arguments: map[string]any{"path": "p" + strconv.Itoa(i) + ".html"}})
+				if err != nil {
+					return err
+				}
+				var proj struct{ Artifact string }
+				if res.IsError || json.Unmarshal([]byte(textOf(res)), &proj) != nil {
+					return fmt.Errorf("snapshot_observe p%d: %s", i, textOf(res))
+				}
+				res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "browser_artifact", Arguments: map[string]any{"artifact": proj.Artifact}})
+				if err != nil {
+					return err
+				}
+				if res.IsError || Ref([]byte(textOf(res))) != proj.Artifact {
+					return fmt.Errorf("browser_artifact of p%d: %.200s", i, textOf(res))
+				}
+				return nil
+			}()
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// textOf is the text of a result of one text item, "" otherwise; for
+// goroutines, which may not stop the test.
+func textOf(res *sdk.CallToolResult) string {
+	if len(res.Content) != 1 {
+		return ""
+	}
+	tc, _ := res.Content[0].(*sdk.TextContent)
+	if tc == nil {
+		return ""
+	}
+	return tc.Text
 }
