@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -67,9 +69,12 @@ type Server struct {
 	stop     context.CancelFunc
 	sessions map[*sdk.ServerSession]*session
 	closed   bool
-	// retired are browsers that died or stopped answering; each is being
-	// closed, and Close waits for them.
-	retired []*live.Browser
+	// retired are browsers that died or stopped answering and are still
+	// being closed; Close waits for them. Each is forgotten once closed, so
+	// a long run holds only those still closing.
+	retired []io.Closer
+	// retireErr is the first error closing a retired browser, for Close.
+	retireErr error
 }
 
 // New checks cfg, opens the artifact store and registers the tools. No
@@ -164,13 +169,15 @@ func (s *Server) Close() error {
 	s.browser = nil
 	retired := s.retired
 	s.retired = nil
+	retireErr := s.retireErr
+	s.retireErr = nil
 	s.mu.Unlock()
 	s.stopCalls(errShutdown)
 	for _, sess := range sessions {
 		sess.end()
 	}
 	s.stop()
-	var errs []error
+	errs := []error{retireErr}
 	if b != nil {
 		errs = append(errs, b.Close())
 	}
@@ -187,9 +194,25 @@ func (s *Server) retire(b *live.Browser) {
 	if s.browser == b {
 		s.browser = nil
 	}
-	s.retired = append(s.retired, b)
+	s.retireLocked(b)
 	s.mu.Unlock()
-	go b.Close()
+}
+
+// retireLocked closes b in the background (killing what is left of a
+// browser and removing its profile) and forgets it once closed.
+func (s *Server) retireLocked(b io.Closer) {
+	s.retired = append(s.retired, b)
+	go func() {
+		err := b.Close()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if i := slices.Index(s.retired, b); i >= 0 {
+			s.retired = slices.Delete(s.retired, i, i+1)
+		}
+		if s.retireErr == nil {
+			s.retireErr = err
+		}
+	}()
 }
 
 // sessionFor returns the state of the MCP session a call came in.
@@ -253,8 +276,7 @@ func (s *Server) browserFor(ctx context.Context) (*live.Browser, error) {
 		select {
 		case <-b.Done():
 			s.browser = nil
-			s.retired = append(s.retired, b)
-			go b.Close() // reaps it and removes its profile
+			s.retireLocked(b) // reaps it and removes its profile
 		default:
 			return b, nil
 		}

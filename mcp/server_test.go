@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -326,4 +329,70 @@ func textOf(res *sdk.CallToolResult) string {
 		return ""
 	}
 	return tc.Text
+}
+
+// slowCloser is a retired browser whose closing takes until release.
+type slowCloser struct {
+	release chan struct{}
+	err     error
+	once    sync.Once
+	closed  atomic.Bool
+}
+
+func (c *slowCloser) Close() error {
+	c.once.Do(func() {
+		<-c.release
+		c.closed.Store(true)
+	})
+	return c.err
+}
+
+func retiredCount(s *Server) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.retired)
+}
+
+// TestRetiredForgotten: a retired browser is held only while it is being
+// closed, so a long run that loses many browsers does not keep them all;
+// Close still waits for those closing and reports the first error.
+func TestRetiredForgotten(t *testing.T) {
+	srv := offlineServer(t, t.TempDir())
+	var all []*slowCloser
+	for i := range 50 {
+		c := &slowCloser{release: make(chan struct{})}
+		if i == 7 {
+			c.err = errors.New("the profile could not be removed")
+		}
+		all = append(all, c)
+		srv.mu.Lock()
+		srv.retireLocked(c)
+		srv.mu.Unlock()
+	}
+	if n := retiredCount(srv); n != 50 {
+		t.Fatalf("%d retired browsers held while all 50 close", n)
+	}
+	for _, c := range all[:49] {
+		close(c.release)
+	}
+	waitFor(t, "the closed browsers to be forgotten", func() bool { return retiredCount(srv) == 1 })
+	last := all[49]
+	closed := make(chan error, 1)
+	go func() { closed <- srv.Close() }()
+	waitFor(t, "Close to begin", func() bool {
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		return srv.closed
+	})
+	close(last.release)
+	err := <-closed
+	if !last.closed.Load() {
+		t.Fatal("Close returned before the retired browser still closing was closed")
+	}
+	if err == nil || !strings.Contains(err.Error(), "the profile could not be removed") {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatalf("the second Close: %v", err)
+	}
 }
