@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,9 +96,28 @@ func (c *HostedConfig) Check() error {
 		c.IdleTimeout = DefaultIdleTimeout
 	}
 	if c.IdleTimeout < MinIdleTimeout || c.IdleTimeout > MaxIdleTimeout {
-		return errcode.New(errcode.InvalidRequest, pkg, "", "--idle-timeout must be 1s to 24h, got "+c.IdleTimeout.String())
+		return errcode.New(errcode.InvalidRequest, pkg, "", "--idle-timeout must be "+IdleTimeoutRange()+", got "+c.IdleTimeout.String())
 	}
 	return CheckAddr(c.Addr, c.AllowRemote)
+}
+
+// IdleTimeoutRange is the range of --idle-timeout as people write it,
+// from MinIdleTimeout to MaxIdleTimeout: "1s to 24h".
+func IdleTimeoutRange() string {
+	return shortDuration(MinIdleTimeout) + " to " + shortDuration(MaxIdleTimeout)
+}
+
+// shortDuration is d as time.Duration.String writes it, without the zero
+// minutes and seconds after whole hours or minutes: 24h, not 24h0m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-len("0s")]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-len("0m")]
+	}
+	return s
 }
 
 // CheckAddr refuses an address that is not host:port, and one whose host

@@ -449,6 +449,9 @@ func TestHostedConfigCheck(t *testing.T) {
 			t.Errorf("idle %v: %v", d.d, err)
 		}
 	}
+	if _, err := check(0, MaxIdleTimeout+1); err == nil || !strings.Contains(err.Error(), "must be 1s to 24h,") {
+		t.Errorf("the idle timeout's refusal: %v", err)
+	}
 	if msg := strconv.Itoa(MaxMaxSessions); !strings.Contains(func() string { _, err := check(MaxMaxSessions+1, 0); return err.Error() }(), msg) {
 		t.Error("the refusal does not name the bound")
 	}
@@ -572,5 +575,20 @@ func TestHostedDrainAnswerFirst(t *testing.T) {
 	}
 	if sessionCount(srv) != 0 {
 		t.Fatalf("%d sessions left after the drain", sessionCount(srv))
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{time.Second, "1s"}, {10 * time.Second, "10s"}, {5 * time.Minute, "5m"}, {90 * time.Second, "1m30s"},
+		{24 * time.Hour, "24h"}, {time.Hour + time.Minute, "1h1m"}, {time.Hour + time.Second, "1h0m1s"},
+		{500 * time.Millisecond, "500ms"},
+	} {
+		if got := shortDuration(c.d); got != c.want {
+			t.Errorf("shortDuration(%v) = %q, want %q", c.d, got, c.want)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
@@ -218,7 +217,7 @@ func TestHelpNumbersNameTheirLimits(t *testing.T) {
 		{"no request in flight for " + live.NetworkIdleQuiet.String(), true},
 		{"HTTP status of " + itoa(minErrorStatus) + " or more", true},
 		{"(1 to " + itoa(mcp.MaxMaxSessions) + ")", true},
-		{"(" + shortDuration(mcp.MinIdleTimeout) + " to " + shortDuration(mcp.MaxIdleTimeout) + ")", true},
+		{"(" + mcp.IdleTimeoutRange() + ")", true},
 		{"finish for up to " + mcp.DrainTimeout.String(), true},
 		{snapshot.FormatName + " envelope", true},
 		{"Exit status: " + itoa(exitOK) + " a result was printed", true},
@@ -257,19 +256,4 @@ func commandHelpArgs() [][]string {
 		out = append(out, []string{"help", cmd.name})
 	}
 	return out
-}
-
-func TestShortDuration(t *testing.T) {
-	for _, c := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{time.Second, "1s"}, {10 * time.Second, "10s"}, {5 * time.Minute, "5m"}, {90 * time.Second, "1m30s"},
-		{24 * time.Hour, "24h"}, {time.Hour + time.Minute, "1h1m"}, {time.Hour + time.Second, "1h0m1s"},
-		{500 * time.Millisecond, "500ms"},
-	} {
-		if got := shortDuration(c.d); got != c.want {
-			t.Errorf("shortDuration(%v) = %q, want %q", c.d, got, c.want)
-		}
-	}
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -40,7 +39,7 @@ func runMCP(c *cli, args []string) int {
 	tokenFile := fs.String("token-file", "", "with --http: the file holding the bearer token every request must carry (mode 600; required)")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow an address that is not loopback")
 	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: the most sessions alive at once (1 to "+strconv.Itoa(mcp.MaxMaxSessions)+")")
-	idle := fs.Duration("idle-timeout", mcp.DefaultIdleTimeout, "with --http: end a session this long after its last call ("+idleRange()+")")
+	idle := fs.Duration("idle-timeout", mcp.DefaultIdleTimeout, "with --http: end a session this long after its last call ("+mcp.IdleTimeoutRange()+")")
 	pos, code, done := parseCommand(fs, args)
 	if done {
 		return code
@@ -57,7 +56,7 @@ func runMCP(c *cli, args []string) int {
 			return c.usage("--max-sessions must be 1 to " + strconv.Itoa(mcp.MaxMaxSessions))
 		}
 		if *idle < mcp.MinIdleTimeout {
-			return c.usage("--idle-timeout must be " + idleRange())
+			return c.usage("--idle-timeout must be " + mcp.IdleTimeoutRange())
 		}
 		hosted = &mcp.HostedConfig{Addr: *httpAddr, AllowRemote: *allowRemote, MaxSessions: *maxSessions, IdleTimeout: *idle, Log: c.stderr}
 		if err := hosted.Check(); err != nil {
@@ -126,22 +125,4 @@ func moduleVersion() string {
 		return orDevel(bi.Main.Version)
 	}
 	return "(devel)"
-}
-
-// idleRange is the range of --idle-timeout as people write it, "1s to 24h".
-func idleRange() string {
-	return shortDuration(mcp.MinIdleTimeout) + " to " + shortDuration(mcp.MaxIdleTimeout)
-}
-
-// shortDuration is d as time.Duration.String writes it, without the zero
-// minutes and seconds after whole hours or minutes: 24h, not 24h0m0s.
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = s[:len(s)-len("0s")]
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = s[:len(s)-len("0m")]
-	}
-	return s
 }
