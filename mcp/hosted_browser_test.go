@@ -326,7 +326,7 @@ type connTracker struct {
 	mu    sync.Mutex
 	conns []net.Conn
 	gone  bool
-	// through are the requests answered after the cut.
+	// through are the requests begun before the cut and answered after.
 	through []string
 }
 
@@ -354,10 +354,18 @@ func (c *connTracker) dial(ctx context.Context, network, addr string) (net.Conn,
 	return conn, nil
 }
 
-// watch notes each request that base answers after the cut: a client
-// that went away sends none.
+// watch refuses every request made after the cut, as a client that went
+// away sends none (its DELETE included), whatever connections its
+// transport still holds; and it notes a request begun before the cut and
+// answered after it.
 func (c *connTracker) watch(base http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		c.mu.Lock()
+		gone := c.gone
+		c.mu.Unlock()
+		if gone {
+			return nil, errors.New("the client has gone away")
+		}
 		res, err := base.RoundTrip(r)
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -440,7 +448,7 @@ func TestHostedClientGone(t *testing.T) {
 	l, ended := sess.live, sess.ended
 	sess.mu.Unlock()
 	if l == nil || ended {
-		t.Fatalf("the session lost its page (ended %v; requests the client got through after the cut: %v; log: %s)", ended, tracker.after(), f.log.String())
+		t.Fatalf("the session lost its page (ended %v; requests begun before the cut and answered after it: %v; log: %s)", ended, tracker.after(), f.log.String())
 	}
 	rev, _, err := l.Revision(context.Background())
 	if err != nil || rev != first.Revision {
