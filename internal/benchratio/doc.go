@@ -16,9 +16,14 @@
 // Times are CPU time (user and system, the garbage collector's included),
 // which a busy machine disturbs far less than wall time, taken with
 // GOMAXPROCS=1 on both sides (so that the collector's idle workers add
-// nothing), and medians of interleaved runs; each ratio is ours over the baseline's, lower is
-// better. Nothing here is asserted: the numbers depend on the
-// machine, and the ratios are what to compare between commits.
+// nothing). The two sides run in interleaved pairs, and a time row's ratio
+// is the median of the pairs' ratios (ours over the baseline's, lower is
+// better); its last column gives the median times and the lowest and
+// highest pair ratio. On a shared host CPU time still moves with the
+// neighbours (ratios have been seen to move by a quarter from one run to
+// the next), so compare commits by rows whose pair range is narrow, or run
+// again with more -runs. Nothing here is asserted: the numbers depend on
+// the machine, and the ratios are what to compare between commits.
 //
 // With -pandas it also times pandas.read_html (lxml) on the 100k-node page
 // through read_html.py, beside this file, against the in-process

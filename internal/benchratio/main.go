@@ -97,7 +97,7 @@ func run(runs int, quick, pandas bool) (err error) {
 		if err != nil {
 			return err
 		}
-		rows = append(rows, timeRow(fmt.Sprintf("in-process ParseHTML ÷ html.Parse, %s nodes", size(n)), o, b))
+		rows = append(rows, pairedRow(fmt.Sprintf("in-process ParseHTML ÷ html.Parse, %s nodes", size(n)), o, b))
 	}
 	req, err := domsnap.DecodeRequest([]byte(`{"kind":"table","index":0,"fields":[{"name":"product","column":0,"type":"string","required":true},{"name":"price","column":1,"type":"number"}],"row_limit":50}`))
 	if err != nil {
@@ -124,13 +124,13 @@ func run(runs int, quick, pandas bool) (err error) {
 	if err != nil {
 		return err
 	}
-	rows = append(rows, timeRow("in-process Load+Extract ÷ html.Parse+walk, 100k nodes", o, b))
+	rows = append(rows, pairedRow("in-process Load+Extract ÷ html.Parse+walk, 100k nodes", o, b))
 	if pandas {
 		p, err := readHTML(dir, page, runs)
 		if err != nil {
 			return err
 		}
-		rows = append(rows, timeRow("in-process Load+Extract ÷ pandas.read_html (lxml) call, 100k nodes", o, p))
+		rows = append(rows, timeRow("in-process Load+Extract ÷ pandas.read_html (lxml) call, 100k nodes", median(o), p))
 	}
 
 	pages := []struct {
@@ -172,7 +172,7 @@ func run(runs int, quick, pandas bool) (err error) {
 			}
 		}
 		if p.times {
-			rows = append(rows, timeRow("`domsnap extract` ÷ (html.Parse + walk), whole process, "+p.name, median(ot), median(bt)))
+			rows = append(rows, pairedRow("`domsnap extract` ÷ (html.Parse + walk), whole process, "+p.name, ot, bt))
 		}
 		rows = append(rows, row{"peak RSS ÷ html.Parse baseline, " + p.name, float64(orss) / float64(brss),
 			fmt.Sprintf("%d KiB / %d KiB", orss, brss)})
@@ -246,16 +246,35 @@ func timeRow(measure string, ours, base time.Duration) row {
 	return row{measure, float64(ours) / float64(base), fmt.Sprintf("%v / %v", ours.Round(time.Microsecond), base.Round(time.Microsecond))}
 }
 
+// pairedRow is the row of a measure taken in interleaved pairs: ours[i]
+// and base[i] ran one after the other. Its ratio is the median of the
+// pairs' ratios, which a machine whose speed drifts (a shared host, a
+// neighbour's load) disturbs less than the ratio of two medians, since
+// both halves of a pair see nearly the same machine. The detail gives the
+// medians and the lowest and highest pair ratio: a wide range says the
+// run is too noisy to compare commits by.
+func pairedRow(measure string, ours, base []time.Duration) row {
+	ratios := make([]float64, len(ours))
+	for i := range ours {
+		ratios[i] = float64(ours[i]) / float64(max(1, base[i]))
+	}
+	slices.Sort(ratios)
+	mo, mb := median(ours), median(base)
+	return row{measure, ratios[len(ratios)/2], fmt.Sprintf("%v / %v; pairs %.2f–%.2f",
+		mo.Round(time.Microsecond), mb.Round(time.Microsecond), ratios[0], ratios[len(ratios)-1])}
+}
+
 // inProcess runs ours and base alternately, each after a collection so
-// that neither pays for the other's garbage, and returns the medians of the
-// CPU time this process spent on each (the collector's included).
+// that neither pays for the other's garbage, and returns the CPU time this
+// process spent on each run of each (the collector's included), in pairs:
+// ours[i] ran just before base[i].
 //
 // A small page is run several times a sample, enough for the baseline to
 // take about 20ms, so that each sample is far above the clock's grain.
-func inProcess(runs int, ours, base func() error) (time.Duration, time.Duration, error) {
+func inProcess(runs int, ours, base func() error) ([]time.Duration, []time.Duration, error) {
 	t0 := cpuTime()
 	if err := base(); err != nil {
-		return 0, 0, err
+		return nil, nil, err
 	}
 	reps := int(min(1000, 20*time.Millisecond/max(time.Microsecond, cpuTime()-t0)))
 	reps = max(1, reps)
@@ -269,13 +288,13 @@ func inProcess(runs int, ours, base func() error) (time.Duration, time.Duration,
 			t0 := cpuTime()
 			for range reps {
 				if err := side.f(); err != nil {
-					return 0, 0, err
+					return nil, nil, err
 				}
 			}
 			*side.t = append(*side.t, (cpuTime()-t0)/time.Duration(reps))
 		}
 	}
-	return median(ot), median(bt), nil
+	return ot, bt, nil
 }
 
 // process runs argv, its output discarded, and returns the CPU time it
