@@ -141,6 +141,9 @@ func (b *Builder) data(i int) string {
 	return b.t.text[slot][pos : pos+r.dataLen]
 }
 
+// firstChunkCap is the capacity the text buffer starts with.
+const firstChunkCap = 4 << 10
+
 // maxSlots is how many chunk slots a tree's text may take, so that every
 // offset fits its uint32 field (4 GiB of offset space); tests lower it.
 var maxSlots = 1 << (32 - chunkBits)
@@ -178,8 +181,18 @@ func (b *Builder) span(kind Kind, data string) (off, n uint32, err error) {
 			b.cur = len(b.t.text)
 			b.t.text = append(b.t.text, "") // filled by seal
 			if b.buf == nil {
-				b.buf = make([]byte, 0, chunkSize)
+				// A small page's text fits in a few KiB: the buffer
+				// starts there and doubles as it fills, up to
+				// chunkSize. Starting at chunkSize cost every tree
+				// 64 KiB, zeroed, which was a tenth of what a 1k-node
+				// page allocates.
+				b.buf = make([]byte, 0, firstChunkCap)
 			}
+		}
+		if need := len(b.buf) + len(data); need > cap(b.buf) {
+			grown := make([]byte, len(b.buf), min(chunkSize, max(2*cap(b.buf), need)))
+			copy(grown, b.buf)
+			b.buf = grown
 		}
 		off = uint32(b.cur)<<chunkBits | uint32(len(b.buf))
 		b.buf = append(b.buf, data...)

@@ -201,6 +201,24 @@ func TestTextBlock(t *testing.T) {
 		}
 	}
 
+	// The text buffer grows with the text instead of starting at a
+	// whole chunk, and never past one.
+	b = NewBuilder(0)
+	p = must(b.AddElement(0, "p", nil, ElementInfo{}))
+	must(b.AddText(p, "a small page", 0))
+	if c := cap(b.buf); c != firstChunkCap {
+		t.Errorf("a small tree's text buffer holds %d bytes, want %d", c, firstChunkCap)
+	}
+	for range chunkSize / 100 * 3 {
+		must(b.AddText(p, strings.Repeat("t", 100), 0))
+		if c := cap(b.buf); c > chunkSize {
+			t.Fatalf("the text buffer grew to %d bytes, past a chunk (%d)", c, chunkSize)
+		}
+	}
+	if c := cap(b.buf); c != chunkSize {
+		t.Errorf("after three chunks of text the buffer holds %d bytes, want a chunk (%d)", c, chunkSize)
+	}
+
 	// The slot bound: just under, at and just over it.
 	defer func(old int) { maxSlots = old }(maxSlots)
 	for _, c := range []struct {
