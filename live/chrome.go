@@ -322,6 +322,9 @@ func (b *Browser) shutdown() {
 		case <-time.After(5 * time.Second):
 			b.closeErr = errcode.New(errcode.CaptureFailed, pkg, "", "browser process did not exit")
 		}
+		// A browser that was killed or crashed left its singleton folder
+		// outside the profile (singleton.go).
+		removeSingletonDir(b.profile)
 		// Chromium helpers may still flush files for a moment after the main
 		// process is gone: retry the removal briefly.
 		var rmErr error

@@ -162,3 +162,49 @@ func TestServeAndCapture(t *testing.T) {
 		t.Fatalf("capture: %v, %d documents", err, len(top.Documents))
 	}
 }
+
+// singletonDir is the folder outside the profile where the browser keeps
+// its singleton socket, read from the profile's link.
+func singletonDir(t *testing.T, profile string) string {
+	t.Helper()
+	target, err := os.Readlink(profile + "/SingletonSocket")
+	if err != nil {
+		t.Fatalf("the profile has no SingletonSocket link: %v", err)
+	}
+	dir := target[:strings.LastIndex(target, "/")]
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the singleton folder is not there while the browser runs: %v", err)
+	}
+	return dir
+}
+
+// TestNoSingletonDirLeft: the singleton folder Chromium keeps outside the
+// profile is gone after Close, when the browser closed normally and when it
+// was killed (SIGKILL, as a crash or the OOM killer would), which leaves
+// the browser no chance to remove it itself.
+func TestNoSingletonDirLeft(t *testing.T) {
+	for _, kill := range []bool{false, true} {
+		b := launch(t)
+		profile := b.Profile()
+		dir := singletonDir(t, profile)
+		if kill {
+			if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-b.Done():
+			case <-time.After(15 * time.Second):
+				t.Fatal("the killed browser was not reaped")
+			}
+			if _, err := os.Stat(dir); err != nil {
+				t.Fatalf("the killed browser removed its singleton folder itself (%v): this test no longer tests anything", err)
+			}
+		}
+		b.Close()
+		for _, p := range []string{dir, profile} {
+			if _, err := os.Stat(p); !os.IsNotExist(err) {
+				t.Errorf("killed %v: %s left behind (%v)", kill, p, err)
+			}
+		}
+	}
+}

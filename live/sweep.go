@@ -55,6 +55,7 @@ func sweepStaleProfiles(dir string) int {
 		if err != nil || !ownerGone(string(stamp)) {
 			continue
 		}
+		removeSingletonDir(profile)
 		if os.RemoveAll(profile) == nil {
 			removed++
 		}

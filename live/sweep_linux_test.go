@@ -45,13 +45,32 @@ func TestSweepStaleProfiles(t *testing.T) {
 		return p
 	}
 	gone := []string{mkProfile(profilePrefix+"dead", deadStamp), mkProfile(profilePrefix+"reused", reused)}
+	// The dead owner's browser was killed with it, so its singleton folder
+	// outside the profile (singleton.go) is still there; the live owner's
+	// is in use.
+	singleton := func(profile, name string) string {
+		d := filepath.Join(dir, name)
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "SingletonSocket"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(d, "SingletonSocket"), filepath.Join(profile, "SingletonSocket")); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	gone = append(gone, singleton(gone[0], "org.chromium.Chromium.dead"))
+	liveProfile := mkProfile(profilePrefix+"live", self)
 	kept := []string{
-		mkProfile(profilePrefix+"live", self),
+		liveProfile,
+		singleton(liveProfile, "org.chromium.Chromium.live"),
 		mkProfile(profilePrefix+"unmarked", ""),
 		mkProfile(profilePrefix+"garbled", "not a stamp"),
 		mkProfile("other-dead", deadStamp),
 	}
-	if got := sweepStaleProfiles(dir); got != len(gone) {
+	if got := sweepStaleProfiles(dir); got != len(gone)-1 { // profiles only
 		t.Errorf("removed %d, want %d", got, len(gone))
 	}
 	for _, p := range gone {
