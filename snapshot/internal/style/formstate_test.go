@@ -82,44 +82,24 @@ func TestFormStateLargeForm(t *testing.T) { checkForm(t, 20000) }
 // the N(N+1)/2 steps of "x ~ .a" and one per .b element, just under, at and
 // just over MatchSteps.
 func TestFormStateStepsBound(t *testing.T) {
-	const n, items = 8191, 100
-	base := n*(n+1)/2 + formSteps(items)
-	for _, c := range []struct {
-		extra   int
-		dropped bool
-	}{
-		{MatchSteps - base - 1, false},
-		{MatchSteps - base, false},
-		{MatchSteps - base + 1, true},
-	} {
-		page := "<style>x ~ .a{visibility:hidden} .b{display:block} input:enabled{visibility:hidden} input:disabled{display:none}</style><body><div>" +
-			strings.Repeat("<i class=a></i>", n) + "</div><div>" + strings.Repeat("<i class=b></i>", c.extra) + "</div><form>" +
-			strings.Repeat("<input><input><input><input disabled>", items/4) + "</form>"
-		doc, err := html.Parse(strings.NewReader(page))
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, styles := computeAll(doc)
-		if e.SheetsDropped != c.dropped {
-			t.Errorf("%d extra steps: dropped %t, want %t", c.extra, e.SheetsDropped, c.dropped)
-		}
-		if !c.dropped && e.StepsCharged() != base+c.extra {
-			t.Errorf("%d extra steps: %d charged, want %d", c.extra, e.StepsCharged(), base+c.extra)
-		}
-		hidden, none := 0, 0
-		for n, s := range styles {
-			if n.Data == "input" && s.Hidden {
-				hidden++
+	const items = 100
+	checkStepsBound(t, formSteps(items), " input:enabled{visibility:hidden} input:disabled{display:none}",
+		"<form>"+strings.Repeat("<input><input><input><input disabled>", items/4)+"</form>",
+		func(t *testing.T, extra int, dropped bool, styles map[*html.Node]Computed) {
+			hidden, none := 0, 0
+			for n, s := range styles {
+				if n.Data == "input" && s.Hidden {
+					hidden++
+				}
+				if n.Data == "input" && s.Display.IsNone() {
+					none++
+				}
 			}
-			if n.Data == "input" && s.Display.IsNone() {
-				none++
+			want := map[bool][2]int{false: {items * 3 / 4, items / 4}, true: {0, 0}}[dropped]
+			if hidden != want[0] || none != want[1] {
+				t.Errorf("%d extra steps: %d hidden and %d undisplayed inputs, want %v", extra, hidden, none, want)
 			}
-		}
-		want := map[bool][2]int{false: {items * 3 / 4, items / 4}, true: {0, 0}}[c.dropped]
-		if hidden != want[0] || none != want[1] {
-			t.Errorf("%d extra steps: %d hidden and %d undisplayed inputs, want %v", c.extra, hidden, none, want)
-		}
-	}
+		})
 }
 
 // TestFormStateEdges: the fieldset and legend rules, written out, agree

@@ -399,8 +399,34 @@ func computeAllWith(doc *html.Node, opts Options) (*Engine, map[*html.Node]Compu
 // elements of class b under ".b" one step each. The total is put just under,
 // at and just over MatchSteps.
 func TestMatchStepsBound(t *testing.T) {
-	const n = 8191
-	base := n * (n + 1) / 2
+	checkStepsBound(t, 0, "", "", func(t *testing.T, extra int, dropped bool, styles map[*html.Node]Computed) {
+		blocks := 0
+		for n, s := range styles {
+			if n.Data == "i" && s.Display.Class() != 0 {
+				blocks++
+			}
+		}
+		if want := map[bool]int{false: extra, true: 0}[dropped]; blocks != want {
+			t.Errorf("%d extra steps: %d block elements, want %d", extra, blocks, want)
+		}
+	})
+}
+
+// stepsBoundSiblings is the number of "x ~ .a" siblings checkStepsBound
+// puts first: they cost stepsBoundSiblings(stepsBoundSiblings+1)/2 steps.
+const stepsBoundSiblings = 8191
+
+// checkStepsBound puts a page's matching cost just under, at and just over
+// MatchSteps: stepsBoundSiblings elements of class a under "x ~ .a", then
+// as many ".b" elements (one step each) as take the total there, then
+// tail, styled last, whose own rules (rules) cost more steps. For each
+// total it checks that the sheets are dropped only over the budget and,
+// when they apply, that exactly the steps counted were charged; then it
+// hands the styles to check.
+func checkStepsBound(t *testing.T, more int, rules, tail string, check func(t *testing.T, extra int, dropped bool, styles map[*html.Node]Computed)) {
+	t.Helper()
+	const n = stepsBoundSiblings
+	base := n*(n+1)/2 + more
 	for _, c := range []struct {
 		extra   int
 		dropped bool
@@ -409,8 +435,8 @@ func TestMatchStepsBound(t *testing.T) {
 		{MatchSteps - base, false},
 		{MatchSteps - base + 1, true},
 	} {
-		page := "<style>x ~ .a{visibility:hidden} .b{display:block}</style><body><div>" + strings.Repeat("<i class=a></i>", n) +
-			"</div><div>" + strings.Repeat("<i class=b></i>", c.extra) + "</div>"
+		page := "<style>x ~ .a{visibility:hidden} .b{display:block}" + rules + "</style><body><div>" +
+			strings.Repeat("<i class=a></i>", n) + "</div><div>" + strings.Repeat("<i class=b></i>", c.extra) + "</div>" + tail
 		doc, err := html.Parse(strings.NewReader(page))
 		if err != nil {
 			t.Fatal(err)
@@ -419,15 +445,10 @@ func TestMatchStepsBound(t *testing.T) {
 		if e.SheetsDropped != c.dropped {
 			t.Errorf("%d extra steps: dropped %t, want %t", c.extra, e.SheetsDropped, c.dropped)
 		}
-		blocks := 0
-		for n, s := range styles {
-			if n.Data == "i" && s.Display.Class() != 0 {
-				blocks++
-			}
+		if !c.dropped && e.StepsCharged() != base+c.extra {
+			t.Errorf("%d extra steps: %d charged, want %d", c.extra, e.StepsCharged(), base+c.extra)
 		}
-		if want := map[bool]int{false: c.extra, true: 0}[c.dropped]; blocks != want {
-			t.Errorf("%d extra steps: %d block elements, want %d", c.extra, blocks, want)
-		}
+		check(t, c.extra, c.dropped, styles)
 	}
 }
 
@@ -462,38 +483,17 @@ func TestMaxNesting(t *testing.T) {
 // of the N(N+1)/2 of "x ~ .a" and one per .b element; the total is put just
 // under, at and just over MatchSteps, the list styled last.
 func TestPositionStepsBound(t *testing.T) {
-	const n, items = 8191, 100
-	base := n*(n+1)/2 + 3*items
-	for _, c := range []struct {
-		extra   int
-		dropped bool
-	}{
-		{MatchSteps - base - 1, false},
-		{MatchSteps - base, false},
-		{MatchSteps - base + 1, true},
-	} {
-		page := "<style>x ~ .a{visibility:hidden} .b{display:block} li:nth-child(2n){visibility:hidden}</style><body><div>" +
-			strings.Repeat("<i class=a></i>", n) + "</div><div>" + strings.Repeat("<i class=b></i>", c.extra) + "</div><ul>" +
-			strings.Repeat("<li></li>", items) + "</ul>"
-		doc, err := html.Parse(strings.NewReader(page))
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, styles := computeAll(doc)
-		if e.SheetsDropped != c.dropped {
-			t.Errorf("%d extra steps: dropped %t, want %t", c.extra, e.SheetsDropped, c.dropped)
-		}
-		if !c.dropped && e.StepsCharged() != base+c.extra {
-			t.Errorf("%d extra steps: %d charged, want %d", c.extra, e.StepsCharged(), base+c.extra)
-		}
-		hidden := 0
-		for n, s := range styles {
-			if n.Data == "li" && s.Hidden {
-				hidden++
+	const items = 100
+	checkStepsBound(t, 3*items, " li:nth-child(2n){visibility:hidden}", "<ul>"+strings.Repeat("<li></li>", items)+"</ul>",
+		func(t *testing.T, extra int, dropped bool, styles map[*html.Node]Computed) {
+			hidden := 0
+			for n, s := range styles {
+				if n.Data == "li" && s.Hidden {
+					hidden++
+				}
 			}
-		}
-		if want := map[bool]int{false: items / 2, true: 0}[c.dropped]; hidden != want {
-			t.Errorf("%d extra steps: %d hidden items, want %d", c.extra, hidden, want)
-		}
-	}
+			if want := map[bool]int{false: items / 2, true: 0}[dropped]; hidden != want {
+				t.Errorf("%d extra steps: %d hidden items, want %d", extra, hidden, want)
+			}
+		})
 }
