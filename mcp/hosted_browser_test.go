@@ -101,12 +101,7 @@ type hostedAnswer struct {
 
 func callOK(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) hostedAnswer {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	res := call(t, cs, name, args)
 	b := []byte(text(t, res))
 	if res.IsError {
 		t.Fatalf("%s: %s", name, b)
@@ -120,12 +115,7 @@ func callOK(t *testing.T, cs *sdk.ClientSession, name string, args map[string]an
 
 func callErr(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	res := call(t, cs, name, args)
 	b := []byte(text(t, res))
 	var e errorBody
 	if !res.IsError || json.Unmarshal(b, &e) != nil {

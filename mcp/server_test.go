@@ -51,9 +51,15 @@ func offlineServer(t *testing.T, root string) *Server {
 	return srv
 }
 
+// callTimeout bounds every tool call a test makes through call: a
+// navigation in a loaded browser is the slowest of them.
+const callTimeout = 90 * time.Second
+
 func call(t *testing.T, cs *sdk.ClientSession, name string, args any) *sdk.CallToolResult {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
