@@ -19,6 +19,7 @@ import (
 
 	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/internal/benchratio/tablewalk"
+	"github.com/domsnap/domsnap/internal/heapcost"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -183,8 +184,8 @@ func run(runs int, quick, pandas bool) (err error) {
 		return err
 	}
 	nodes := tree.Len()
-	ob := retained(func() any { t, _, _ := snapshot.ParseHTML(page, snapshot.HTMLOptions{}); return t })
-	hb := retained(func() any { d, _ := html.Parse(bytes.NewReader(page)); return d })
+	ob := heapcost.Retained(func() any { t, _, _ := snapshot.ParseHTML(page, snapshot.HTMLOptions{}); return t })
+	hb := heapcost.Retained(func() any { d, _ := html.Parse(bytes.NewReader(page)); return d })
 	rows = append(rows, row{"retained tree bytes per node ÷ *html.Node, 100k nodes", float64(ob) / float64(hb),
 		fmt.Sprintf("%.1f B / %.1f B per node", float64(ob)/float64(nodes), float64(hb)/float64(nodes))})
 
@@ -355,22 +356,6 @@ func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2]
-}
-
-// retained returns the heap still in use once build's result is made and
-// everything else collected.
-func retained(build func() any) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	v := build()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(v)
-	if after.HeapAlloc < before.HeapAlloc {
-		return 0
-	}
-	return after.HeapAlloc - before.HeapAlloc
 }
 
 func size(n int) string {

@@ -3,7 +3,6 @@ package htmlsource
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/heapcost"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -80,11 +80,11 @@ func BenchmarkParseHTML(b *testing.B) {
 			b.ReportMetric(float64(theirs.Nanoseconds())/float64(b.N), "ns/html.Parse")
 
 			nodes := tr.Len()
-			ourBytes := htmlRetained(func() any {
+			ourBytes := heapcost.Retained(func() any {
 				t, _, _ := parseAll(page)
 				return t
 			})
-			htmlBytes := htmlRetained(func() any {
+			htmlBytes := heapcost.Retained(func() any {
 				d, _ := html.Parse(bytes.NewReader(page))
 				return d
 			})
@@ -93,22 +93,6 @@ func BenchmarkParseHTML(b *testing.B) {
 			b.ReportMetric(float64(ourBytes)/float64(htmlBytes), "mem-ratio")
 		})
 	}
-}
-
-// htmlRetained returns the heap bytes still in use after build's result is
-// made and everything else is collected.
-func htmlRetained(build func() any) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	v := build()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(v)
-	if after.HeapAlloc < before.HeapAlloc {
-		return 0
-	}
-	return after.HeapAlloc - before.HeapAlloc
 }
 
 // parseAll is snapshot.ParseHTML: the contract's node bound, sniffed
