@@ -57,6 +57,9 @@ const drainGrace = 7 * time.Second
 // of reporting its answer.
 const answerGrace = time.Second
 
+// drainPoll is how often the drain looks at what it waits for.
+const drainPoll = 20 * time.Millisecond
+
 // sessionClose bounds the wait for the SDK to close the sessions at
 // shutdown, once their calls have been cancelled.
 const sessionClose = 5 * time.Second
@@ -626,17 +629,13 @@ func (h *hosted) drain(hs *http.Server) {
 // settle waits until answerGrace has passed since the last answer was
 // written, or no session is left, or limit passes.
 func (h *hosted) settle(limit time.Time) {
-	for {
+	pollUntil(limit, func() bool {
 		h.mu.Lock()
 		busy := h.posts > 0
 		until := h.answered.Add(answerGrace)
 		h.mu.Unlock()
-		now := time.Now()
-		if !now.Before(limit) || !busy && (!now.Before(until) || sessionsLeft(h.s.mcp) == 0) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return !busy && (!time.Now().Before(until) || sessionsLeft(h.s.mcp) == 0)
+	})
 }
 
 // sessionsLeft counts the SDK's sessions.
@@ -651,16 +650,24 @@ func sessionsLeft(m *sdk.Server) int {
 // waitPosts waits until no POST request is in flight or deadline passes,
 // and reports whether none is.
 func (h *hosted) waitPosts(deadline time.Time) bool {
-	for {
+	return pollUntil(deadline, func() bool {
 		h.mu.Lock()
-		n := h.posts
-		h.mu.Unlock()
-		if n == 0 {
+		defer h.mu.Unlock()
+		return h.posts == 0
+	})
+}
+
+// pollUntil checks done every drainPoll until it holds, and reports true,
+// or deadline passes, and reports false. The drain polls: what it waits
+// for (requests ending, answers read) has no event to wait on.
+func pollUntil(deadline time.Time, done func() bool) bool {
+	for {
+		if done() {
 			return true
 		}
 		if time.Now().After(deadline) {
 			return false
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(drainPoll)
 	}
 }
