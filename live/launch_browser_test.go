@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -167,11 +168,11 @@ func TestServeAndCapture(t *testing.T) {
 // its singleton socket, read from the profile's link.
 func singletonDir(t *testing.T, profile string) string {
 	t.Helper()
-	target, err := os.Readlink(profile + "/SingletonSocket")
+	target, err := os.Readlink(filepath.Join(profile, "SingletonSocket"))
 	if err != nil {
 		t.Fatalf("the profile has no SingletonSocket link: %v", err)
 	}
-	dir := target[:strings.LastIndex(target, "/")]
+	dir := filepath.Dir(target)
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatalf("the singleton folder is not there while the browser runs: %v", err)
 	}
