@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,6 +84,18 @@ func TestFrontsImportNoAnalysis(t *testing.T) {
 	for _, dir := range []string{"cmd/domsnap", "mcp"} {
 		if bad := analysisImports(t, dir); len(bad) > 0 {
 			t.Errorf("%s imports %v directly; use the root package's words", dir, bad)
+		}
+	}
+}
+
+// TestWordsArePublic holds the contract's words to a package a user can
+// read: each is defined in the public leaf package vocab (where `go doc`
+// shows its methods and members), never in an internal package.
+func TestWordsArePublic(t *testing.T) {
+	for _, w := range []any{Kind(0), Source(0), Type(0), Status(0), Truncation(0), Reason(0), Structure(0)} {
+		typ := reflect.TypeOf(w)
+		if got := typ.PkgPath(); got != modulePath+"/vocab" {
+			t.Errorf("%s is defined in %s, want %s/vocab", typ.Name(), got, modulePath)
 		}
 	}
 }

@@ -1,113 +1,110 @@
 package domsnap
 
-import (
-	"github.com/domsnap/domsnap/internal/aria"
-	"github.com/domsnap/domsnap/internal/cells"
-	"github.com/domsnap/domsnap/internal/collect"
-	"github.com/domsnap/domsnap/internal/typed"
-)
+import "github.com/domsnap/domsnap/vocab"
 
-// The closed sets of the contract. Each is a small named type with a String
-// method giving the name a request or result spells, and the constants below
-// are all its members; a value outside them is refused by [Request.Check]
-// and never printed. The analysis packages behind this one use the very
-// same types, so a value passes between them without conversion.
+// The closed sets of the contract. Each is defined, with its String,
+// MarshalText and UnmarshalText methods, in the public leaf package
+// [github.com/domsnap/domsnap/vocab], and named here so a program needs only
+// this package; the constants below are all its members. A value outside
+// them is refused by [Request.Check] and never printed. The analysis behind
+// this package uses the very same types, so a value passes between them
+// without conversion.
 
 // Kind is the kind of collection a [Request] names and a [Result] reports
 // (docs/reference.md#finding-the-collection). The zero value names none and
 // is never valid in a request.
-type Kind = aria.Kind
+type Kind = vocab.Kind
 
 // The collection kinds.
 const (
-	Table Kind = aria.Table
-	List  Kind = aria.List
-	Form  Kind = aria.Form
+	Table Kind = vocab.Table
+	List  Kind = vocab.List
+	Form  Kind = vocab.Form
 )
 
 // ParseKind reads a kind as a request spells it: "table", "list" or "form",
 // lower case, nothing around it.
 func ParseKind(s string) (Kind, bool) {
-	k, ok := aria.ParseKind(s)
+	k, ok := vocab.ParseKind(s)
 	return k, ok && validKind(k)
 }
 
 // Source says how an element became a collection: [Native] for an HTML
 // element, [ARIA] for an explicit role (docs/reference.md#finding-the-collection).
-type Source = aria.Source
+type Source = vocab.Source
 
 // The sources.
 const (
-	Native Source = aria.Native
-	ARIA   Source = aria.ARIA
+	Native Source = vocab.Native
+	ARIA   Source = vocab.ARIA
 )
 
 // Type is the type a [Field] declares for its cells
 // (docs/reference.md#types).
-type Type = typed.Type
+type Type = vocab.Type
 
 // The declared types. A cell that converts holds, in [Cell.Value], a string,
 // an int64, a float64 or a bool respectively.
 const (
-	String  Type = typed.String
-	Integer Type = typed.Integer
-	Number  Type = typed.Number
-	Boolean Type = typed.Boolean
+	String  Type = vocab.String
+	Integer Type = vocab.Integer
+	Number  Type = vocab.Number
+	Boolean Type = vocab.Boolean
 )
 
 // ParseType reads a type as a request spells it: "string", "integer",
 // "number" or "boolean".
 func ParseType(s string) (Type, bool) {
-	t, ok := typed.ParseType(s)
+	t, ok := vocab.ParseType(s)
 	return t, ok && validType(t)
 }
 
 // Status says what became of one cell (docs/reference.md#cell-statuses).
-type Status = typed.Status
+type Status = vocab.Status
 
 // The cell statuses. Only an [OK] cell has a value.
 const (
-	OK        Status = typed.OK
-	Missing   Status = typed.Missing
-	Invalid   Status = typed.Invalid
-	Truncated Status = typed.Truncated
+	OK        Status = vocab.OK
+	Missing   Status = vocab.Missing
+	Invalid   Status = vocab.Invalid
+	Truncated Status = vocab.Truncated
 )
 
 // Truncation names the first bound that cut a [Truncated] cell
 // (docs/reference.md#cell-statuses); the zero value is no truncation.
-type Truncation = cells.Truncation
+type Truncation = vocab.Truncation
 
 // The truncations.
 const (
-	TruncText   Truncation = cells.TruncText
-	TruncNodes  Truncation = cells.TruncNodes
-	TruncLabels Truncation = cells.TruncLabels
+	TruncText   Truncation = vocab.TruncText
+	TruncNodes  Truncation = vocab.TruncNodes
+	TruncLabels Truncation = vocab.TruncLabels
 )
 
 // Reason says why a collection was not found (docs/reference.md#the-result);
 // the zero value is the reason of a found one.
-type Reason = collect.Reason
+type Reason = vocab.Reason
 
 // The reasons.
 const (
 	// Absent: the whole document was scanned and the collection is not in it.
-	Absent Reason = collect.Absent
+	Absent Reason = vocab.Absent
 	// ScanLimit: the collection scan's budget ran out first; what lies
 	// beyond is unknown, not absent.
-	ScanLimit Reason = collect.ScanLimit
+	ScanLimit Reason = vocab.ScanLimit
 )
 
 // Structure says whether a row's columns can be trusted
 // (docs/reference.md#structure-values).
-type Structure = collect.Structure
+type Structure = vocab.Structure
 
 // The structures.
 const (
 	// StructureOK: column k is the row's k-th cell.
-	StructureOK Structure = collect.StructureOK
+	StructureOK Structure = vocab.StructureOK
 	// UnsupportedSpan: a span touches the row, so its columns are not
 	// guessed; it has no cells and is never valid.
-	UnsupportedSpan Structure = collect.UnsupportedSpan
+	UnsupportedSpan Structure = vocab.UnsupportedSpan
 )
 
 // StringValue is the value of an [OK] cell of a [String] field.

@@ -1,56 +1,23 @@
 package cells
 
 import (
-	"fmt"
+	"github.com/domsnap/domsnap/vocab"
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/limits"
 )
 
 // Truncation says why a summary was truncated: the first bound that applied.
-type Truncation uint8
+// It is the contract's word (package vocab).
+type Truncation = vocab.Truncation
 
+// The truncations; None means the summary is complete.
 const (
-	// None: the summary is complete.
-	None Truncation = iota
-	// TruncText: retained text stopped at CellUnits while non-whitespace
-	// text remained.
-	TruncText
-	// TruncNodes: the CellNodes budget ran out while nodes remained unvisited.
-	TruncNodes
-	// TruncLabels: label resolution was cut by MaxIDChars or MaxLabels.
-	TruncLabels
+	None        = vocab.TruncNone
+	TruncText   = vocab.TruncText
+	TruncNodes  = vocab.TruncNodes
+	TruncLabels = vocab.TruncLabels
 )
-
-var truncationNames = [...]string{"", "text", "nodes", "labels"}
-
-// String is the truncation's name in a result's cell (docs/reference.md#the-result), ""
-// for None.
-func (t Truncation) String() string {
-	if int(t) < len(truncationNames) {
-		return truncationNames[t]
-	}
-	return "invalid"
-}
-
-// MarshalText writes the truncation's name, "" for None.
-func (t Truncation) MarshalText() ([]byte, error) {
-	if int(t) >= len(truncationNames) {
-		return nil, fmt.Errorf("cells: truncation %d has no name", uint8(t))
-	}
-	return []byte(truncationNames[t]), nil
-}
-
-// UnmarshalText reads a name MarshalText writes.
-func (t *Truncation) UnmarshalText(b []byte) error {
-	for i, name := range truncationNames {
-		if string(b) == name {
-			*t = Truncation(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("cells: unknown truncation %q", b)
-}
 
 // Summary is one cell's bounded text. A summary with empty Text that is not
 // truncated is missing.

@@ -4,32 +4,19 @@ import (
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/vocab"
 )
 
-// Reason says why a collection was not found.
-type Reason uint8
+// Reason says why a collection was not found; it is the contract's word
+// (package vocab).
+type Reason = vocab.Reason
 
+// The reasons.
 const (
-	// ReasonNone is the reason of a found collection.
-	ReasonNone Reason = iota
-	// Absent: the whole document was scanned and the collection is not in it.
-	Absent
-	// ScanLimit: the collection scan's budget ran out first; what lies beyond
-	// is unknown, not absent.
-	ScanLimit
+	ReasonNone = vocab.ReasonNone
+	Absent     = vocab.Absent
+	ScanLimit  = vocab.ScanLimit
 )
-
-var reasonNames = [...]string{"", "absent", "scan_limit"}
-
-func (r Reason) String() string {
-	if int(r) < len(reasonNames) {
-		return reasonNames[r]
-	}
-	return "invalid"
-}
-
-// MarshalText writes the reason as the result's reason string.
-func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
 // Collection is the outcome of Find.
 type Collection struct {
@@ -46,28 +33,15 @@ type Collection struct {
 	Scan limits.Scan
 }
 
-// Structure says whether a row's columns can be trusted.
-type Structure uint8
+// Structure says whether a row's columns can be trusted; it is the
+// contract's word (package vocab).
+type Structure = vocab.Structure
 
+// The structures.
 const (
-	// StructureOK: column k is the row's k-th cell.
-	StructureOK Structure = iota
-	// UnsupportedSpan: a cell of the row spans several columns or rows, or the
-	// row lies under a row span from an earlier row. Columns are not guessed.
-	UnsupportedSpan
+	StructureOK     = vocab.StructureOK
+	UnsupportedSpan = vocab.UnsupportedSpan
 )
-
-var structureNames = [...]string{"ok", "unsupported_span"}
-
-func (s Structure) String() string {
-	if int(s) < len(structureNames) {
-		return structureNames[s]
-	}
-	return "invalid"
-}
-
-// MarshalText writes the structure as the result's structure string.
-func (s Structure) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Row is one seen row, item or form control.
 //
