@@ -4,7 +4,7 @@ FUZZTIME ?= 30s
 BENCHTIME ?= 1x
 SHARED ?= ../shared
 
-.PHONY: all build install test-examples test vet fmt-check test-browser install-browser conformance check fuzz bench bench-browser captures example
+.PHONY: all build install test-examples test vet fmt-check test-browser install-browser conformance check fuzz bench bench-browser captures example devtools
 
 all: build test
 
@@ -30,6 +30,7 @@ vet:
 	$(GO) vet -tags browser ./...
 	$(GO) vet -tags conformance ./...
 	$(GO) vet -tags examples ./examples/...
+	cd devtools && $(GO) vet ./... && $(GO) vet -tags browser ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -38,10 +39,17 @@ fmt-check:
 # Unit, property and fuzz-seed tests: no browser.
 test: vet fmt-check
 	$(GO) test -count=1 ./...
+	cd devtools && $(GO) test -count=1 ./...
+
+# The dev-only programs (devtools/, a module of their own so that `go install
+# ./...` installs only the command) into bin/dev/, to be run from here.
+devtools:
+	$(GO) build -C devtools -o $(CURDIR)/bin/dev/ ./...
 
 # The real-Chromium partition (docs/reference.md#browser-tests): fails, never skips.
 test-browser:
-	$(GO) run ./internal/browserpartition
+	$(GO) build -C devtools -o $(CURDIR)/bin/dev/ ./browserpartition
+	./bin/dev/browserpartition
 
 # The capture programs of examples/capture (Puppeteer, Playwright, chromedp)
 # against real Chromium: needs Node.js 20 or later and npm, which fetches the
@@ -82,17 +90,19 @@ fuzz:
 	done
 
 # The Go benchmarks, then the offline path's costs as ratios in one table
-# (internal/benchratio; add -pandas by hand for the pandas comparison).
+# (devtools/benchratio; add -pandas by hand for the pandas comparison).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
-	$(GO) run ./internal/benchratio -runs 5
+	$(GO) build -C devtools -o $(CURDIR)/bin/dev/ ./benchratio
+	./bin/dev/benchratio -runs 5
 
 bench-browser:
 	$(GO) test -tags browser -run '^$$' -bench BenchmarkLiveCaptureVsScript -benchtime 5x ./live
 
 # Re-captures testdata/html pages in Chromium into testdata/captures.
 captures:
-	$(GO) run ./internal/capturefixtures
+	$(GO) build -C devtools -o $(CURDIR)/bin/dev/ ./capturefixtures
+	./bin/dev/capturefixtures
 
 example:
 	$(GO) run ./cmd/domsnap extract --kind table --index 0 --field product:0:string:required --field price:2:number --format table examples/products.html

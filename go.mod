@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	github.com/andybalholm/cascadia v1.3.5
 	github.com/google/go-cmp v0.7.0
-	github.com/jstemmer/go-junit-report/v2 v2.1.0
 	github.com/mafredri/cdp v0.35.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/leftover"
+	"github.com/domsnap/domsnap/internal/testkit/leftover"
 	"github.com/domsnap/domsnap/snapshot"
 )
 

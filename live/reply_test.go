@@ -10,7 +10,7 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/treediff"
+	"github.com/domsnap/domsnap/internal/testkit/treediff"
 	"github.com/domsnap/domsnap/snapshot"
 )
 

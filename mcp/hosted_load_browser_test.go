@@ -28,7 +28,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/domsnap/domsnap/internal/leftover"
+	"github.com/domsnap/domsnap/internal/testkit/leftover"
 	"github.com/domsnap/domsnap/mcp"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/capture"
-	"github.com/domsnap/domsnap/internal/hostile"
+	"github.com/domsnap/domsnap/internal/testkit/hostile"
 	"github.com/domsnap/domsnap/limits"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 
-	"github.com/domsnap/domsnap/internal/cascadehostile"
+	"github.com/domsnap/domsnap/internal/testkit/cascadehostile"
 	"github.com/domsnap/domsnap/snapshot/internal/htmlsource"
 	"github.com/domsnap/domsnap/snapshot/internal/style"
 )
@@ -24,7 +24,7 @@ func TestHostileCascadeCommitted(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, p.HTML) {
-			t.Errorf("%s differs from what cascadehostile generates; rewrite it with go run ./internal/cascadehostile/write -out testdata/hostile", p.Name)
+			t.Errorf("%s differs from what cascadehostile generates; rewrite it with make devtools && bin/dev/cascadepages -out testdata/hostile", p.Name)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/hostile"
+	"github.com/domsnap/domsnap/internal/testkit/hostile"
 	"github.com/domsnap/domsnap/limits"
 )
 

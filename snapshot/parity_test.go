@@ -12,7 +12,7 @@ import (
 	"github.com/mafredri/cdp/protocol/domsnapshot"
 
 	"github.com/domsnap/domsnap/domtree"
-	"github.com/domsnap/domsnap/internal/treediff"
+	"github.com/domsnap/domsnap/internal/testkit/treediff"
 )
 
 // The fixture pages of testdata/html and their real Chromium captures in
@@ -50,8 +50,8 @@ var divergences = []divergence{
 }
 
 // compareTrees walks both trees in step and returns every difference, each
-// as "what: description" (internal/treediff, shared with the real-page check
-// of internal/realparity).
+// as "what: description" (internal/testkit/treediff, shared with the real-page check
+// of devtools/realparity).
 func compareTrees(offline, live *domtree.Tree) []string {
 	diffs, _ := treediff.Compare(offline, live)
 	out := make([]string, len(diffs))
@@ -130,7 +130,7 @@ func TestCaptureParity(t *testing.T) {
 				// comparison would measure the edit, not the decoder.
 				stale = append(stale, name)
 				t.Skipf("stale capture: the page's texts, comments or attributes changed since it was captured; "+
-					"regenerate testdata/captures (go run ./internal/capturefixtures) (-page +capture):\n%s", diff)
+					"regenerate testdata/captures (make captures) (-page +capture):\n%s", diff)
 			}
 			compared++
 			for _, d := range compareTrees(offline, live) {

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/domsnap/domsnap/internal/cascadehostile"
+	"github.com/domsnap/domsnap/internal/testkit/cascadehostile"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot/internal/htmlsource"
 )

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/domsnap/domsnap/internal/leftover"
+	"github.com/domsnap/domsnap/internal/testkit/leftover"
 )
 
 // The hostile-page probes of the live commands: each ends soon after its

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/domsnap/domsnap/internal/cascadehostile"
+	"github.com/domsnap/domsnap/internal/testkit/cascadehostile"
 	"github.com/domsnap/domsnap/limits"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/domsnap/domsnap/internal/cascadehostile"
+	"github.com/domsnap/domsnap/internal/testkit/cascadehostile"
 )
 
 // TestSheetsDroppedWarning: extract and inventory of an HTML page whose

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap/domtree"
-	"github.com/domsnap/domsnap/internal/hostile"
+	"github.com/domsnap/domsnap/internal/testkit/hostile"
 	"github.com/domsnap/domsnap/limits"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/hostile"
+	"github.com/domsnap/domsnap/internal/testkit/hostile"
 )
 
 // TestValidateNodeBound: the node bound is checked in validate too, so it

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/domsnap/domsnap/domtree"
-	"github.com/domsnap/domsnap/internal/heapcost"
+	"github.com/domsnap/domsnap/internal/testkit/heapcost"
 	"github.com/domsnap/domsnap/limits"
 )
 

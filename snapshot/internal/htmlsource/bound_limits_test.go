@@ -10,7 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/hostile"
+	"github.com/domsnap/domsnap/internal/testkit/hostile"
 	"github.com/domsnap/domsnap/limits"
 )
 

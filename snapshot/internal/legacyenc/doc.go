@@ -25,3 +25,6 @@
 //
 // Output is at most three bytes per input byte; decoding is linear.
 package legacyenc
+
+// gbk_table.go is generated from headless Chromium by gen.go.
+//go:generate go run gen.go -chrome /usr/bin/chromium -o gbk_table.go

@@ -2,7 +2,7 @@
 // pages, for a person to run by hand: it is not part of CI, and the pages it
 // reads are never committed.
 //
-//	go run ./internal/realparity [-chrome PATH] [-limit N] [-timeout 30s] [-detail] DIR
+//	make devtools && bin/dev/realparity [-chrome PATH] [-limit N] [-timeout 30s] [-detail] DIR
 //
 // For every .html and .htm file under DIR, in sorted order, it does two
 // things with one headless Chromium for the whole run:
@@ -15,7 +15,7 @@
 //     the bytes) and the live tree (a capture of the same bytes, decoded by
 //     snapshot.DecodeCapture): kind, name, attributes and text of every node,
 //     and exclusion, display and visibility, as the capture parity test of
-//     package snapshot compares its fixtures (internal/treediff).
+//     package snapshot compares its fixtures (internal/testkit/treediff).
 //
 // It prints one line per page and a summary line:
 //

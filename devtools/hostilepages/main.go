@@ -1,7 +1,7 @@
-// Command gen writes the hostile inputs of package hostile that are too
+// Command hostilepages writes the hostile inputs of package hostile that are too
 // large to commit into a folder, for measuring the command line by hand:
 //
-//	go run ./internal/hostile/gen -o /tmp/hostile
+//	make devtools && bin/dev/hostilepages -o /tmp/hostile
 //
 // It writes bomb.json.gz (1 GiB of spaces after a '{', about 1 MB),
 // italics.html.gz (3,000,000 empty <i> elements, about 30 KB), reopened.html
@@ -16,7 +16,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/domsnap/domsnap/internal/hostile"
+	"github.com/domsnap/domsnap/internal/testkit/hostile"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -24,7 +24,7 @@ func main() {
 	out := flag.String("o", "", "folder to write into")
 	flag.Parse()
 	if *out == "" {
-		fmt.Fprintln(os.Stderr, "usage: gen -o FOLDER")
+		fmt.Fprintln(os.Stderr, "usage: hostilepages -o FOLDER")
 		os.Exit(2)
 	}
 	if err := run(*out); err != nil {

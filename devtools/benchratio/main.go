@@ -18,8 +18,8 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/internal/benchratio/tablewalk"
-	"github.com/domsnap/domsnap/internal/heapcost"
+	"github.com/domsnap/domsnap/devtools/benchratio/tablewalk"
+	"github.com/domsnap/domsnap/internal/testkit/heapcost"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -76,13 +76,15 @@ func run(runs int, quick, pandas bool) (err error) {
 		}
 	}()
 	ours, base := filepath.Join(dir, "domsnap"), filepath.Join(dir, "baseline")
-	for _, b := range [][2]string{{ours, "./cmd/domsnap"}, {base, "./internal/benchratio/baseline"}} {
+	// The command is the main module's, the baseline this module's (run from
+	// the repository's root, the baseline's module is the devtools folder).
+	for _, b := range [][3]string{{ours, ".", "./cmd/domsnap"}, {base, "devtools", "./benchratio/baseline"}} {
 		// Built as make build builds the command: without cgo, a static
 		// binary, which the baseline is anyway (it links no network code).
-		build := exec.Command("go", "build", "-o", b[0], b[1])
+		build := exec.Command("go", "build", "-C", b[1], "-o", b[0], b[2])
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s (run from the module root): %v\n%s", b[1], err, out)
+			return fmt.Errorf("go build %s (run from the repository root): %v\n%s", b[2], err, out)
 		}
 	}
 	var rows []row
@@ -228,7 +230,7 @@ func readHTML(dir string, page []byte, runs int) (time.Duration, error) {
 	if err := os.WriteFile(file, page, 0o600); err != nil {
 		return 0, err
 	}
-	out, err := exec.Command("python3", "internal/benchratio/read_html.py", file, fmt.Sprint(runs)).Output()
+	out, err := exec.Command("python3", "devtools/benchratio/read_html.py", file, fmt.Sprint(runs)).Output()
 	if err != nil {
 		var stderr []byte
 		if ee, ok := err.(*exec.ExitError); ok {

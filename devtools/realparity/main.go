@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/treediff"
+	"github.com/domsnap/domsnap/internal/testkit/treediff"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
 )
@@ -43,7 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	timeout := fl.Duration("timeout", 30*time.Second, "deadline of each page")
 	detail := fl.Bool("detail", false, "add the differing nodes' descriptions and values, cut to 64 bytes")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: go run ./internal/realparity [-chrome PATH] [-limit N] [-timeout D] [-detail] DIR")
+		fmt.Fprintln(stderr, "usage: realparity [-chrome PATH] [-limit N] [-timeout D] [-detail] DIR")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {

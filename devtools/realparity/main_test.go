@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/domsnap/domsnap/internal/treediff"
+	"github.com/domsnap/domsnap/internal/testkit/treediff"
 )
 
 func TestFindPages(t *testing.T) {

@@ -30,7 +30,7 @@
 // Load+Extract; that needs python3 with pandas and lxml, which the project
 // does not depend on, so it is run by hand:
 //
-//	go run ./internal/benchratio -pandas
+//	make devtools && bin/dev/benchratio -pandas
 //
 // Other flags: -runs N (default 5), -quick (the 1M-node page left out),
 // and -cpuprofile FILE, which writes a CPU profile of ParseHTML on the

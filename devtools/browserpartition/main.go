@@ -93,10 +93,22 @@ type config struct {
 	reports string
 	chrome  string
 	timeout time.Duration
-	// goCmd and dir are the go command and module root; tests point them
-	// elsewhere.
+	// goCmd and dir are the go command and the repository's root; tests
+	// point them elsewhere.
 	goCmd string
 	dir   string
+}
+
+// modules are the folders, under the repository's root, of the Go modules
+// whose browser tests the partition runs: the product, and the dev-only
+// programs (a module of their own, so that `go install ./...` from the root
+// installs only the command).
+var modules = []string{".", "devtools"}
+
+// group is the browser packages of one module.
+type group struct {
+	module string
+	pkgs   []string
 }
 
 func main() {
@@ -162,7 +174,8 @@ func run(ctx context.Context, args []string, goflags string, stdout, stderr io.W
 	rep.Versions.Browser, rep.Versions.Protocol = b.Version(), b.ProtocolVersion()
 	b.Close()
 
-	pkgs, err := browserPackages(ctx, cfg)
+	groups, err := browserPackages(ctx, cfg)
+	pkgs := allPackages(groups)
 	if err != nil || len(pkgs) == 0 {
 		if err != nil {
 			fmt.Fprintln(stderr, "browserpartition:", err)
@@ -170,7 +183,7 @@ func run(ctx context.Context, args []string, goflags string, stdout, stderr io.W
 		rep.Reasons = append(rep.Reasons, reasonNoPackages)
 		return finish(nil)
 	}
-	out, testErr := goTest(ctx, cfg, path, pkgs, stderr)
+	out, testErr := goTests(ctx, cfg, path, groups, stderr)
 	events, err := parseEvents(out)
 	if err != nil {
 		fmt.Fprintln(stderr, "browserpartition: reading go test -json:", err)
@@ -225,17 +238,40 @@ func libraries(ctx context.Context, cfg config) map[string]string {
 	return libs
 }
 
-// browserPackages lists the packages whose tests include files that only
-// the browser build tag selects.
-func browserPackages(ctx context.Context, cfg config) ([]string, error) {
-	const format = "{{.ImportPath}} {{join .TestGoFiles \",\"}} {{join .XTestGoFiles \",\"}}"
-	plain, err := command(ctx, cfg.dir, cfg.goCmd, "list", "-f", format, "./...")
-	if err != nil {
-		return nil, fmt.Errorf("go list: %w", err)
+// browserPackages lists, module by module, the packages whose tests include
+// files that only the browser build tag selects.
+func browserPackages(ctx context.Context, cfg config) ([]group, error) {
+	var groups []group
+	for _, m := range modules {
+		pkgs, err := moduleBrowserPackages(ctx, cfg, filepath.Join(cfg.dir, m))
+		if err != nil {
+			return nil, err
+		}
+		if len(pkgs) > 0 {
+			groups = append(groups, group{module: m, pkgs: pkgs})
+		}
 	}
-	tagged, err := command(ctx, cfg.dir, cfg.goCmd, "list", "-tags", "browser", "-f", format, "./...")
+	return groups, nil
+}
+
+// allPackages is every package of groups, in order.
+func allPackages(groups []group) []string {
+	var all []string
+	for _, g := range groups {
+		all = append(all, g.pkgs...)
+	}
+	return all
+}
+
+func moduleBrowserPackages(ctx context.Context, cfg config, dir string) ([]string, error) {
+	const format = "{{.ImportPath}} {{join .TestGoFiles \",\"}} {{join .XTestGoFiles \",\"}}"
+	plain, err := command(ctx, dir, cfg.goCmd, "list", "-f", format, "./...")
 	if err != nil {
-		return nil, fmt.Errorf("go list -tags browser: %w", err)
+		return nil, fmt.Errorf("go list in %s: %w", dir, err)
+	}
+	tagged, err := command(ctx, dir, cfg.goCmd, "list", "-tags", "browser", "-f", format, "./...")
+	if err != nil {
+		return nil, fmt.Errorf("go list -tags browser in %s: %w", dir, err)
 	}
 	before := map[string]string{}
 	for _, l := range strings.Split(string(plain), "\n") {
@@ -253,12 +289,29 @@ func browserPackages(ctx context.Context, cfg config) ([]string, error) {
 	return pkgs, nil
 }
 
+// goTests runs each module's browser tests, one go test after the other, and
+// returns their JSON streams joined (each line names its package, so the
+// joined stream reads as one run). The first failure is returned after every
+// module has run.
+func goTests(ctx context.Context, cfg config, chrome string, groups []group, stderr io.Writer) ([]byte, error) {
+	var all []byte
+	var firstErr error
+	for _, g := range groups {
+		out, err := goTest(ctx, cfg, filepath.Join(cfg.dir, g.module), chrome, g.pkgs, stderr)
+		all = append(all, out...)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	return all, firstErr
+}
+
 // goTest runs the browser tests and returns go test's JSON stream. Progress
 // for people goes to stderr: one line per top-level test.
-func goTest(ctx context.Context, cfg config, chrome string, pkgs []string, stderr io.Writer) ([]byte, error) {
+func goTest(ctx context.Context, cfg config, dir, chrome string, pkgs []string, stderr io.Writer) ([]byte, error) {
 	args := append([]string{"test", "-tags", "browser", "-json", "-count=1", "-timeout", cfg.timeout.String()}, pkgs...)
 	cmd := exec.CommandContext(ctx, cfg.goCmd, args...)
-	cmd.Dir = cfg.dir
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), live.EnvChrome+"="+chrome, "GOFLAGS=")
 	var out bytes.Buffer
 	pr, pw := io.Pipe()

@@ -1,7 +1,7 @@
 // Package treediff compares an offline tree and a live tree of the same page
 // node by node: kind, name, attributes and text of every node, and for
 // elements that are not excluded, display and visibility. The capture parity
-// test of package snapshot and the real-page check of internal/realparity
+// test of package snapshot and the real-page check of devtools/realparity
 // both use it, so the two measure the same thing.
 package treediff
 

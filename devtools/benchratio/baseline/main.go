@@ -6,7 +6,7 @@ import (
 	"golang.org/x/net/html"
 	"os"
 
-	"github.com/domsnap/domsnap/internal/benchratio/tablewalk"
+	"github.com/domsnap/domsnap/devtools/benchratio/tablewalk"
 )
 
 func main() {

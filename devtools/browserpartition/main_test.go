@@ -220,12 +220,18 @@ func TestVerdicts(t *testing.T) {
 }
 
 func TestBrowserPackagesFound(t *testing.T) {
-	pkgs, err := browserPackages(context.Background(), config{goCmd: "go", dir: "../.."})
+	groups, err := browserPackages(context.Background(), config{goCmd: "go", dir: "../.."})
 	if err != nil {
 		t.Fatal(err)
 	}
+	pkgs := allPackages(groups)
 	if !contains(pkgs, pkgLive) {
 		t.Fatalf("browser packages %v lack %s", pkgs, pkgLive)
+	}
+	// The dev programs' module has browser tests of its own (the real-page
+	// check), which the partition must run too.
+	if !contains(pkgs, "github.com/domsnap/domsnap/devtools/realparity") {
+		t.Fatalf("browser packages %v lack the devtools module's realparity", pkgs)
 	}
 	for _, p := range pkgs {
 		if strings.HasSuffix(p, "/limits") || strings.HasSuffix(p, "/domtree") {

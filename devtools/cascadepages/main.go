@@ -1,8 +1,8 @@
-// Command write saves the hostile cascade pages of package cascadehostile,
+// Command cascadepages saves the hostile cascade pages of package cascadehostile,
 // committed and generated alike, into a folder, for timing the command line
 // on them by hand:
 //
-//	go run ./internal/cascadehostile/write -out /tmp/hostile
+//	make devtools && bin/dev/cascadepages -out /tmp/hostile
 //	/usr/bin/time -v domsnap extract --kind table --index 0 ... /tmp/hostile/cascade-long-compound.html
 package main
 
@@ -12,7 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/domsnap/domsnap/internal/cascadehostile"
+	"github.com/domsnap/domsnap/internal/testkit/cascadehostile"
 )
 
 func main() {

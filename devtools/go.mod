@@ -1,0 +1,20 @@
+module github.com/domsnap/domsnap/devtools
+
+go 1.26.0
+
+require (
+	github.com/domsnap/domsnap v0.0.0
+	github.com/google/go-cmp v0.7.0
+	github.com/jstemmer/go-junit-report/v2 v2.1.0
+	golang.org/x/net v0.62.0
+)
+
+require (
+	github.com/andybalholm/cascadia v1.3.5 // indirect
+	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/mafredri/cdp v0.35.0 // indirect
+	github.com/tdewolff/parse/v2 v2.8.20 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)
+
+replace github.com/domsnap/domsnap => ../
