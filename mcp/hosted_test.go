@@ -311,9 +311,10 @@ func TestHostedIdleTimeout(t *testing.T) {
 	}
 }
 
-// TestHostedArtifactsStayInTheirSession: an artifact one session made is
-// foreign_revision in another, and an artifact of an earlier run is
-// nobody's.
+// TestHostedArtifactsStayInTheirSession: an artifact one session made,
+// and one of an earlier run, are to another session exactly what an
+// artifact never stored is: the same error text, code and message, so
+// the answer tells nothing of what another session has seen.
 func TestHostedArtifactsStayInTheirSession(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.html"), []byte(`<ul><li>a</li></ul>`), 0o600)
@@ -329,10 +330,18 @@ func TestHostedArtifactsStayInTheirSession(t *testing.T) {
 	rb := artifactOf(t, wantAnswer(t, call(t, b, "snapshot_observe", map[string]any{"path": "b.html"}), 0))
 	wantAnswer(t, call(t, a, "browser_artifact", map[string]any{"artifact": ra}), 0)
 	wantAnswer(t, call(t, b, "browser_artifact", map[string]any{"artifact": rb}), 0)
-	wantError(t, call(t, a, "browser_artifact", map[string]any{"artifact": rb}), "foreign_revision")
-	wantError(t, call(t, b, "browser_artifact", map[string]any{"artifact": ra}), "foreign_revision")
-	wantError(t, call(t, a, "browser_artifact", map[string]any{"artifact": old}), "foreign_revision")
-	wantError(t, call(t, a, "browser_artifact", map[string]any{"artifact": "sha256:" + strings.Repeat("0", 64)}), "unknown_artifact")
+	never := call(t, a, "browser_artifact", map[string]any{"artifact": "sha256:" + strings.Repeat("0", 64)})
+	wantError(t, never, "unknown_artifact")
+	for _, c := range []struct {
+		cs  *sdk.ClientSession
+		ref string
+	}{{a, rb}, {b, ra}, {a, old}} {
+		res := call(t, c.cs, "browser_artifact", map[string]any{"artifact": c.ref})
+		wantError(t, res, "unknown_artifact")
+		if text(t, res) != text(t, never) {
+			t.Fatalf("another session's artifact answers %s, one never stored %s", text(t, res), text(t, never))
+		}
+	}
 }
 
 func artifactOf(t *testing.T, answer []byte) string {

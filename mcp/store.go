@@ -341,10 +341,11 @@ func (s *Store) Get(ref string) (*Artifact, error) {
 }
 
 // GetFor is Get for the session owner: an artifact another session of this
-// process made is foreign_revision. One that no session of this process
-// made (stored before a restart, or by another process) is readable unless
-// strict, as a hosted server wants, where every session but its maker is
-// another one.
+// process made is unknown_artifact, with the very message of one never
+// stored, so a session cannot learn what another has seen. One that no
+// session of this process made (stored before a restart, or by another
+// process) is readable unless strict, as a hosted server wants, where every
+// session but its maker is another one.
 func (s *Store) GetFor(owner Owner, ref string, strict bool) (*Artifact, error) {
 	h, ok := strings.CutPrefix(ref, "sha256:")
 	if !ok || !isDigestHex(h) {
@@ -357,7 +358,7 @@ func (s *Store) GetFor(owner Owner, ref string, strict bool) (*Artifact, error) 
 		return nil, unknown()
 	}
 	if owner != NoOwner && !s.readable(h, owner, strict) {
-		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "that artifact belongs to another session")
+		return nil, unknown()
 	}
 	path := filepath.Join(s.dir, h+artifactExt)
 	data, err := os.ReadFile(path)

@@ -212,8 +212,8 @@ func TestDefaultStateDir(t *testing.T) {
 	}
 }
 
-// TestStoreOwnership: an artifact made by one session is foreign_revision
-// to another; one made by two sessions (the same bytes) is both's; an
+// TestStoreOwnership: an artifact made by one session is to another what
+// one never stored is (unknown_artifact, the same message); one made by two sessions (the same bytes) is both's; an
 // artifact no session of this process made is readable only when not
 // strict; a released owner's artifacts are nobody's; an unknown one stays
 // unknown_artifact, whoever asks.
@@ -237,8 +237,12 @@ func TestStoreOwnership(t *testing.T) {
 		if _, err := s.GetFor(a, refA, strict); err != nil {
 			t.Fatalf("the maker, strict %v: %v", strict, err)
 		}
-		if _, err := s.GetFor(b, refA, strict); errcode.CodeOf(err) != errcode.ForeignRevision {
-			t.Fatalf("another session, strict %v: %v", strict, err)
+		_, never := s.GetFor(a, Ref(obsOf(9, 300)), strict)
+		if errcode.CodeOf(never) != errcode.UnknownArtifact {
+			t.Fatalf("never stored, strict %v: %v", strict, never)
+		}
+		if _, err := s.GetFor(b, refA, strict); !sameError(err, never) {
+			t.Fatalf("another session, strict %v: %v, never stored: %v", strict, err, never)
 		}
 		for _, o := range []Owner{a, b} {
 			if _, err := s.GetFor(o, shared, strict); err != nil {
@@ -246,11 +250,8 @@ func TestStoreOwnership(t *testing.T) {
 			}
 		}
 		_, err := s.GetFor(b, unowned, strict)
-		if strict && errcode.CodeOf(err) != errcode.ForeignRevision || !strict && err != nil {
+		if strict && !sameError(err, never) || !strict && err != nil {
 			t.Fatalf("an artifact of no session, strict %v: %v", strict, err)
-		}
-		if _, err := s.GetFor(a, Ref(obsOf(9, 300)), strict); errcode.CodeOf(err) != errcode.UnknownArtifact {
-			t.Fatalf("never stored, strict %v: %v", strict, err)
 		}
 	}
 	// Get asks nobody's name.
@@ -258,7 +259,7 @@ func TestStoreOwnership(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Release(a)
-	if _, err := s.GetFor(a, refA, true); errcode.CodeOf(err) != errcode.ForeignRevision {
+	if _, err := s.GetFor(a, refA, true); errcode.CodeOf(err) != errcode.UnknownArtifact {
 		t.Fatalf("released owner, strict: %v", err)
 	}
 	if _, err := s.GetFor(b, shared, true); err != nil {
@@ -272,7 +273,13 @@ func TestStoreOwnership(t *testing.T) {
 	if _, err := s2.GetFor(b, shared, false); err != nil {
 		t.Fatalf("after a restart, not strict: %v", err)
 	}
-	if _, err := s2.GetFor(b, shared, true); errcode.CodeOf(err) != errcode.ForeignRevision {
+	if _, err := s2.GetFor(b, shared, true); errcode.CodeOf(err) != errcode.UnknownArtifact {
 		t.Fatalf("after a restart, strict: %v", err)
 	}
+}
+
+// sameError reports whether two store errors read the same to a client:
+// the same code and the same message.
+func sameError(a, b error) bool {
+	return a != nil && b != nil && errcode.CodeOf(a) == errcode.CodeOf(b) && a.Error() == b.Error()
 }
