@@ -164,6 +164,10 @@ func (f *front) post(t *testing.T, path string, headers map[string]string) (int,
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for k, v := range headers {
+		if k == "Host" {
+			req.Host = v // the client sends req.Host, not the header
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	res, err := http.DefaultClient.Do(req)
@@ -249,6 +253,57 @@ func TestHostedFront(t *testing.T) {
 	res.Body.Close()
 	if string(body) != "ok\n" {
 		t.Fatalf("healthz with sessions: %q", body)
+	}
+}
+
+// TestHostedRefusalsLogged: each refused request leaves one log line that
+// says why, and none holds the token, right or wrong: a request with no
+// token or no bearer one (401), a wrong token (401), a foreign Origin
+// (403) and a foreign Host (403).
+func TestHostedRefusalsLogged(t *testing.T) {
+	srv := offlineServer(t, t.TempDir())
+	f := startFront(t, srv, HostedConfig{})
+	auth := "Bearer " + f.token
+	wrong := f.token[:len(f.token)-1] + "z"
+	// Serve logs that it listens after the listener takes requests.
+	waitFor(t, "the listening line", func() bool { return strings.Contains(f.log.String(), "listening") })
+	for _, c := range []struct {
+		name    string
+		headers map[string]string
+		code    int
+		line    string
+	}{
+		{"no token", nil, http.StatusUnauthorized, "without a bearer token"},
+		{"basic", map[string]string{"Authorization": "Basic " + wrong}, http.StatusUnauthorized, "without a bearer token"},
+		{"bare token", map[string]string{"Authorization": wrong}, http.StatusUnauthorized, "without a bearer token"},
+		{"wrong token", map[string]string{"Authorization": "Bearer " + wrong}, http.StatusUnauthorized, "wrong token"},
+		{"foreign Origin", map[string]string{"Authorization": auth, "Origin": "http://evil.example"}, http.StatusForbidden, "foreign Origin"},
+		{"foreign Host", map[string]string{"Authorization": auth, "Host": "evil.example"}, http.StatusForbidden, "foreign Host"},
+		{"foreign Host with port", map[string]string{"Authorization": auth, "Host": "evil.example:" + f.url[strings.LastIndexByte(f.url, ':')+1:]}, http.StatusForbidden, "foreign Host"},
+	} {
+		before := f.log.String()
+		code, _, _ := f.post(t, "/mcp", c.headers)
+		if code != c.code {
+			t.Fatalf("%s: %d, want %d", c.name, code, c.code)
+		}
+		added := strings.TrimPrefix(f.log.String(), before)
+		if strings.Count(added, "\n") != 1 || !strings.Contains(added, "refused a request") || !strings.Contains(added, c.line) {
+			t.Fatalf("%s: logged %q, want one line saying %q", c.name, added, c.line)
+		}
+		if strings.Contains(added, wrong) || strings.Contains(added, f.token) || strings.Contains(added, "evil") {
+			t.Fatalf("%s: the log holds what the request sent: %q", c.name, added)
+		}
+	}
+	if n := sessionCount(srv); n != 0 {
+		t.Fatalf("refused requests started %d sessions", n)
+	}
+	// A request the server takes logs no refusal.
+	before := f.log.String()
+	if code, _, _ := f.post(t, "/mcp", map[string]string{"Authorization": auth, "Host": "localhost"}); code != http.StatusOK {
+		t.Fatalf("own Host: %d", code)
+	}
+	if added := strings.TrimPrefix(f.log.String(), before); strings.Contains(added, "refused") {
+		t.Fatalf("an accepted request logged %q", added)
 	}
 }
 
