@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -148,7 +149,8 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ReadToken reads the bearer token from path: the file must be the
+// ReadToken reads the bearer token from path: the file must be a regular
+// file (a named pipe or a device is refused at once, never waited on), the
 // owner's alone (no permission for group or others) and hold one token of
 // MinTokenBytes to MaxTokenBytes visible ASCII characters, white space
 // around it ignored. No message quotes the file's content.
@@ -157,7 +159,10 @@ func ReadToken(path string) ([]byte, error) {
 	if path == "" {
 		return nil, bad("a token file is required with --http")
 	}
-	f, err := os.Open(path)
+	// Opened without blocking: a named pipe with no writer would hold a
+	// plain open, and start-up with it, for ever. What was opened is then
+	// checked, not what the name held before.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, bad("cannot open " + errcode.Quote(path))
 	}

@@ -322,7 +322,7 @@ func snapshotObserve(ctx context.Context, s *Server, ss *session, raw []byte) (*
 	if err != nil {
 		return nil, err
 	}
-	data, err := s.root.read(a.Path)
+	data, err := s.root.read(ctx, a.Path)
 	if err != nil {
 		return nil, err
 	}
