@@ -270,8 +270,8 @@ func TestErrorsBeforeAnyBrowser(t *testing.T) {
 
 // TestStoreToolsTakeNoSessionLock: snapshot_observe and browser_artifact
 // use neither the session's tab nor its live session, only a file below
-// the root and the store, which serialises every put and get itself and
-// lists an artifact only once its file is complete. So they do not queue
+// the root and the store, which guards its index itself and lists an
+// artifact only once its file is complete. So they do not queue
 // behind the session's lock (held here as by a navigation in flight), and
 // calls of one session that publish and read at once each get complete
 // bytes.
