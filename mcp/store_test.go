@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -627,4 +628,41 @@ func TestStoreConcurrent(t *testing.T) {
 	if s.Bytes() > MinStoreBytes || files != s.Bytes() || tempFiles(t, dir) != 0 {
 		t.Fatalf("%d bytes listed of %d, %d in the folder, %d temporary files", s.Bytes(), MinStoreBytes, files, tempFiles(t, dir))
 	}
+}
+
+// TestStoreFIFO: an artifact file replaced by a named pipe is read as the
+// damaged file it is (unknown_artifact, and removed) at once, not waited
+// on; a state folder that is a named pipe is refused at once.
+func TestStoreFIFO(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := s.Put(obsOf(1, 300), []byte("{}"), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ref[len("sha256:"):]+artifactExt)
+	os.Remove(path)
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withinOrUnblock(t, path, func() {
+		if _, err := s.Get(ref); errcode.CodeOf(err) != errcode.UnknownArtifact {
+			t.Errorf("an artifact file replaced by a pipe: %v", err)
+		}
+	})
+	if _, err := os.Lstat(path); !os.IsNotExist(err) || s.Len() != 0 {
+		t.Fatalf("the pipe is kept: %v, %d artifacts", err, s.Len())
+	}
+	pipe := filepath.Join(t.TempDir(), "state")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withinOrUnblock(t, pipe, func() {
+		if _, err := OpenStore(pipe, MinStoreBytes); errcode.CodeOf(err) != errcode.CaptureFailed {
+			t.Errorf("a state folder that is a pipe: %v", err)
+		}
+	})
 }
