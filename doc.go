@@ -53,8 +53,8 @@
 // the same digest although revision and evidence references are fresh.
 // An observation's [Observation.Digest] is built the same way over the
 // whole observation; its [Observation.Artifact], the SHA-256 of its complete
-// canonical bytes, is what a projection names and an [ArtifactStore] is
-// keyed by.
+// canonical bytes, is what a projection names and what the tool server's
+// artifact store (package mcp) files it under.
 //
 // # Security
 //
@@ -70,6 +70,5 @@
 //
 // Everything here is a pure function of its arguments: no globals with state,
 // no clocks, no randomness. A Tree is immutable, so any number of goroutines
-// may extract from one tree at once. The one type with state, [ArtifactStore],
-// guards it with a mutex and is safe for concurrent use.
+// may extract from one tree at once.
 package domsnap

@@ -92,29 +92,3 @@ func ExampleProject() {
 	// 0 entries and 1 rows shown, omitted {Inventory:2 Rows:2}
 	// coverage still says 3 rows returned
 }
-
-// An ArtifactStore keeps the full observation beside the projection made of
-// it, so showing it again gives the same bytes. This budget holds one of
-// the two inventory entries.
-func ExampleArtifactStore() {
-	tree, _, err := snapshot.ParseHTML([]byte(examplePage), snapshot.HTMLOptions{})
-	if err != nil {
-		panic(err)
-	}
-	o, err := domsnap.Observe(tree, "r1.file.00112233445566ff", nil)
-	if err != nil {
-		panic(err)
-	}
-	var store domsnap.ArtifactStore
-	saved, err := store.Save(o, 400)
-	if err != nil {
-		panic(err)
-	}
-	replayed, _ := store.Projection(saved.Artifact, 400)
-	full, _ := store.Observation(saved.Artifact)
-	fmt.Println(string(replayed) == string(saved.Projection), string(full) == string(o.Canonical()))
-	fmt.Println(string(replayed)[len(replayed)-40:])
-	// Output:
-	// true true
-	// ue}],"omitted":{"inventory":1,"rows":0}}
-}

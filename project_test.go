@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/domsnap/domsnap/errcode"
@@ -215,80 +214,5 @@ func TestProjectKeepsCanonicalBytes(t *testing.T) {
 	want := []string{"schema_version", "trust", "revision", "artifact", "inventory"}
 	if !cmp.Equal(want, keys[:len(want)]) {
 		t.Errorf("leading keys %v, want %v", keys[:len(want)], want)
-	}
-}
-
-func TestArtifactStoreReplay(t *testing.T) {
-	o := observeBig(t, liveRev(t, 9))
-	var s ArtifactStore
-	first, err := s.Save(o, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if first.Artifact != o.Artifact() || string(first.Observation) != string(o.Canonical()) {
-		t.Fatal("Save stored something other than the observation")
-	}
-	again, err := s.Save(o, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(first, again); diff != "" {
-		t.Errorf("replay differs (-first +again):\n%s", diff)
-	}
-	got, ok := s.Projection(first.Artifact, 4000)
-	if !ok || string(got) != string(first.Projection) {
-		t.Error("the stored projection is not the one first made")
-	}
-	got[0] = 'X'
-	if again, _ := s.Projection(first.Artifact, 4000); again[0] != '{' {
-		t.Error("the store handed out its own bytes")
-	}
-	if _, ok := s.Projection(first.Artifact, 5000); ok {
-		t.Error("a projection never made was found")
-	}
-	full, ok := s.Observation(first.Artifact)
-	if !ok || string(full) != string(o.Canonical()) {
-		t.Error("the full observation cannot be retrieved by its artifact")
-	}
-	var pj struct{ Artifact string }
-	if err := json.Unmarshal(first.Projection, &pj); err != nil || pj.Artifact != first.Artifact {
-		t.Errorf("the projection names artifact %q, want %q (%v)", pj.Artifact, first.Artifact, err)
-	}
-	if _, err := s.Save(o, 10); errcode.CodeOf(err) != errcode.InvalidRequest {
-		t.Errorf("a budget too small: %v, want invalid_request", err)
-	}
-	if _, err := s.Save(nil, 4000); errcode.CodeOf(err) != errcode.InvalidRequest {
-		t.Errorf("a nil observation: %v, want invalid_request", err)
-	}
-	if s.Len() != 1 {
-		t.Errorf("store holds %d observations, want 1", s.Len())
-	}
-	s.Forget(first.Artifact)
-	if _, ok := s.Observation(first.Artifact); ok || s.Len() != 0 {
-		t.Error("Forget kept the observation")
-	}
-}
-
-func TestArtifactStoreConcurrent(t *testing.T) {
-	o := observeBig(t, liveRev(t, 11))
-	var s ArtifactStore
-	var wg sync.WaitGroup
-	out := make([]Saved, 8)
-	for i := range out {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, err := s.Save(o, limits.ModelBytes)
-			if err != nil {
-				t.Error(err)
-			}
-			out[i] = v
-		}()
-	}
-	wg.Wait()
-	for i := range out[1:] {
-		if diff := cmp.Diff(out[0], out[i+1]); diff != "" {
-			t.Fatalf("concurrent saves differ:\n%s", diff)
-		}
 	}
 }

@@ -14,8 +14,9 @@
 //
 // Serve puts the same server behind the SDK's streamable HTTP handler for
 // several clients at once. A front checks the bearer token (in constant
-// time, through the SDK's bearer middleware) and the Origin before any
-// work, admits at most MaxSessions sessions, ends one idle for its
+// time, through the SDK's bearer middleware), the Origin and, on a
+// loopback listener, the Host before any work, logging every refusal;
+// it admits at most MaxSessions sessions, ends one idle for its
 // IdleTimeout (disposing its browser context; its calls then answer
 // session_expired), and ties each call to the HTTP request that carried
 // it, so a client that goes away cancels its capture. An artifact is read

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -148,7 +149,8 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ReadToken reads the bearer token from path: the file must be the
+// ReadToken reads the bearer token from path: the file must be a regular
+// file (a named pipe or a device is refused at once, never waited on), the
 // owner's alone (no permission for group or others) and hold one token of
 // MinTokenBytes to MaxTokenBytes visible ASCII characters, white space
 // around it ignored. No message quotes the file's content.
@@ -157,7 +159,10 @@ func ReadToken(path string) ([]byte, error) {
 	if path == "" {
 		return nil, bad("a token file is required with --http")
 	}
-	f, err := os.Open(path)
+	// Opened without blocking: a named pipe with no writer would hold a
+	// plain open, and start-up with it, for ever. What was opened is then
+	// checked, not what the name held before.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, bad("cannot open " + errcode.Quote(path))
 	}
@@ -350,10 +355,23 @@ func (h *hosted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// The token check answers 401 without this header's challenge
 		// unless it is there already; serveMCP takes it off again.
 		w.Header().Set("WWW-Authenticate", `Bearer realm="domsnap"`)
+		if !hasBearer(r) {
+			// The token check refuses it without asking verify, which
+			// logs the other refusals; this one is logged here.
+			h.logf("refused a request without a bearer token from %s", r.RemoteAddr)
+		}
 		h.gate.ServeHTTP(w, r)
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// hasBearer reports whether the request carries a bearer token at all,
+// by the token check's own rule: an Authorization header of two words,
+// the first "Bearer" in any case. It says nothing of the token's worth.
+func hasBearer(r *http.Request) bool {
+	f := strings.Fields(r.Header.Get("Authorization"))
+	return len(f) == 2 && strings.EqualFold(f[0], "bearer")
 }
 
 // health answers whether the server takes requests, and nothing else.
@@ -385,10 +403,18 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: the request's Origin is not this server's", http.StatusForbidden)
 		return
 	}
+	if foreignHost(r) {
+		// The SDK's handler refuses such a request too, but silently;
+		// this check comes first so that every refusal is logged.
+		h.logf("refused a request with a foreign Host (from %s)", r.RemoteAddr)
+		http.Error(w, "Forbidden: the request's Host is not a loopback name", http.StatusForbidden)
+		return
+	}
 	opening := r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == ""
 	h.mu.Lock()
 	if h.draining {
 		h.mu.Unlock()
+		h.logf("refused a request while shutting down (from %s)", r.RemoteAddr)
 		http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
 		return
 	}
@@ -431,6 +457,28 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if opening && !admitted {
 		h.pending--
 	}
+}
+
+// foreignHost reports whether a request reached a loopback listener under
+// a Host that is not loopback: a page's script whose name was rebound to
+// 127.0.0.1 (DNS rebinding) sends its own name as Host. It refuses at least
+// what the SDK's handler refuses (a host it reads as loopback and this
+// does not, such as one with an IPv6 zone, is refused here).
+func foreignHost(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil || !loopbackHostPort(local.String()) {
+		return false
+	}
+	return !loopbackHostPort(r.Host)
+}
+
+// loopbackHostPort is isLoopbackHost of a host:port, or of a bare host.
+func loopbackHostPort(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	return isLoopbackHost(host)
 }
 
 // admitWriter calls admit when the SDK starts writing the answer, with the

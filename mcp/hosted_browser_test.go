@@ -169,8 +169,8 @@ func hostedServer(t *testing.T) *Server {
 
 // TestHostedIsolation: two sessions of one server are two browser
 // contexts of one Chromium: a cookie and a localStorage item one session
-// set are not seen by the other, and each session's revisions and
-// artifacts are foreign_revision in the other. A session the client ends
+// set are not seen by the other, each session's revisions are
+// foreign_revision in the other and its artifacts unknown_artifact. A session the client ends
 // takes its context with it; stopping the server ends the browser.
 func TestHostedIsolation(t *testing.T) {
 	web := newHostedSite(t)
@@ -203,7 +203,7 @@ func TestHostedIsolation(t *testing.T) {
 	if code := callErr(t, b, "browser_observe", extract(latestA.Revision)); code != "foreign_revision" {
 		t.Fatalf("A's revision in B: %s", code)
 	}
-	if code := callErr(t, b, "browser_artifact", map[string]any{"artifact": latestA.Artifact}); code != "foreign_revision" {
+	if code := callErr(t, b, "browser_artifact", map[string]any{"artifact": latestA.Artifact}); code != "unknown_artifact" {
 		t.Fatalf("A's artifact in B: %s", code)
 	}
 	callOK(t, a, "browser_artifact", map[string]any{"artifact": latestA.Artifact})

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -164,6 +165,10 @@ func (f *front) post(t *testing.T, path string, headers map[string]string) (int,
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for k, v := range headers {
+		if k == "Host" {
+			req.Host = v // the client sends req.Host, not the header
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	res, err := http.DefaultClient.Do(req)
@@ -252,6 +257,57 @@ func TestHostedFront(t *testing.T) {
 	}
 }
 
+// TestHostedRefusalsLogged: each refused request leaves one log line that
+// says why, and none holds the token, right or wrong: a request with no
+// token or no bearer one (401), a wrong token (401), a foreign Origin
+// (403) and a foreign Host (403).
+func TestHostedRefusalsLogged(t *testing.T) {
+	srv := offlineServer(t, t.TempDir())
+	f := startFront(t, srv, HostedConfig{})
+	auth := "Bearer " + f.token
+	wrong := f.token[:len(f.token)-1] + "z"
+	// Serve logs that it listens after the listener takes requests.
+	waitFor(t, "the listening line", func() bool { return strings.Contains(f.log.String(), "listening") })
+	for _, c := range []struct {
+		name    string
+		headers map[string]string
+		code    int
+		line    string
+	}{
+		{"no token", nil, http.StatusUnauthorized, "without a bearer token"},
+		{"basic", map[string]string{"Authorization": "Basic " + wrong}, http.StatusUnauthorized, "without a bearer token"},
+		{"bare token", map[string]string{"Authorization": wrong}, http.StatusUnauthorized, "without a bearer token"},
+		{"wrong token", map[string]string{"Authorization": "Bearer " + wrong}, http.StatusUnauthorized, "wrong token"},
+		{"foreign Origin", map[string]string{"Authorization": auth, "Origin": "http://evil.example"}, http.StatusForbidden, "foreign Origin"},
+		{"foreign Host", map[string]string{"Authorization": auth, "Host": "evil.example"}, http.StatusForbidden, "foreign Host"},
+		{"foreign Host with port", map[string]string{"Authorization": auth, "Host": "evil.example:" + f.url[strings.LastIndexByte(f.url, ':')+1:]}, http.StatusForbidden, "foreign Host"},
+	} {
+		before := f.log.String()
+		code, _, _ := f.post(t, "/mcp", c.headers)
+		if code != c.code {
+			t.Fatalf("%s: %d, want %d", c.name, code, c.code)
+		}
+		added := strings.TrimPrefix(f.log.String(), before)
+		if strings.Count(added, "\n") != 1 || !strings.Contains(added, "refused a request") || !strings.Contains(added, c.line) {
+			t.Fatalf("%s: logged %q, want one line saying %q", c.name, added, c.line)
+		}
+		if strings.Contains(added, wrong) || strings.Contains(added, f.token) || strings.Contains(added, "evil") {
+			t.Fatalf("%s: the log holds what the request sent: %q", c.name, added)
+		}
+	}
+	if n := sessionCount(srv); n != 0 {
+		t.Fatalf("refused requests started %d sessions", n)
+	}
+	// A request the server takes logs no refusal.
+	before := f.log.String()
+	if code, _, _ := f.post(t, "/mcp", map[string]string{"Authorization": auth, "Host": "localhost"}); code != http.StatusOK {
+		t.Fatalf("own Host: %d", code)
+	}
+	if added := strings.TrimPrefix(f.log.String(), before); strings.Contains(added, "refused") {
+		t.Fatalf("an accepted request logged %q", added)
+	}
+}
+
 // TestHostedSessionLimit: with --max-sessions 2, a first and a second
 // session are admitted, a third is refused with 429 and a message naming
 // the limit, and once a client ends its session a new one is admitted.
@@ -311,9 +367,10 @@ func TestHostedIdleTimeout(t *testing.T) {
 	}
 }
 
-// TestHostedArtifactsStayInTheirSession: an artifact one session made is
-// foreign_revision in another, and an artifact of an earlier run is
-// nobody's.
+// TestHostedArtifactsStayInTheirSession: an artifact one session made,
+// and one of an earlier run, are to another session exactly what an
+// artifact never stored is: the same error text, code and message, so
+// the answer tells nothing of what another session has seen.
 func TestHostedArtifactsStayInTheirSession(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.html"), []byte(`<ul><li>a</li></ul>`), 0o600)
@@ -329,10 +386,18 @@ func TestHostedArtifactsStayInTheirSession(t *testing.T) {
 	rb := artifactOf(t, wantAnswer(t, call(t, b, "snapshot_observe", map[string]any{"path": "b.html"}), 0))
 	wantAnswer(t, call(t, a, "browser_artifact", map[string]any{"artifact": ra}), 0)
 	wantAnswer(t, call(t, b, "browser_artifact", map[string]any{"artifact": rb}), 0)
-	wantError(t, call(t, a, "browser_artifact", map[string]any{"artifact": rb}), "foreign_revision")
-	wantError(t, call(t, b, "browser_artifact", map[string]any{"artifact": ra}), "foreign_revision")
-	wantError(t, call(t, a, "browser_artifact", map[string]any{"artifact": old}), "foreign_revision")
-	wantError(t, call(t, a, "browser_artifact", map[string]any{"artifact": "sha256:" + strings.Repeat("0", 64)}), "unknown_artifact")
+	never := call(t, a, "browser_artifact", map[string]any{"artifact": "sha256:" + strings.Repeat("0", 64)})
+	wantError(t, never, "unknown_artifact")
+	for _, c := range []struct {
+		cs  *sdk.ClientSession
+		ref string
+	}{{a, rb}, {b, ra}, {a, old}} {
+		res := call(t, c.cs, "browser_artifact", map[string]any{"artifact": c.ref})
+		wantError(t, res, "unknown_artifact")
+		if text(t, res) != text(t, never) {
+			t.Fatalf("another session's artifact answers %s, one never stored %s", text(t, res), text(t, never))
+		}
+	}
 }
 
 func artifactOf(t *testing.T, answer []byte) string {
@@ -590,5 +655,45 @@ func TestShortDuration(t *testing.T) {
 		if got := shortDuration(c.d); got != c.want {
 			t.Errorf("shortDuration(%v) = %q, want %q", c.d, got, c.want)
 		}
+	}
+}
+
+// hangGuard is how long a read of a named pipe may take before a test
+// calls it a hang: a refusal takes microseconds, a hang for ever.
+const hangGuard = 10 * time.Second
+
+// withinOrUnblock runs f and waits for it up to hangGuard. When f is
+// still waiting then (on the named pipe fifo), the test fails, and a
+// writer opens and closes the pipe so that f returns and the test ends
+// instead of hanging.
+func withinOrUnblock(t *testing.T, fifo string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(hangGuard):
+		t.Errorf("still waiting on the named pipe after %v", hangGuard)
+		if w, err := os.OpenFile(fifo, os.O_RDWR|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		<-done
+	}
+}
+
+// TestReadTokenFIFO: a token file that is a named pipe with no writer is
+// refused at once as not a regular file, instead of holding start-up.
+func TestReadTokenFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "token")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	withinOrUnblock(t, fifo, func() { _, err = ReadToken(fifo) })
+	if errcode.CodeOf(err) != errcode.InvalidRequest || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("a named pipe as token file: %v", err)
 	}
 }

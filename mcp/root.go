@@ -1,12 +1,15 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/snapshot"
@@ -18,6 +21,10 @@ import (
 // folder even if it changes meanwhile.
 type rootDir struct {
 	root *os.Root
+	// checked, when set, runs after the path's checks and before the
+	// open: tests change the file there, as a local user racing the
+	// server could.
+	checked func(rel string)
 }
 
 func openRootDir(dir string) (*rootDir, error) {
@@ -32,8 +39,12 @@ func openRootDir(dir string) (*rootDir, error) {
 // reader bounds what it decompresses.
 const maxInputBytes = snapshot.MaxDecompressedBytes
 
-// read returns the bytes of the file rel names below the root.
-func (r *rootDir) read(rel string) ([]byte, error) {
+// read returns the bytes of the file rel names below the root. The checks
+// of the path come first; then the file is opened without blocking and
+// the opened descriptor is checked again, since the path may have been
+// swapped meanwhile (for a named pipe, whose open and read would otherwise
+// wait for a writer for ever). The read is bounded by ctx.
+func (r *rootDir) read(ctx context.Context, rel string) ([]byte, error) {
 	refuse := func(why string) error {
 		return errcode.New(errcode.PathRefused, pkg, "", "the path "+why)
 	}
@@ -64,23 +75,68 @@ func (r *rootDir) read(rel string) ([]byte, error) {
 			return nil, refuse("passes through a symbolic link")
 		}
 		if i == len(parts)-1 && !fi.Mode().IsRegular() {
-			return nil, errcode.New(errcode.UnsupportedInput, pkg, "", "the path is not a regular file")
+			return nil, notRegular()
 		}
 	}
 	if cur == "" {
 		return nil, refuse("names the root itself")
 	}
-	f, err := r.root.Open(cur)
+	if r.checked != nil {
+		r.checked(cur)
+	}
+	f, err := r.root.OpenFile(cur, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, refuse("cannot be read below the root")
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxInputBytes+1))
-	if err != nil {
-		return nil, errcode.New(errcode.UnsupportedInput, pkg, "", "the file cannot be read")
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, notRegular()
 	}
-	if len(data) > maxInputBytes {
-		return nil, errcode.New(errcode.UnsupportedInput, pkg, "", "too_large: the file is larger than "+strconv.Itoa(maxInputBytes)+" bytes")
+	if fi.Size() > maxInputBytes {
+		return nil, tooLargeFile()
 	}
-	return data, nil
+	return readBounded(ctx, f, fi.Size())
+}
+
+func notRegular() error {
+	return errcode.New(errcode.UnsupportedInput, pkg, "", "the path is not a regular file")
+}
+
+func tooLargeFile() error {
+	return errcode.New(errcode.UnsupportedInput, pkg, "", "too_large: the file is larger than "+strconv.Itoa(maxInputBytes)+" bytes")
+}
+
+// readChunk is how much of a file is read between two looks at the call's
+// context: each read of a regular file returns as soon as the disk
+// answers, so a call cancelled mid-file stops within one chunk.
+const readChunk = 1 << 20
+
+// readBounded reads the regular file f, of size bytes when it was
+// checked, in chunks, stopping when ctx ends. The file may have grown
+// since: at most maxInputBytes+1 bytes are read, and more is too large.
+func readBounded(ctx context.Context, f *os.File, size int64) ([]byte, error) {
+	buf := make([]byte, 0, min(size, maxInputBytes)+1)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, errcode.Wrap(errcode.Cancelled, pkg, "", "context done while reading the file", err)
+		}
+		if len(buf) > maxInputBytes {
+			return nil, tooLargeFile()
+		}
+		if len(buf) == cap(buf) {
+			// The file grew since it was checked: room for twice as much,
+			// and never more than one byte past the bound.
+			buf = slices.Grow(buf, min(2*cap(buf), maxInputBytes+1)-len(buf))
+		}
+		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+readChunk)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, errcode.New(errcode.UnsupportedInput, pkg, "", "the file cannot be read")
+		}
+	}
+	return buf, nil
 }

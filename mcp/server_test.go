@@ -12,11 +12,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/schema"
 )
@@ -268,8 +270,8 @@ func TestErrorsBeforeAnyBrowser(t *testing.T) {
 
 // TestStoreToolsTakeNoSessionLock: snapshot_observe and browser_artifact
 // use neither the session's tab nor its live session, only a file below
-// the root and the store, which serialises every put and get itself and
-// lists an artifact only once its file is complete. So they do not queue
+// the root and the store, which guards its index itself and lists an
+// artifact only once its file is complete. So they do not queue
 // behind the session's lock (held here as by a navigation in flight), and
 // calls of one session that publish and read at once each get complete
 // bytes.
@@ -400,5 +402,68 @@ func TestRetiredForgotten(t *testing.T) {
 	}
 	if err := srv.Close(); err != nil {
 		t.Fatalf("the second Close: %v", err)
+	}
+}
+
+// TestSnapshotObserveFIFO: a named pipe below the root is answered at once
+// with a coded error, whether it is there when the path is checked or is
+// swapped in after the checks, just before the open (as a local user with
+// write access below the root could race the server): the open does not
+// block and the opened file is checked again. A regular file swapped in
+// is read.
+func TestSnapshotObserveFIFO(t *testing.T) {
+	root := t.TempDir()
+	page := []byte(`<ul><li>a</li></ul>`)
+	os.WriteFile(filepath.Join(root, "page.html"), page, 0o600)
+	direct := filepath.Join(root, "pipe.html")
+	if err := syscall.Mkfifo(direct, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := offlineServer(t, root)
+	cs := connect(t, srv)
+	withinOrUnblock(t, direct, func() {
+		wantError(t, call(t, cs, "snapshot_observe", map[string]any{"path": "pipe.html"}), "unsupported_input")
+	})
+
+	swapped := filepath.Join(root, "swapped.html")
+	os.WriteFile(swapped, page, 0o600)
+	srv.root.checked = func(rel string) {
+		if rel != "swapped.html" {
+			return
+		}
+		if err := os.Remove(swapped); err != nil {
+			t.Error(err)
+		}
+		if err := syscall.Mkfifo(swapped, 0o600); err != nil {
+			t.Error(err)
+		}
+	}
+	withinOrUnblock(t, swapped, func() {
+		msg := wantError(t, call(t, cs, "snapshot_observe", map[string]any{"path": "swapped.html"}), "unsupported_input")
+		if !strings.Contains(msg, "not a regular file") {
+			t.Errorf("swapped for a pipe: %s", msg)
+		}
+	})
+	// The session is not held: its next call is answered.
+	wantAnswer(t, call(t, cs, "snapshot_observe", map[string]any{"path": "page.html"}), 0)
+}
+
+// TestRootReadCancelled: a read below the root stops when its call's
+// context has ended, with cancelled.
+func TestRootReadCancelled(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "page.html"), []byte(`<p>x</p>`), 0o600)
+	r, err := openRootDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.read(ctx, "page.html"); errcode.CodeOf(err) != errcode.Cancelled {
+		t.Fatalf("a read for an ended call: %v", err)
+	}
+	data, err := r.read(context.Background(), "page.html")
+	if err != nil || string(data) != `<p>x</p>` {
+		t.Fatalf("%q, %v", data, err)
 	}
 }

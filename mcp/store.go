@@ -2,15 +2,18 @@ package mcp
 
 import (
 	"bytes"
+	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/domsnap/domsnap/errcode"
@@ -34,6 +37,13 @@ const (
 	tempPrefix  = ".tmp-"
 )
 
+// touchInterval is how often, at most, a use of an artifact is written to
+// its file's modification time. The order of use within a run is kept in
+// memory, exactly; the files' times only carry it over a restart, where
+// an order right to within this interval does as well, and a read that
+// wrote to the disk every time would cost a metadata write per read.
+const touchInterval = time.Minute
+
 // Store is the durable artifact store: each complete canonical observation,
 // with the projection made of it, in one file named by the observation's
 // SHA-256 digest, so an artifact can be read back byte for byte after a
@@ -43,26 +53,45 @@ const (
 // folder, synced, renamed into place and the folder synced, so after a
 // crash an artifact is complete or absent. A file whose content does not
 // match its name is treated as absent. The folder is the owner's alone
-// (0700) and so are the files (0600). The total size of the files is
-// bounded; when a new artifact would pass the bound, the least recently
-// used ones are removed first. Observations hold no form value (the tree
-// never has one), so neither does the store.
+// (0700) and so are the files (0600). Observations hold no form value (the
+// tree never has one), so neither does the store.
+//
+// The total size of the files is bounded. The artifacts are kept in order
+// of use (a list, most recent first), built once at open from the files'
+// modification times; when a new artifact has been written and the total
+// passes the bound, the least recently used ones are taken off the end of
+// the list and removed. A write that fails removes nothing.
+//
+// The lock guards the index only: no file is read, written, synced,
+// renamed or removed under it, so a slow disk holds up the one call that
+// waits for it and no other. An artifact's file is written or removed by
+// one call at a time (busy), so a removal and a new write of the same
+// artifact cannot cross.
 type Store struct {
 	dir string
 	max int64
 
 	mu    sync.Mutex
-	index map[string]*stored // by hex digest
-	clock uint64             // orders uses: larger is more recent
+	index map[string]*list.Element // by hex digest; values are *stored
+	order *list.List               // most recently used first
 	total int64
-	// Evicted counts artifacts removed to stay within the bound.
-	evicted uint64
+	// busy holds, by hex digest, the artifacts whose file is being written
+	// or removed; the channel is closed when that is done.
+	busy map[string]chan struct{}
+	// evicted counts artifacts removed to stay within the bound; examined
+	// counts the artifacts eviction looked at to choose them, which the
+	// list keeps to one each.
+	evicted, examined uint64
+	// touches counts the uses written to a file's modification time.
+	touches uint64
 
 	// owners are, by hex digest, the sessions of this process that made
 	// each artifact. They are kept in memory only: an artifact stored by an
 	// earlier run, or by another process sharing the folder, has none.
 	owners map[string][]Owner
 
+	// now is the clock of the files' times; tests set it.
+	now func() time.Time
 	// beforeRename, when set, runs between writing the temporary file and
 	// renaming it: tests stop a writer there.
 	beforeRename func(tmp string)
@@ -76,8 +105,11 @@ type Owner uint64
 const NoOwner Owner = 0
 
 type stored struct {
+	hex  string
 	size int64
-	used uint64
+	// stamped is the modification time last written to the file (or read
+	// from it at open).
+	stamped time.Time
 }
 
 // OpenStore opens (creating it when needed) the store in dir, bounded to
@@ -89,20 +121,24 @@ func OpenStore(dir string, max int64) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, storeError("creating the artifact folder", err)
 	}
-	if err := os.Chmod(dir, 0o700); err != nil {
+	// Opened as a folder and without blocking, so a name that is anything
+	// else is refused at once rather than opened (a named pipe would wait
+	// for a writer); the mode is set and the list read on what was opened.
+	d, err := openDir(dir)
+	if err != nil {
+		return nil, storeError("opening the artifact folder", err)
+	}
+	defer d.Close()
+	if err := d.Chmod(0o700); err != nil {
 		return nil, storeError("restricting the artifact folder to its owner", err)
 	}
-	s := &Store{dir: dir, max: max, index: map[string]*stored{}, owners: map[string][]Owner{}}
-	ents, err := os.ReadDir(dir)
+	ents, err := d.ReadDir(-1)
 	if err != nil {
 		return nil, storeError("reading the artifact folder", err)
 	}
-	type found struct {
-		hex  string
-		size int64
-		mod  time.Time
-	}
-	var files []found
+	s := &Store{dir: dir, max: max, index: map[string]*list.Element{}, order: list.New(),
+		busy: map[string]chan struct{}{}, owners: map[string][]Owner{}, now: time.Now}
+	var files []*stored
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, tempPrefix) {
@@ -117,23 +153,28 @@ func OpenStore(dir string, max int64) (*Store, error) {
 		if err != nil {
 			continue
 		}
-		files = append(files, found{h, info.Size(), info.ModTime()})
+		files = append(files, &stored{hex: h, size: info.Size(), stamped: info.ModTime()})
 	}
-	// The files' modification times carry the order of use across restarts
-	// (a read touches its file); ties are broken by name, so the order is
-	// the same on every open.
+	// The files' modification times carry the order of use across restarts;
+	// ties are broken by name, so the order is the same on every open. The
+	// most recent goes first.
 	sort.Slice(files, func(i, j int) bool {
-		if !files[i].mod.Equal(files[j].mod) {
-			return files[i].mod.Before(files[j].mod)
+		if !files[i].stamped.Equal(files[j].stamped) {
+			return files[i].stamped.After(files[j].stamped)
 		}
-		return files[i].hex < files[j].hex
+		return files[i].hex > files[j].hex
 	})
 	for _, f := range files {
-		s.clock++
-		s.index[f.hex] = &stored{size: f.size, used: s.clock}
+		s.index[f.hex] = s.order.PushBack(f)
 		s.total += f.size
 	}
 	return s, nil
+}
+
+// openDir opens the folder dir, refusing at once anything that is not
+// one.
+func openDir(dir string) (*os.File, error) {
+	return os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 }
 
 // Dir is the store's folder.
@@ -186,31 +227,95 @@ func (s *Store) Put(observation, projection []byte, budget int) (string, error) 
 
 // PutFor is Put that records owner among the sessions that made the
 // artifact, so GetFor refuses it to every other session.
+//
+// The file is written with the lock released; only once it is in place is
+// it listed, and only then are the least recently used artifacts removed
+// to make room, so a write that fails leaves the store as it was. Until
+// they are removed the folder holds, beside the bound, the new file.
 func (s *Store) PutFor(owner Owner, observation, projection []byte, budget int) (string, error) {
 	ref := Ref(observation)
 	h := ref[len("sha256:"):]
 	size := FileSize(observation, projection, budget)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e, ok := s.index[h]; ok {
-		s.touch(h, e)
-		s.own(h, owner)
-		return ref, nil
-	}
 	if size > s.max {
 		return "", errcode.New(errcode.CaptureFailed, pkg, "", "the observation is larger than the whole artifact store")
 	}
-	for s.total+size > s.max {
-		s.evictOldest()
+	var done chan struct{}
+	for done == nil {
+		s.mu.Lock()
+		if el, ok := s.index[h]; ok {
+			e, stamp := s.useLocked(el)
+			s.own(h, owner)
+			s.mu.Unlock()
+			s.stamp(e, stamp)
+			return ref, nil
+		}
+		if wait, ok := s.busy[h]; ok {
+			// The same artifact is being written (or its old file
+			// removed) by another call: the first projection wins, so
+			// look again once that is done. It is one file's write.
+			s.mu.Unlock()
+			<-wait
+			continue
+		}
+		done = make(chan struct{})
+		s.busy[h] = done
+		s.mu.Unlock()
 	}
-	if err := s.write(h, observation, projection, budget); err != nil {
+	stamped, err := s.write(h, observation, projection, budget)
+	s.mu.Lock()
+	delete(s.busy, h)
+	close(done)
+	if err != nil {
+		s.mu.Unlock()
 		return "", err
 	}
-	s.clock++
-	s.index[h] = &stored{size: size, used: s.clock}
+	s.index[h] = s.order.PushFront(&stored{hex: h, size: size, stamped: stamped})
 	s.total += size
 	s.own(h, owner)
+	victims := s.evictLocked()
+	s.mu.Unlock()
+	s.remove(victims)
 	return ref, nil
+}
+
+// evictLocked takes the least recently used artifacts off the index until
+// the total is within the bound, and returns them for remove, marked busy.
+// Each is the last of the list: one looked at for each one removed. The
+// newest artifact is first and never more than the bound, so it stays.
+func (s *Store) evictLocked() []string {
+	var victims []string
+	for s.total > s.max && s.order.Len() > 1 {
+		el := s.order.Back()
+		s.examined++
+		e := el.Value.(*stored)
+		s.dropLocked(el)
+		victims = append(victims, e.hex)
+		s.evicted++
+	}
+	return victims
+}
+
+// dropLocked takes an artifact off the index and marks its file busy, for
+// remove to delete.
+func (s *Store) dropLocked(el *list.Element) {
+	e := el.Value.(*stored)
+	s.order.Remove(el)
+	delete(s.index, e.hex)
+	delete(s.owners, e.hex)
+	s.total -= e.size
+	s.busy[e.hex] = make(chan struct{})
+}
+
+// remove deletes the files of artifacts dropLocked took off the index, and
+// then lets other calls write them again.
+func (s *Store) remove(hexes []string) {
+	for _, h := range hexes {
+		_ = os.Remove(filepath.Join(s.dir, h+artifactExt))
+		s.mu.Lock()
+		close(s.busy[h])
+		delete(s.busy, h)
+		s.mu.Unlock()
+	}
 }
 
 // own adds owner to the artifact's owners. Two sessions make the same
@@ -233,9 +338,9 @@ func (s *Store) own(h string, owner Owner) {
 func (s *Store) Release(owner Owner) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for h, list := range s.owners {
-		kept := list[:0]
-		for _, o := range list {
+	for h, makers := range s.owners {
+		kept := makers[:0]
+		for _, o := range makers {
 			if o != owner {
 				kept = append(kept, o)
 			}
@@ -248,11 +353,12 @@ func (s *Store) Release(owner Owner) {
 	}
 }
 
-// write puts the file in place atomically.
-func (s *Store) write(h string, observation, projection []byte, budget int) (err error) {
+// write puts the file in place atomically and returns its modification
+// time. It runs without the lock, the artifact marked busy.
+func (s *Store) write(h string, observation, projection []byte, budget int) (_ time.Time, err error) {
 	f, err := os.CreateTemp(s.dir, tempPrefix+"*")
 	if err != nil {
-		return storeError("creating an artifact file", err)
+		return time.Time{}, storeError("creating an artifact file", err)
 	}
 	tmp := f.Name()
 	defer func() {
@@ -262,32 +368,36 @@ func (s *Store) write(h string, observation, projection []byte, budget int) (err
 		}
 	}()
 	if err := f.Chmod(0o600); err != nil {
-		return storeError("restricting an artifact file to its owner", err)
+		return time.Time{}, storeError("restricting an artifact file to its owner", err)
 	}
 	var buf bytes.Buffer
 	buf.WriteString(header(len(observation), len(projection), budget))
 	buf.Write(observation)
 	buf.Write(projection)
 	if _, err := f.Write(buf.Bytes()); err != nil {
-		return storeError("writing an artifact file", err)
+		return time.Time{}, storeError("writing an artifact file", err)
 	}
 	if err := f.Sync(); err != nil {
-		return storeError("syncing an artifact file", err)
+		return time.Time{}, storeError("syncing an artifact file", err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return time.Time{}, storeError("reading an artifact file's time", err)
 	}
 	if err := f.Close(); err != nil {
-		return storeError("closing an artifact file", err)
+		return time.Time{}, storeError("closing an artifact file", err)
 	}
 	if s.beforeRename != nil {
 		s.beforeRename(tmp)
 	}
 	if err := os.Rename(tmp, filepath.Join(s.dir, h+artifactExt)); err != nil {
-		return storeError("renaming an artifact file into place", err)
+		return time.Time{}, storeError("renaming an artifact file into place", err)
 	}
-	return syncDir(s.dir)
+	return info.ModTime(), syncDir(s.dir)
 }
 
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	d, err := openDir(dir)
 	if err != nil {
 		return storeError("opening the artifact folder", err)
 	}
@@ -298,32 +408,30 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// evictOldest removes the least recently used artifact.
-func (s *Store) evictOldest() {
-	var oldest string
-	var used uint64
-	for h, e := range s.index {
-		if oldest == "" || e.used < used || e.used == used && h < oldest {
-			oldest, used = h, e.used
-		}
+// useLocked marks an artifact as just used: first in the list. It returns
+// the artifact and the time to write to its file, zero when the file's
+// time is recent enough (see touchInterval).
+func (s *Store) useLocked(el *list.Element) (*stored, time.Time) {
+	s.order.MoveToFront(el)
+	e := el.Value.(*stored)
+	now := s.now()
+	if now.Sub(e.stamped) < touchInterval {
+		return e, time.Time{}
 	}
-	if oldest == "" {
-		return
-	}
-	_ = os.Remove(filepath.Join(s.dir, oldest+artifactExt))
-	s.total -= s.index[oldest].size
-	delete(s.index, oldest)
-	delete(s.owners, oldest)
-	s.evicted++
+	e.stamped = now
+	s.touches++
+	return e, now
 }
 
-// touch marks an artifact as just used, in memory and in its file's time,
-// which orders the artifacts again after a restart.
-func (s *Store) touch(h string, e *stored) {
-	s.clock++
-	e.used = s.clock
-	now := time.Now()
-	_ = os.Chtimes(filepath.Join(s.dir, h+artifactExt), now, now)
+// stamp writes t, unless zero, to the artifact's file's modification time,
+// without the lock. Should the artifact have been removed meanwhile, there
+// is no file to stamp, and a new file of the same name is only made a
+// little more recent.
+func (s *Store) stamp(e *stored, t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	_ = os.Chtimes(filepath.Join(s.dir, e.hex+artifactExt), t, t)
 }
 
 // Artifact is one stored artifact.
@@ -341,45 +449,87 @@ func (s *Store) Get(ref string) (*Artifact, error) {
 }
 
 // GetFor is Get for the session owner: an artifact another session of this
-// process made is foreign_revision. One that no session of this process
-// made (stored before a restart, or by another process) is readable unless
-// strict, as a hosted server wants, where every session but its maker is
-// another one.
+// process made is unknown_artifact, with the very message of one never
+// stored, so a session cannot learn what another has seen. One that no
+// session of this process made (stored before a restart, or by another
+// process) is readable unless strict, as a hosted server wants, where every
+// session but its maker is another one.
+//
+// The file is read with the lock released. An artifact evicted meanwhile
+// is read all the same when its file was opened first, and is
+// unknown_artifact when it was not.
 func (s *Store) GetFor(owner Owner, ref string, strict bool) (*Artifact, error) {
 	h, ok := strings.CutPrefix(ref, "sha256:")
 	if !ok || !isDigestHex(h) {
 		return nil, errcode.New(errcode.UnknownArtifact, pkg, "", "not an artifact reference: "+errcode.Quote(ref))
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.index[h]
-	if !ok {
+	el, ok := s.index[h]
+	if !ok || owner != NoOwner && !s.readable(h, owner, strict) {
+		s.mu.Unlock()
 		return nil, unknown()
 	}
-	if owner != NoOwner && !s.readable(h, owner, strict) {
-		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "that artifact belongs to another session")
+	size := el.Value.(*stored).size
+	s.mu.Unlock()
+
+	a, err := readArtifact(filepath.Join(s.dir, h+artifactExt), size)
+	if err == nil && Ref(a.Observation) != ref {
+		err = fmt.Errorf("the content is not what the name says")
 	}
-	path := filepath.Join(s.dir, h+artifactExt)
-	data, err := os.ReadFile(path)
-	a, perr := parseArtifact(data)
-	if err != nil || perr != nil || Ref(a.Observation) != ref {
-		_ = os.Remove(path)
-		s.total -= e.size
-		delete(s.index, h)
-		delete(s.owners, h)
+	s.mu.Lock()
+	if cur, listed := s.index[h]; !listed || cur != el {
+		// Evicted (and perhaps written again) while it was read: what
+		// was read is still the artifact, whole, when it was read at all.
+		s.mu.Unlock()
+		if err != nil {
+			return nil, unknown()
+		}
+		return a, nil
+	}
+	if err != nil {
+		// Gone or damaged behind the store's back: forget it, and remove
+		// what is left of its file.
+		s.dropLocked(el)
+		s.mu.Unlock()
+		s.remove([]string{h})
 		return nil, unknown()
 	}
-	s.touch(h, e)
+	e, stamp := s.useLocked(el)
+	s.mu.Unlock()
+	s.stamp(e, stamp)
 	return a, nil
+}
+
+// readArtifact reads and parses an artifact file of size bytes. It is
+// opened without blocking and must be a regular file of that size, so
+// that a file replaced by a named pipe or a device cannot hang the read.
+func readArtifact(path string, size int64) (*Artifact, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || info.Size() != size {
+		return nil, fmt.Errorf("not the file that was stored")
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
+	}
+	return parseArtifact(data)
 }
 
 // readable reports whether owner may read the artifact h.
 func (s *Store) readable(h string, owner Owner, strict bool) bool {
-	list, made := s.owners[h]
+	makers, made := s.owners[h]
 	if !made {
 		return !strict
 	}
-	for _, o := range list {
+	for _, o := range makers {
 		if o == owner {
 			return true
 		}

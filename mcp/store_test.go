@@ -7,7 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/domsnap/domsnap/errcode"
 )
@@ -212,8 +215,8 @@ func TestDefaultStateDir(t *testing.T) {
 	}
 }
 
-// TestStoreOwnership: an artifact made by one session is foreign_revision
-// to another; one made by two sessions (the same bytes) is both's; an
+// TestStoreOwnership: an artifact made by one session is to another what
+// one never stored is (unknown_artifact, the same message); one made by two sessions (the same bytes) is both's; an
 // artifact no session of this process made is readable only when not
 // strict; a released owner's artifacts are nobody's; an unknown one stays
 // unknown_artifact, whoever asks.
@@ -237,8 +240,12 @@ func TestStoreOwnership(t *testing.T) {
 		if _, err := s.GetFor(a, refA, strict); err != nil {
 			t.Fatalf("the maker, strict %v: %v", strict, err)
 		}
-		if _, err := s.GetFor(b, refA, strict); errcode.CodeOf(err) != errcode.ForeignRevision {
-			t.Fatalf("another session, strict %v: %v", strict, err)
+		_, never := s.GetFor(a, Ref(obsOf(9, 300)), strict)
+		if errcode.CodeOf(never) != errcode.UnknownArtifact {
+			t.Fatalf("never stored, strict %v: %v", strict, never)
+		}
+		if _, err := s.GetFor(b, refA, strict); !sameError(err, never) {
+			t.Fatalf("another session, strict %v: %v, never stored: %v", strict, err, never)
 		}
 		for _, o := range []Owner{a, b} {
 			if _, err := s.GetFor(o, shared, strict); err != nil {
@@ -246,11 +253,8 @@ func TestStoreOwnership(t *testing.T) {
 			}
 		}
 		_, err := s.GetFor(b, unowned, strict)
-		if strict && errcode.CodeOf(err) != errcode.ForeignRevision || !strict && err != nil {
+		if strict && !sameError(err, never) || !strict && err != nil {
 			t.Fatalf("an artifact of no session, strict %v: %v", strict, err)
-		}
-		if _, err := s.GetFor(a, Ref(obsOf(9, 300)), strict); errcode.CodeOf(err) != errcode.UnknownArtifact {
-			t.Fatalf("never stored, strict %v: %v", strict, err)
 		}
 	}
 	// Get asks nobody's name.
@@ -258,7 +262,7 @@ func TestStoreOwnership(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Release(a)
-	if _, err := s.GetFor(a, refA, true); errcode.CodeOf(err) != errcode.ForeignRevision {
+	if _, err := s.GetFor(a, refA, true); errcode.CodeOf(err) != errcode.UnknownArtifact {
 		t.Fatalf("released owner, strict: %v", err)
 	}
 	if _, err := s.GetFor(b, shared, true); err != nil {
@@ -272,7 +276,393 @@ func TestStoreOwnership(t *testing.T) {
 	if _, err := s2.GetFor(b, shared, false); err != nil {
 		t.Fatalf("after a restart, not strict: %v", err)
 	}
-	if _, err := s2.GetFor(b, shared, true); errcode.CodeOf(err) != errcode.ForeignRevision {
+	if _, err := s2.GetFor(b, shared, true); errcode.CodeOf(err) != errcode.UnknownArtifact {
 		t.Fatalf("after a restart, strict: %v", err)
 	}
+}
+
+// sameError reports whether two store errors read the same to a client:
+// the same code and the same message.
+func sameError(a, b error) bool {
+	return a != nil && b != nil && errcode.CodeOf(a) == errcode.CodeOf(b) && a.Error() == b.Error()
+}
+
+// fillStore opens a store bounded to MinStoreBytes in dir and fills it to
+// exactly its bound with four artifacts, returning their references.
+func fillStore(t *testing.T, dir string) (*Store, []string) {
+	t.Helper()
+	s, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs []string
+	for i := range 4 {
+		obs := sizedObs(t, i, MinStoreBytes/4)
+		ref, err := s.Put(obs, []byte("{}"), 1024)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, ref)
+	}
+	if s.Bytes() != MinStoreBytes {
+		t.Fatalf("filled to %d bytes, want %d", s.Bytes(), MinStoreBytes)
+	}
+	return s, refs
+}
+
+// sizedObs is obsOf(i, ...) of the length whose artifact file, with the
+// projection "{}" at budget 1024, is exactly want bytes.
+func sizedObs(t *testing.T, i int, want int64) []byte {
+	t.Helper()
+	proj := []byte("{}")
+	size := func(obs []byte) int64 { return FileSize(obs, proj, 1024) }
+	n := int(want - size(nil))
+	obs := obsOf(i, n)
+	obs = obsOf(i, n-int(size(obs)-want))
+	if size(obs) != want {
+		t.Fatalf("artifact size %d, want %d", size(obs), want)
+	}
+	return obs
+}
+
+// tempFiles counts the temporary files in dir.
+func tempFiles(t *testing.T, dir string) int {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), tempPrefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestStoreFailedWriteEvictsNothing: in a full store, a write that fails
+// (its temporary file gone before the rename) leaves every old artifact
+// in place and readable, the total as it was, and no temporary file; the
+// same write succeeding then evicts the least recently used one.
+func TestStoreFailedWriteEvictsNothing(t *testing.T) {
+	dir := t.TempDir()
+	s, refs := fillStore(t, dir)
+	obs := sizedObs(t, 9, MinStoreBytes/4)
+	s.beforeRename = func(tmp string) { os.Remove(tmp) }
+	if _, err := s.Put(obs, []byte("{}"), 1024); errcode.CodeOf(err) != errcode.CaptureFailed {
+		t.Fatalf("a failed write: %v", err)
+	}
+	if s.Evicted() != 0 || s.Len() != 4 || s.Bytes() != MinStoreBytes || tempFiles(t, dir) != 0 {
+		t.Fatalf("after a failed write: %d evicted, %d artifacts, %d bytes, %d temporary files", s.Evicted(), s.Len(), s.Bytes(), tempFiles(t, dir))
+	}
+	for i, ref := range refs {
+		if _, err := s.Get(ref); err != nil {
+			t.Fatalf("artifact %d after a failed write: %v", i, err)
+		}
+	}
+	s.beforeRename = nil
+	if _, err := s.Put(obs, []byte("{}"), 1024); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(refs[0]); errcode.CodeOf(err) != errcode.UnknownArtifact || s.Evicted() != 1 || s.Bytes() != MinStoreBytes {
+		t.Fatalf("after the write: oldest %v, %d evicted, %d bytes", err, s.Evicted(), s.Bytes())
+	}
+}
+
+// TestStoreReadsDuringSlowWrite: while a write is stopped between writing
+// its file and renaming it (a slow disk), a read of another artifact, the
+// store's counts and a write of another artifact all complete: no file is
+// touched under the store's lock. Should one of them wait, the writer is
+// let go after hangGuard so that the test fails instead of hanging.
+func TestStoreReadsDuringSlowWrite(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := s.Put(obsOf(1, 500), []byte(`{"p":1}`), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := obsOf(2, 500)
+	entered, release := make(chan struct{}), make(chan struct{})
+	s.beforeRename = func(string) {
+		close(entered)
+		<-release
+	}
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
+	defer let()
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := s.Put(slow, []byte(`{"p":2}`), 1024)
+		wrote <- err
+	}()
+	<-entered
+	s.beforeRename = nil // read by the slow writer already; the next write is not stopped
+	done := make(chan error, 1)
+	go func() {
+		done <- func() error {
+			a, err := s.Get(old)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(a.Projection, []byte(`{"p":1}`)) {
+				return fmt.Errorf("read %q", a.Projection)
+			}
+			if s.Len() != 1 || s.Bytes() != FileSize(obsOf(1, 500), []byte(`{"p":1}`), 1024) {
+				return fmt.Errorf("%d artifacts, %d bytes while the second is written", s.Len(), s.Bytes())
+			}
+			_, err = s.Put(obsOf(3, 500), []byte(`{"p":3}`), 1024)
+			return err
+		}()
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(hangGuard):
+		t.Error("a read waited behind a slow write")
+		let()
+		<-done
+	}
+	let()
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 3 {
+		t.Fatalf("%d artifacts, want 3", s.Len())
+	}
+}
+
+// TestStoreEvictionCost: with hundreds of artifacts stored, each eviction
+// looks at one artifact, the least recently used, instead of every one:
+// the count of artifacts examined equals the count evicted. The order is
+// the order of use: an artifact read just before the store fills is kept.
+func TestStoreEvictionCost(t *testing.T) {
+	s, err := OpenStore(t.TempDir(), MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const per = 4 << 10 // 256 artifacts fill the bound
+	var refs []string
+	for i := range int(MinStoreBytes / per) {
+		ref, err := s.Put(sizedObs(t, i, per), []byte("{}"), 1024)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, ref)
+	}
+	if s.Evicted() != 0 || s.Len() != len(refs) {
+		t.Fatalf("filling: %d evicted, %d artifacts", s.Evicted(), s.Len())
+	}
+	if _, err := s.Get(refs[0]); err != nil {
+		t.Fatal(err)
+	}
+	const more = 100
+	for i := range more {
+		if _, err := s.Put(sizedObs(t, 1000+i, per), []byte("{}"), 1024); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.mu.Lock()
+	examined, evicted := s.examined, s.evicted
+	s.mu.Unlock()
+	if evicted != more || examined != evicted {
+		t.Fatalf("%d evictions examined %d artifacts, want %d each examining one", evicted, examined, more)
+	}
+	if _, err := s.Get(refs[0]); err != nil {
+		t.Fatalf("the artifact read last before filling was evicted: %v", err)
+	}
+	for i := 1; i <= more; i++ {
+		if _, err := s.Get(refs[i]); errcode.CodeOf(err) != errcode.UnknownArtifact {
+			t.Fatalf("artifact %d, among the least recently used, is still there: %v", i, err)
+		}
+	}
+	if _, err := s.Get(refs[more+1]); err != nil {
+		t.Fatalf("artifact %d, not among the least recently used, is gone: %v", more+1, err)
+	}
+}
+
+// TestStoreUseStamp: a use of an artifact is written to its file's time at
+// most once per touchInterval: reads within the interval write nothing,
+// the first one after it writes the store's clock, and the time carries
+// the order of use over a reopening.
+func TestStoreUseStamp(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Put(sizedObs(t, 1, MinStoreBytes/2), []byte("{}"), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Put(sizedObs(t, 2, MinStoreBytes/2), []byte("{}"), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, a[len("sha256:"):]+artifactExt)
+	fi, _ := os.Stat(path)
+	written := fi.ModTime()
+	clock := written
+	s.now = func() time.Time { return clock }
+	touches := func() uint64 {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.touches
+	}
+	for range 50 {
+		clock = clock.Add(touchInterval / 100)
+		if _, err := s.Get(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fi, _ := os.Stat(path); touches() != 0 || !fi.ModTime().Equal(written) {
+		t.Fatalf("reads within the interval: %d stamps, time moved %v", touches(), fi.ModTime().Sub(written))
+	}
+	clock = written.Add(touchInterval)
+	if _, err := s.Get(a); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); touches() != 1 || !fi.ModTime().Equal(clock) {
+		t.Fatalf("a read after the interval: %d stamps, time %v, want %v", touches(), fi.ModTime(), clock)
+	}
+	// Reopened, a is the more recently used: a third artifact evicts b.
+	s2, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.Put(sizedObs(t, 3, MinStoreBytes/2), []byte("{}"), 1024); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.Get(b); errcode.CodeOf(err) != errcode.UnknownArtifact {
+		t.Fatalf("the least recently used after reopening is kept: %v", err)
+	}
+	if _, err := s2.Get(a); err != nil {
+		t.Fatalf("the most recently used after reopening is gone: %v", err)
+	}
+}
+
+// TestStoreConcurrent: many calls writing and reading overlapping
+// artifacts at once, in a store too small for all of them, under the race
+// detector. Every read is the artifact whole or unknown_artifact; the same
+// artifact written at once with two projections keeps one of them for
+// good; at the end the total is within the bound and is the size of the
+// files in the folder, and no temporary file is left.
+func TestStoreConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const kinds, per = 24, 96 << 10 // 24 artifacts of which 10 fit
+	obs := make([][]byte, kinds)
+	for i := range obs {
+		obs[i] = sizedObs(t, i, per)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 60 {
+				i := (g*7 + j*5) % kinds
+				ref, err := s.Put(obs[i], []byte("{}"), 1024)
+				if err != nil {
+					errs <- err
+					return
+				}
+				a, err := s.Get(ref)
+				if errcode.CodeOf(err) == errcode.UnknownArtifact {
+					continue
+				}
+				if err != nil || !bytes.Equal(a.Observation, obs[i]) || string(a.Projection) != "{}" {
+					errs <- fmt.Errorf("artifact %d read back as %v", i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	// One artifact, two projections, written at once: the first listed
+	// wins and stays.
+	twin := obsOf(99, 500)
+	var got [2]string
+	for k := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.Put(twin, []byte(fmt.Sprintf(`{"p":%d}`, k)), 1024)
+		}()
+	}
+	wg.Wait()
+	for k := range got {
+		a, err := s.Get(Ref(twin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[k] = string(a.Projection)
+	}
+	reopened, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := reopened.Get(Ref(twin))
+	if err != nil || got[0] != got[1] || string(a.Projection) != got[0] {
+		t.Fatalf("the twin's projection: %q, after reopening %v", got, err)
+	}
+	ents, _ := os.ReadDir(dir)
+	var files int64
+	for _, e := range ents {
+		fi, _ := e.Info()
+		files += fi.Size()
+	}
+	if s.Bytes() > MinStoreBytes || files != s.Bytes() || tempFiles(t, dir) != 0 {
+		t.Fatalf("%d bytes listed of %d, %d in the folder, %d temporary files", s.Bytes(), MinStoreBytes, files, tempFiles(t, dir))
+	}
+}
+
+// TestStoreFIFO: an artifact file replaced by a named pipe is read as the
+// damaged file it is (unknown_artifact, and removed) at once, not waited
+// on; a state folder that is a named pipe is refused at once.
+func TestStoreFIFO(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir, MinStoreBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := s.Put(obsOf(1, 300), []byte("{}"), 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ref[len("sha256:"):]+artifactExt)
+	os.Remove(path)
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withinOrUnblock(t, path, func() {
+		if _, err := s.Get(ref); errcode.CodeOf(err) != errcode.UnknownArtifact {
+			t.Errorf("an artifact file replaced by a pipe: %v", err)
+		}
+	})
+	if _, err := os.Lstat(path); !os.IsNotExist(err) || s.Len() != 0 {
+		t.Fatalf("the pipe is kept: %v, %d artifacts", err, s.Len())
+	}
+	pipe := filepath.Join(t.TempDir(), "state")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withinOrUnblock(t, pipe, func() {
+		if _, err := OpenStore(pipe, MinStoreBytes); errcode.CodeOf(err) != errcode.CaptureFailed {
+			t.Errorf("a state folder that is a pipe: %v", err)
+		}
+	})
 }

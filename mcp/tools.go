@@ -289,7 +289,7 @@ type artifactArgs struct {
 
 // artifact and snapshotObserve take no session lock: that lock orders the
 // calls that use the session's tab and live session, and these use
-// neither, only the store (which serialises its puts and gets and lists an
+// neither, only the store (which guards its index itself and lists an
 // artifact only once its file is complete) and a file below the root. So
 // they are not held up by a navigation in flight.
 func artifact(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallToolResult, error) {
@@ -322,7 +322,7 @@ func snapshotObserve(ctx context.Context, s *Server, ss *session, raw []byte) (*
 	if err != nil {
 		return nil, err
 	}
-	data, err := s.root.read(a.Path)
+	data, err := s.root.read(ctx, a.Path)
 	if err != nil {
 		return nil, err
 	}

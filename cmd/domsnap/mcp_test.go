@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestMCPHostedRefusesToStart: the HTTP server does not start without a
@@ -57,5 +59,34 @@ func TestMCPHelpNamesHostedFlags(t *testing.T) {
 		if !strings.Contains(r.stdout, f) {
 			t.Errorf("help mcp lacks %s:\n%s", f, r.stdout)
 		}
+	}
+}
+
+// TestMCPTokenFIFO: a --token-file that is a named pipe with no writer
+// makes start-up fail at once with a usage error naming the cause, where
+// opening it plainly would wait for a writer for ever. Should the refusal
+// not come, a writer opens the pipe so the test fails instead of hanging.
+func TestMCPTokenFIFO(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "token")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan result, 1)
+	go func() {
+		got <- runCmd(t, "", "mcp", "--state-dir", filepath.Join(dir, "state"), "--http", "127.0.0.1:0", "--token-file", fifo)
+	}()
+	var r result
+	select {
+	case r = <-got:
+	case <-time.After(10 * time.Second):
+		t.Error("start-up still waits on the named pipe after 10s")
+		if w, err := os.OpenFile(fifo, os.O_RDWR|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		r = <-got
+	}
+	if r.code != exitUsage || !strings.Contains(r.stderr, "not a regular file") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -25,6 +25,10 @@
 // file is refused. A pipe's writer must therefore have opened it before the
 // reader does, as process substitution and shell redirections do.
 //
+// Every file is opened that way and judged by what was opened, not by what
+// its name held a moment before, so a file swapped for a named pipe in
+// between cannot hang the caller either.
+//
 // # Concurrency
 //
 // The functions keep no state between calls.

@@ -136,7 +136,24 @@ func File(name string, limit int64, what string) ([]byte, error) {
 // FileChecked is File with a Check of the head of a file that is not a
 // regular file (a regular one is read whole, at the cost of its size).
 func FileChecked(name string, limit int64, what string, check Check) ([]byte, error) {
-	st, err := os.Stat(name)
+	// The name is looked at first, so that a missing file is reported as
+	// callers have always seen it; then it is opened without blocking
+	// whatever it is, and judged by what was opened: the name could have
+	// been swapped for a named pipe in between, and a plain open of that
+	// waits for a writer. On a regular file or a directory the flag
+	// changes nothing.
+	if _, err := os.Stat(name); err != nil {
+		return nil, openError(err)
+	}
+	if afterStat != nil {
+		afterStat(name)
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, openError(err)
 	}
@@ -147,20 +164,10 @@ func FileChecked(name string, limit int64, what string, check Check) ([]byte, er
 		if st.Size() > limit {
 			return nil, TooLarge(what, limit)
 		}
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, openError(err)
-		}
-		defer f.Close()
-		// The file may have changed since Stat: the read is bounded all
+		// The file may grow while it is read: the read is bounded all
 		// the same, and the size is only a hint.
 		return All(f, limit, max(st.Size(), 1), what)
 	}
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, openError(err)
-	}
-	defer f.Close()
 	data, err := AllChecked(f, limit, 0, what, check)
 	if err != nil {
 		return nil, err
@@ -171,6 +178,10 @@ func FileChecked(name string, limit int64, what string, check Check) ([]byte, er
 	}
 	return data, nil
 }
+
+// afterStat, when set, runs between looking at a name and opening it:
+// tests swap the file there.
+var afterStat func(name string)
 
 // openError passes the operating system's error on as it is, as
 // os.ReadFile would: a file that cannot be opened is no fault of its

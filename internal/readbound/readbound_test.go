@@ -256,3 +256,33 @@ func TestAllCheckedHead(t *testing.T) {
 		t.Fatalf("/dev/zero: %v %v", err, seen)
 	}
 }
+
+// TestFileSwappedForFIFO: a regular file swapped for a named pipe between
+// the look at its name and the open is read as what was opened, a pipe
+// with no writer, and refused at once instead of waiting for a writer.
+func TestFileSwappedForFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "page.html")
+	os.WriteFile(p, []byte("<p>hi</p>"), 0o600)
+	afterStat = func(name string) {
+		os.Remove(name)
+		if err := syscall.Mkfifo(name, 0o600); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { afterStat = nil }()
+	done := make(chan error, 1)
+	go func() { _, err := File(p, 100, "input"); done <- err }()
+	select {
+	case err := <-done:
+		if errcode.CodeOf(err) != errcode.UnsupportedInput || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("swapped for a pipe: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("a file swapped for a pipe hangs the read")
+		// Let the read end, so the test does.
+		if w, err := os.OpenFile(p, os.O_RDWR|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		<-done
+	}
+}
