@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -19,8 +17,9 @@ import (
 	"github.com/domsnap/domsnap/errcode"
 )
 
-// Page is one browser tab, connected over its own DevTools WebSocket. It is
-// the Driver a live Session uses.
+// Page is one browser tab, connected over a DevTools session of its own (a
+// virtual connection of the browser's pipe, pipe.go). It is the Driver a live
+// Session uses.
 //
 // A Page listens to Page.frameNavigated from the moment it opens and counts
 // the main frame's navigations. Because the protocol delivers a connection's
@@ -58,8 +57,11 @@ type Page struct {
 // screen is pinned (pinReferenceScreen). Every tab the package opens comes
 // through here, so no page is ever loaded without these.
 func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error) {
-	url := "ws://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(b.port)) + "/devtools/page/" + string(id)
-	conn, err := rpcc.DialContext(ctx, url)
+	att, err := b.client.Target.AttachToTarget(ctx, target.NewAttachToTargetArgs(id).SetFlatten(true))
+	if err != nil {
+		return nil, callError(ctx, "Target.attachToTarget", err)
+	}
+	conn, err := b.pipe.dial(ctx, string(att.SessionID))
 	if err != nil {
 		return nil, callError(ctx, "connecting to the tab", err)
 	}

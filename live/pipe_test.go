@@ -1,0 +1,193 @@
+package live
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/mafredri/cdp/rpcc"
+)
+
+// fakeBrowser answers the commands it reads from the pipe the way Chromium
+// does over --remote-debugging-pipe: for each command it first sends an
+// event "Test.event" of the command's session, carrying the command's id,
+// then a message for a session nobody opened, then the reply, all
+// NUL-terminated. It returns when its input ends.
+func fakeBrowser(in, out *os.File) {
+	defer out.Close()
+	br := bufio.NewReader(in)
+	for {
+		msg, err := br.ReadBytes(0)
+		if err != nil {
+			return
+		}
+		var req struct {
+			ID        uint64          `json:"id"`
+			Method    string          `json:"method"`
+			Params    json.RawMessage `json:"params"`
+			SessionID string          `json:"sessionId"`
+		}
+		if json.Unmarshal(msg[:len(msg)-1], &req) != nil {
+			return
+		}
+		sess := ""
+		if req.SessionID != "" {
+			sess = fmt.Sprintf(`,"sessionId":%q`, req.SessionID)
+		}
+		fmt.Fprintf(out, `{"method":"Test.event","params":{"id":%d}%s}`+"\x00", req.ID, sess)
+		fmt.Fprintf(out, `{"id":%d,"result":{"wrong":true},"sessionId":"nobody"}`+"\x00", req.ID)
+		fmt.Fprintf(out, `{"id":%d,"result":{"session":%q,"method":%q,"params":%s}%s}`+"\x00", req.ID, req.SessionID, req.Method, orNull(req.Params), sess)
+	}
+}
+
+func orNull(b json.RawMessage) string {
+	if len(b) == 0 {
+		return "null"
+	}
+	return string(b)
+}
+
+// startFake connects a devtoolsPipe to a fakeBrowser.
+func startFake(t *testing.T) *devtoolsPipe {
+	t.Helper()
+	child, p, err := newPipes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go fakeBrowser(child[0], child[1])
+	p.start()
+	t.Cleanup(func() {
+		p.close()
+		child[0].Close()
+		if !p.wait(5 * time.Second) {
+			t.Error("the reader did not stop")
+		}
+	})
+	return p
+}
+
+type echo struct {
+	Session, Method string
+	Params          json.RawMessage
+	Wrong           bool
+}
+
+// TestPipeRoutesBySession: each virtual connection's commands carry its
+// session, its replies come back to it alone (a message of another session
+// with the same id does not), and each sees its own events before the reply
+// of the command that caused them, which Page's navigation count relies on.
+func TestPipeRoutesBySession(t *testing.T) {
+	p := startFake(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conns := map[string]*rpcc.Conn{}
+	for _, s := range []string{"", "A", "B"} {
+		c, err := p.dial(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns[s] = c
+	}
+	if _, err := p.dial(ctx, "A"); err == nil {
+		t.Fatal("a second connection to the same session was opened")
+	}
+	for round := 0; round < 50; round++ {
+		for s, c := range conns {
+			ev, err := rpcc.NewStream(ctx, "Test.event", c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got echo
+			if err := rpcc.Invoke(ctx, "Test.echo", map[string]int{"n": round}, &got, c); err != nil {
+				t.Fatal(err)
+			}
+			if got.Session != s || got.Method != "Test.echo" || string(got.Params) != fmt.Sprintf(`{"n":%d}`, round) || got.Wrong {
+				t.Fatalf("session %q got %+v", s, got)
+			}
+			// The event was sent before the reply: it must be there now,
+			// without waiting.
+			select {
+			case <-ev.Ready():
+			default:
+				t.Fatalf("session %q: the event sent before the reply was not delivered before it", s)
+			}
+			var e struct{ ID uint64 }
+			if err := ev.RecvMsg(&e); err != nil || e.ID == 0 {
+				t.Fatalf("session %q: event %+v %v", s, e, err)
+			}
+			select {
+			case <-ev.Ready():
+				t.Fatalf("session %q: another session's event was delivered", s)
+			default:
+			}
+			ev.Close()
+		}
+	}
+}
+
+// TestPipeCloseEndsEverything: closing the pipe ends the reader and every
+// virtual connection, whose calls then fail at once; the counters the
+// browser tests read go back to where they were.
+func TestPipeCloseEndsEverything(t *testing.T) {
+	readers, open := pipeReaders.Load(), pipeConns.Load()
+	p := startFake(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := p.dial(ctx, "A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pipeReaders.Load() != readers+1 || pipeConns.Load() != open+1 {
+		t.Fatalf("readers %d conns %d, want %d %d", pipeReaders.Load(), pipeConns.Load(), readers+1, open+1)
+	}
+	p.close()
+	if !p.wait(5 * time.Second) {
+		t.Fatal("the reader did not stop")
+	}
+	select {
+	case <-c.Context().Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the virtual connection outlived the pipe")
+	}
+	if err := rpcc.Invoke(ctx, "Test.echo", nil, nil, c); err == nil {
+		t.Fatal("a call on a closed pipe succeeded")
+	}
+	if _, err := p.dial(ctx, "B"); err == nil {
+		t.Fatal("a connection was opened on a closed pipe")
+	}
+	if pipeReaders.Load() != readers || pipeConns.Load() != open {
+		t.Fatalf("readers %d conns %d left, want %d %d", pipeReaders.Load(), pipeConns.Load(), readers, open)
+	}
+}
+
+// TestPipeEndsWhenBrowserEnds: the reader stops by itself when the browser
+// closes its end, as when it exits, and the connections end with it.
+func TestPipeEndsWhenBrowserEnds(t *testing.T) {
+	child, p, err := newPipes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	p.start()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := p.dial(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	child[0].Close()
+	child[1].Close() // the only writer of the reader's pipe
+	if !p.wait(5 * time.Second) {
+		t.Fatal("the reader did not stop when the browser's end closed")
+	}
+	select {
+	case <-c.Context().Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the virtual connection outlived the browser")
+	}
+}
