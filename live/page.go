@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/domsnapshot"
@@ -269,6 +270,18 @@ func (p *Page) Evaluate(ctx context.Context, expr string) (json.RawMessage, erro
 		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "script threw an exception")
 	}
 	return json.RawMessage(r.Result.Value), nil
+}
+
+// Answers reports whether the tab's renderer runs a script within timeout.
+// A page whose own script never yields (an endless loop) holds the
+// renderer's main thread, and then nothing that needs the page answers:
+// not a snapshot, not a navigation away. The probe evaluates a literal,
+// which no page script can intercept.
+func (p *Page) Answers(timeout time.Duration) bool {
+	ctx, cancel := context.WithTimeout(p.life, timeout)
+	defer cancel()
+	_, err := p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("0").SetReturnByValue(true))
+	return err == nil
 }
 
 // Close closes the tab and its connection. It is safe to call more than once.
