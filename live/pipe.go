@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/domsnap/domsnap/internal/jsonlex"
 )
 
 // The browser speaks the DevTools protocol over two pipes rather than a TCP
@@ -90,15 +92,13 @@ func (p *devtoolsPipe) read() {
 			return
 		}
 		msg = msg[:len(msg)-1]
-		var head struct {
-			SessionID string `json:"sessionId"`
-		}
-		if json.Unmarshal(msg, &head) != nil {
+		session, ok := sessionOf(msg)
+		if !ok {
 			// Not a message of the protocol; nobody could read it.
 			continue
 		}
 		p.mu.Lock()
-		c := p.conns[head.SessionID]
+		c := p.conns[session]
 		p.mu.Unlock()
 		// A message of a session no longer open (a reply to a call that
 		// timed out on a tab closed since) has nobody to go to. A session
@@ -139,6 +139,28 @@ func (p *devtoolsPipe) wait(d time.Duration) bool {
 	case <-t.C:
 		return false
 	}
+}
+
+// sessionOf returns the top-level "sessionId" of a message, "" when it has
+// none (a message of the browser itself), and false when the message is not
+// a JSON object. The key may come anywhere among the members, so the whole
+// message is walked, once, without building anything: a capture's reply is
+// many megabytes, and rpcc decodes it again for the session.
+func sessionOf(msg []byte) (string, bool) {
+	l := jsonlex.Lexer{Data: msg}
+	id := ""
+	err := l.Members("", func(k jsonlex.Span) error {
+		if l.Kind() == jsonlex.String && l.Decode(k) == "sessionId" {
+			sp, err := l.StringSpan("")
+			if err != nil {
+				return err
+			}
+			id = l.Decode(sp)
+			return nil
+		}
+		return l.SkipValue("")
+	})
+	return id, err == nil
 }
 
 // errPipeClosed is the cause when the browser's connection has ended.

@@ -191,3 +191,77 @@ func TestPipeEndsWhenBrowserEnds(t *testing.T) {
 		t.Fatal("the virtual connection outlived the browser")
 	}
 }
+
+// TestSessionOf: the session of a message is its top-level "sessionId"
+// wherever it stands among the members, never one nested in a value; a
+// message without one belongs to the browser, and one that is not a JSON
+// object to nobody.
+func TestSessionOf(t *testing.T) {
+	for _, c := range []struct {
+		msg, want string
+		ok        bool
+	}{
+		{`{"id":1,"result":{},"sessionId":"AB"}`, "AB", true},
+		{`{"sessionId":"AB","method":"Page.frameNavigated","params":{"frame":{}}}`, "AB", true},
+		{` { "id" : 1 , "sessionId" : "A\u0042" } `, "AB", true},
+		{`{"id":1,"result":{"sessionId":"NESTED"}}`, "", true},
+		{`{"method":"Target.attachedToTarget","params":{"sessionId":"X","targetInfo":{"url":"\"sessionId\":\"Y\""}}}`, "", true},
+		{`{"id":2,"result":{"value":"},\"sessionId\":\"Z\""}}`, "", true},
+		{`{"id":1}`, "", true},
+		{`[1]`, "", false},
+		{`{"id":1,`, "", false},
+		{``, "", false},
+	} {
+		got, ok := sessionOf([]byte(c.msg))
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: %q %v, want %q %v", c.msg, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// BenchmarkSessionOf reads the session of a reply the size of a large
+// capture's, for comparison with BenchmarkSessionOfUnmarshal.
+func BenchmarkSessionOf(b *testing.B) {
+	msg := bigReply()
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		if s, ok := sessionOf(msg); !ok || s != "S" {
+			b.Fatal(s, ok)
+		}
+	}
+}
+
+// BenchmarkSessionOfUnmarshal is the same read with encoding/json.
+func BenchmarkSessionOfUnmarshal(b *testing.B) {
+	msg := bigReply()
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		var h struct {
+			SessionID string `json:"sessionId"`
+		}
+		if err := json.Unmarshal(msg, &h); err != nil || h.SessionID != "S" {
+			b.Fatal(err)
+		}
+	}
+}
+
+// bigReply is a reply of about 8 MB shaped like a capture's: long arrays
+// of numbers and a string table.
+func bigReply() []byte {
+	var sb []byte
+	sb = append(sb, `{"id":7,"result":{"documents":[{"nodes":{"parentIndex":[`...)
+	for i := 0; i < 400000; i++ {
+		if i > 0 {
+			sb = append(sb, ',')
+		}
+		sb = fmt.Appendf(sb, "%d", i-1)
+	}
+	sb = append(sb, `]}}],"strings":[`...)
+	for i := 0; i < 200000; i++ {
+		if i > 0 {
+			sb = append(sb, ',')
+		}
+		sb = fmt.Appendf(sb, `"string number %d with \"quotes\""`, i)
+	}
+	return append(sb, `]},"sessionId":"S"}`...)
+}
