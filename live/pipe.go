@@ -122,9 +122,9 @@ func (p *devtoolsPipe) close() {
 		for _, c := range conns {
 			c.end()
 		}
-		p.wmu.Lock()
+		// Not under wmu: a write the browser does not read (its pipe is
+		// full) holds wmu until this Close makes it fail.
 		p.w.Close()
-		p.wmu.Unlock()
 		p.r.Close()
 	})
 }

@@ -265,3 +265,50 @@ func bigReply() []byte {
 	}
 	return append(sb, `]},"sessionId":"S"}`...)
 }
+
+// TestPipeCloseUnblocksWrite: a browser that stops reading its commands
+// fills the pipe and blocks the write in flight; closing the pipe ends that
+// write, and with it the call, instead of waiting for the browser forever.
+func TestPipeCloseUnblocksWrite(t *testing.T) {
+	child, p, err := newPipes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer child[0].Close() // never read: the pipe fills
+	defer child[1].Close()
+	p.start()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := p.open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 1<<20) // more than a pipe holds
+	for i := range big {
+		big[i] = 'x'
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- c.WriteRequest(&rpcc.Request{ID: 1, Method: "Test.big", Args: map[string]string{"x": string(big)}})
+	}()
+	// Give the write a moment to start and block; a pipe holds far less
+	// than a megabyte, so it cannot finish. Closing too early would only
+	// make the test pass without proving anything.
+	select {
+	case err := <-done:
+		t.Fatalf("a megabyte went into a pipe nobody reads: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	p.close()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("the blocked write succeeded")
+		}
+	case <-ctx.Done():
+		t.Fatal("closing the pipe did not end the blocked write")
+	}
+	if !p.wait(5 * time.Second) {
+		t.Fatal("the reader did not stop")
+	}
+}
