@@ -93,6 +93,9 @@ type Browser struct {
 	client  *cdp.Client
 	product string
 	proto   string
+	// answered is set once the browser has answered over the protocol;
+	// one that never did is not asked to close, only killed.
+	answered bool
 
 	// life ends when the browser is shut down; every event stream of its
 	// tabs lives under it, so none outlives the browser.
@@ -220,6 +223,7 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 		return nil, startError(ctx, "waiting "+timeout.String()+" for Browser.getVersion", err)
 	}
 	b.product, b.proto = v.Product, v.ProtocolVersion
+	b.answered = true
 	go b.watch(ctx)
 	return b, nil
 }
@@ -293,7 +297,7 @@ func (b *Browser) shutdown() {
 	b.once.Do(func() {
 		close(b.stopWait)
 		b.endLife()
-		if b.client != nil {
+		if b.answered {
 			ctx, cancel := context.WithTimeout(context.Background(), closeCallTimeout)
 			_ = b.client.Browser.Close(ctx)
 			cancel()
@@ -309,7 +313,7 @@ func (b *Browser) shutdown() {
 				b.closeErr = errcode.New(errcode.CaptureFailed, pkg, "", "the DevTools pipe's reader did not stop")
 			}
 		}
-		if b.client != nil {
+		if b.answered {
 			// A browser asked to close over the protocol usually exits at
 			// once; give it a moment before the kill below.
 			select {
