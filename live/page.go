@@ -23,10 +23,10 @@ import (
 // Session uses.
 //
 // A Page listens to Page.frameNavigated from the moment it opens and counts
-// the main frame's navigations. Because the protocol delivers a connection's
-// events before the reply of any later command, draining that stream right
-// after a capture tells whether the main document changed while the capture
-// ran.
+// the main frame's navigations. Because the protocol delivers a session's
+// events before the reply of any later command, and the pipe keeps that
+// order for each session (pipe.go), draining that stream right after a
+// capture tells whether the main document changed while the capture ran.
 type Page struct {
 	b      *Browser
 	id     target.ID
