@@ -71,11 +71,18 @@ func renderers(t *testing.T, pid int) []int {
 // spinning finds the renderer of the browser pid that runs without pause,
 // the one in a page's endless loop. Its main thread is always running or
 // waiting for a CPU, however busy the machine, while an idle renderer's
-// threads sleep: of 30 looks a tenth of a second apart, the spinning one is
-// seen running in at least 27, and it must be the only one.
+// threads mostly sleep: of 30 looks a tenth of a second apart, the spinning
+// one is seen running in at least 27. On a machine so busy that an idle
+// renderer too is seen that often, waiting for a CPU for the little it
+// does, the one that used the most CPU time meanwhile is the one in the
+// loop, when it used at least twice as much as any other.
 func spinning(t *testing.T, pid int) int {
 	t.Helper()
 	seen := map[int]int{}
+	ticks0 := map[int]int64{}
+	for _, r := range renderers(t, pid) {
+		ticks0[r] = cpuTicks(r)
+	}
 	for i := 0; i < 30; i++ {
 		for _, r := range renderers(t, pid) {
 			if run, _ := running(r); run {
@@ -84,20 +91,53 @@ func spinning(t *testing.T, pid int) int {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Logf("renderers seen running, of 30 looks: %v", seen)
-	found := 0
+	used := map[int]int64{}
+	var candidates []int
 	for r, n := range seen {
 		if n >= 27 {
-			if found != 0 {
-				t.Fatalf("two renderers spin: %v", seen)
-			}
-			found = r
+			candidates = append(candidates, r)
+			used[r] = cpuTicks(r) - ticks0[r]
 		}
 	}
-	if found == 0 {
+	t.Logf("renderers seen running, of 30 looks: %v; clock ticks of those seen in 27 or more: %v", seen, used)
+	switch len(candidates) {
+	case 0:
 		t.Fatal("no renderer spins")
+	case 1:
+		return candidates[0]
 	}
-	return found
+	best := candidates[0]
+	for _, r := range candidates {
+		if used[r] > used[best] {
+			best = r
+		}
+	}
+	for _, r := range candidates {
+		if r != best && 2*used[r] > used[best] {
+			t.Fatalf("cannot tell which renderer spins: %v", used)
+		}
+	}
+	return best
+}
+
+// cpuTicks is the CPU time pid has used, in clock ticks, 0 when it is gone.
+func cpuTicks(pid int) int64 {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	// After the name: state first, utime and stime 12th and 13th.
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return u + s
 }
 
 // TestEndlessLoopReplacesTab: a page whose script loops forever makes the
