@@ -53,6 +53,10 @@ func TestGuardStopsCommitsOutside(t *testing.T) {
 		"/blank": leave(`location.href = "about:blank"`, 200*time.Millisecond),
 	}
 	allowed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/away" {
+			http.Redirect(w, r, other.URL+"/secret", http.StatusFound)
+			return
+		}
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte(`<p>allowed</p>` + pages[r.URL.Path]))
 	}))
@@ -127,6 +131,16 @@ func TestGuardStopsCommitsOutside(t *testing.T) {
 			if hits.Load() == 0 {
 				t.Fatalf("%s: the other origin was never asked: nothing was speculated", path)
 			}
+		}
+		// The request side still knows the main frame, also after a
+		// prerendered page took its place: a redirect away is stopped
+		// before it is made.
+		hits.Store(0)
+		if _, err := p.Goto(ctx, allowed.URL+"/away", UntilLoad, time.Now().Add(20*time.Second)); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if p.Refused() != refused+1 || hits.Load() != 0 {
+			t.Fatalf("%s: a redirect away afterwards: %d refused, the other origin asked %d times", path, p.Refused()-refused, hits.Load())
 		}
 	}
 }
