@@ -382,8 +382,6 @@ func isRevisionError(err error) bool {
 	return false
 }
 
-// asCaptureError keeps a coded error's code and gives an uncoded one
-// capture_failed (or timeout or cancelled when the context ended).
 // leftDuringCapture codes a failed capture. A capture fails when the main
 // frame's document goes away under it (the wait for a rendered frame runs
 // in that document's world); when the navigation count moved, or the
@@ -401,6 +399,8 @@ func leftDuringCapture(ctx context.Context, d Driver, n0 uint64, err error) erro
 	return asCaptureError(ctx, "capture", err)
 }
 
+// asCaptureError keeps a coded error's code and gives an uncoded one
+// capture_failed (or timeout or cancelled when the context ended).
 func asCaptureError(ctx context.Context, what string, err error) error {
 	var e *errcode.Error
 	if errors.As(err, &e) {

@@ -218,7 +218,7 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 		return nil, errcode.New(errcode.NavigationRefused, pkg, "", "the navigation was redirected to a URL the server does not allow; the page stayed where it was")
 	}
 	if refusedByBrowser(nav.ErrorText) {
-		return nil, ss.fail(errcode.New(errcode.NavigationRefused, pkg, "", "the browser refused where the navigation led: "+errcode.Quote(nav.ErrorText)))
+		return nil, errcode.New(errcode.NavigationRefused, pkg, "", "the browser refused where the navigation led: "+errcode.Quote(nav.ErrorText))
 	}
 	if nav.ErrorText != "" {
 		return nil, ss.fail(errcode.New(errcode.CaptureFailed, pkg, "", "the navigation failed: "+errcode.Quote(nav.ErrorText)))
