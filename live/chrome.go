@@ -153,6 +153,10 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "creating the browser profile", err)
 	}
 	markOwner(profile)
+	if err := writePreferences(profile); err != nil {
+		os.RemoveAll(profile)
+		return nil, err
+	}
 	args := append(baseArgs(profile), opts.ExtraArgs...)
 	args = append(args, "about:blank")
 	cmd := exec.Command(path, args...)

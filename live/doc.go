@@ -16,7 +16,9 @@
 // fresh session: there is no earlier revision to check. A BrowserContext is
 // a fresh profile inside a shared browser, and Guard lets a tab's main frame
 // go only where a policy allows, redirects and page-initiated navigations
-// included.
+// included: it checks where a navigation is requested and again where it
+// commits, since some documents (from a speculation, a blob: URL) come in
+// without a request it could stop. Every launch turns preloading off.
 //
 // A Session does not talk to CDP directly: it depends on the small [Driver]
 // interface (count main-frame navigations, take one DOM snapshot), which Page

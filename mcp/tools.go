@@ -203,6 +203,12 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	deadline := time.Now().Add(plan.timeout)
 	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
 	defer cancel()
+	// A move of the previous page outside the policy that no call has
+	// answered for yet was stopped already; this call opens another page
+	// and answers for that one only.
+	if _, err := p.Navigations(cctx); err != nil && errcode.CodeOf(err) != errcode.NavigationRefused {
+		return nil, ss.fail(overdue(ctx, cctx, err))
+	}
 	before := p.Refused()
 	nav, err := p.Goto(cctx, a.URL, plan.until, deadline)
 	if err != nil {
@@ -210,6 +216,9 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	}
 	if p.Refused() != before {
 		return nil, errcode.New(errcode.NavigationRefused, pkg, "", "the navigation was redirected to a URL the server does not allow; the page stayed where it was")
+	}
+	if refusedByBrowser(nav.ErrorText) {
+		return nil, errcode.New(errcode.NavigationRefused, pkg, "", "the browser refused where the navigation led: "+errcode.Quote(nav.ErrorText))
 	}
 	if nav.ErrorText != "" {
 		return nil, ss.fail(errcode.New(errcode.CaptureFailed, pkg, "", "the navigation failed: "+errcode.Quote(nav.ErrorText)))
@@ -223,6 +232,19 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
 	return s.save(ss, o, budget, `,"http_status":`+strconv.Itoa(nav.Status))
+}
+
+// refusedByBrowser reports whether Chromium's network error for a
+// navigation says that Chromium itself refused where it led (a redirect to
+// file:, a scheme it does not load): that is a refused navigation, whoever
+// refused it. The guard stops such redirects before Chromium sees them;
+// this covers what it cannot.
+func refusedByBrowser(errorText string) bool {
+	switch errorText {
+	case "net::ERR_UNSAFE_REDIRECT", "net::ERR_UNKNOWN_URL_SCHEME", "net::ERR_DISALLOWED_URL_SCHEME":
+		return true
+	}
+	return false
 }
 
 // budgetAndRequest checks a call's model_bytes and decodes its extract
