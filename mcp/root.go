@@ -80,7 +80,7 @@ func (r *rootDir) read(rel string) ([]byte, error) {
 		return nil, errcode.New(errcode.UnsupportedInput, pkg, "", "the file cannot be read")
 	}
 	if len(data) > maxInputBytes {
-		return nil, errcode.New(errcode.UnsupportedInput, pkg, "", "too_large: the file is larger than "+strconv.Itoa(maxInputBytes)+" bytes")
+		return nil, errcode.TooLarge(pkg, "the file is larger than "+strconv.Itoa(maxInputBytes)+" bytes")
 	}
 	return data, nil
 }
