@@ -9,8 +9,10 @@
 // the revision counters of one tab and makes every observation atomic.
 //
 // Goto navigates a tab and waits for the load event, DOMContentLoaded or an
-// idle network (no request in flight for [NetworkIdleQuiet]), and reports the
-// main document's HTTP status; a [Condition] makes an observation retake its
+// idle network (no request in flight for [NetworkIdleQuiet]), or, when the
+// caller named none, for the load event but at most [LoadGrace] after
+// DOMContentLoaded; it reports the main document's HTTP status and whether
+// the load event had come; a [Condition] makes an observation retake its
 // snapshot until a collection is in the inventory or a deadline passes. A
 // one-shot read (ObserveOnce, ExtractOnce) takes exactly one snapshot of a
 // fresh session: there is no earlier revision to check. A BrowserContext is

@@ -38,7 +38,7 @@ func tools() []toolDef {
 		{
 			name:  "browser_navigate",
 			title: "Open a web page",
-			description: "Open an http or https URL in this session's browser tab, wait (wait.until: load by default, dom_ready or network_idle; wait.for a collection; wait.settle_ms), and answer with the page's inventory: its visible tables, lists and forms with their kind, index, name and row count, the revision of this observation, the artifact digest of the complete observation, and http_status (the main document's HTTP status). " +
+			description: "Open an http or https URL in this session's browser tab, wait (wait.until: load, dom_ready or network_idle; not given, load but at most 5 s after dom_ready; wait.for a collection; wait.settle_ms), and answer with the page's inventory: its visible tables, lists and forms with their kind, index, name and row count, the revision of this observation, the artifact digest of the complete observation, http_status (the main document's HTTP status), and load_complete false when the page had not finished loading. " +
 				"Next, extract one collection with browser_observe, naming it by kind and index and passing this revision as expected_revision." + untrusted,
 			annotations: &sdk.ToolAnnotations{Title: "Open a web page", ReadOnlyHint: false, DestructiveHint: no(), IdempotentHint: false, OpenWorldHint: yes()},
 			handle:      navigate,
@@ -90,7 +90,8 @@ type waitPlan struct {
 }
 
 func (w *waitArgs) plan() waitPlan {
-	p := waitPlan{timeout: defaultTimeout}
+	// No until named: load, but not past live.LoadGrace after dom_ready.
+	p := waitPlan{until: live.UntilLoadOrGrace, timeout: defaultTimeout}
 	if w == nil {
 		return p
 	}
@@ -231,7 +232,11 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
-	return s.save(ss, o, budget, `,"http_status":`+strconv.Itoa(nav.Status))
+	suffix := `,"http_status":` + strconv.Itoa(nav.Status)
+	if !nav.LoadComplete {
+		suffix += `,"load_complete":false`
+	}
+	return s.save(ss, o, budget, suffix)
 }
 
 // refusedByBrowser reports whether Chromium's network error for a
