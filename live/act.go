@@ -369,7 +369,7 @@ type actor interface {
 	// closed, since the tab opened.
 	popupsClosed() int64
 	// releaseAct drops what the action's calls kept in the page.
-	releaseAct()
+	releaseAct(ctx context.Context)
 }
 
 // effects is what followed an action's input.
@@ -461,7 +461,7 @@ func (s *Session) checkCurrent(expected string, nav uint64) error {
 // perform runs the checks and, when they pass, sends the input and waits.
 // sent says whether any input reached the page.
 func perform(ctx context.Context, tab actor, a Action, t *Target, o ActOptions) (res ActResult, sent bool, err error) {
-	defer tab.releaseAct()
+	defer tab.releaseAct(ctx)
 	var el elemRef
 	var f elementFacts
 	if t != nil {

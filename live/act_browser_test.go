@@ -16,6 +16,7 @@ import (
 	"github.com/mafredri/cdp/protocol/target"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
 )
 
 // actSite serves pages whose scripts run, by path, and records the query
@@ -593,4 +594,132 @@ func TestActNavigationRefused(t *testing.T) {
 	if len(other.requests()) != 0 {
 		t.Fatalf("the refused origin was asked %v", other.requests())
 	}
+}
+
+// TestActHostilePages: pages that fight the action still let it end by its
+// deadline, and nothing of the browser outlives the test.
+func TestActHostilePages(t *testing.T) {
+	site := newActSite(t, map[string]string{
+		"/vanish": `<!DOCTYPE html><title>v</title><button id="b" onmouseover="this.remove()">Catch me</button>` + recorder,
+		"/prevent": `<!DOCTYPE html><title>p</title><a id="l" href="/elsewhere">Go</a><script>
+for (const k of ["mousedown", "mouseup", "click", "pointerdown", "pointerup", "keydown", "submit"])
+  addEventListener(k, e => { e.preventDefault(); e.stopImmediatePropagation(); }, true);</script>`,
+		"/flood": `<!DOCTYPE html><title>f</title><button id="b" onclick="for (let i = 0; i < 1000; i++) window.open('/p2')">Flood</button>`,
+		"/p2":    `<!DOCTYPE html><title>p2</title>`,
+		"/loop":  `<!DOCTYPE html><title>l</title><button id="b" onclick="for (;;) {}">Hang</button>`,
+		"/busy":  `<!DOCTYPE html><title>b</title><button id="b">Busy</button><script>onload = () => setTimeout(() => { for (;;) {} }, 300)</script>`,
+	})
+	b, err := Launch(context.Background(), Options{TempDir: marked(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const deadline = 4 * time.Second
+	// bound is how long past its deadline an action may end on a loaded
+	// machine.
+	const bound = deadline + 2*time.Second
+	run := func(path string, act Action) (ActResult, error, time.Duration) {
+		a := openActTab(t, b, site.url(path))
+		tg := a.target("#"+map[bool]string{true: "l", false: "b"}[path == "/prevent"], "button")
+		rev := a.rev()
+		start := time.Now()
+		res, err := a.s.Act(a.ctx, rev, act, tg, ActOptions{Deadline: time.Now().Add(deadline)})
+		took := time.Since(start)
+		if took > bound {
+			t.Errorf("%s: took %v for a %v deadline", path, took, deadline)
+		}
+		return res, err, took
+	}
+
+	res, err, _ := run("/vanish", Action{Kind: ActClick})
+	wantOutcome(t, res, err, OutcomeDone)
+
+	res, err, _ = run("/prevent", Action{Kind: ActClick})
+	wantOutcome(t, res, err, OutcomeDone)
+
+	res, err, took := run("/flood", Action{Kind: ActClick})
+	if err != nil || res.PopupsClosed < 1 {
+		t.Errorf("flood: %+v %v", res, err)
+	}
+	t.Logf("flood: %d popups closed in %v", res.PopupsClosed, took)
+
+	// A click whose handler never returns: the call ends with timeout and
+	// action_sent; a renderer busy before the action: timeout, nothing sent.
+	_, err, took = run("/loop", Action{Kind: ActClick})
+	if errcode.CodeOf(err) != errcode.Timeout || !ActionSent(err) {
+		t.Errorf("endless onclick: %v (sent %v)", err, ActionSent(err))
+	}
+	t.Logf("endless onclick ended after %v", took)
+	a := openActTab(t, b, site.url("/busy"))
+	tg := a.target("#b", "button")
+	rev := a.rev()
+	time.Sleep(500 * time.Millisecond)
+	_, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, tg, ActOptions{Deadline: time.Now().Add(deadline)})
+	if errcode.CodeOf(err) != errcode.Timeout || ActionSent(err) {
+		t.Errorf("busy renderer: %v (sent %v)", err, ActionSent(err))
+	}
+	start := time.Now()
+	if err := b.Close(); err != nil {
+		t.Error(err)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("closing took %v", took)
+	}
+}
+
+// TestActTypedTextCanary: the text of a type action appears in no error
+// and no result, whatever becomes of the action.
+func TestActTypedTextCanary(t *testing.T) {
+	const canary = "CANARY-93b1-do-not-leak"
+	site := newActSite(t, map[string]string{
+		"/": `<!DOCTYPE html><title>c</title><input id="ok"><input id="pw" type="password"><input id="off" disabled>
+<input id="gone"><input id="none" style="display:none"><button id="btn">b</button>
+<input id="hang" oninput="for (;;) {}">`,
+	})
+	b, err := Launch(context.Background(), Options{TempDir: marked(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	a := openActTab(t, b, site.url("/"))
+	var outputs []string
+	record := func(res ActResult, err error) {
+		outputs = append(outputs, fmtResult(res))
+		if err != nil {
+			outputs = append(outputs, err.Error())
+		}
+	}
+	long := strings.Repeat(canary, limits.MaxTypeUnits/len(canary)+1)
+	gone := a.target("#gone", "textbox")
+	a.eval(`document.getElementById("gone").remove(), true`, new(any))
+	for _, c := range []struct {
+		text string
+		tg   *Target
+	}{
+		{canary, a.target("#ok", "textbox")},
+		{canary, a.target("#pw", "textbox")},
+		{canary, a.target("#off", "textbox")},
+		{canary, gone},
+		{canary, a.target("#none", "textbox")},
+		{canary, a.target("#btn", "button")},
+		{long, a.target("#ok", "textbox")},
+		{canary + "\xff", a.target("#ok", "textbox")},
+		{canary, a.target("#hang", "textbox")},
+	} {
+		record(a.s.Act(a.ctx, a.rev(), Action{Kind: ActType, Text: c.text}, c.tg, ActOptions{Deadline: time.Now().Add(4 * time.Second)}))
+	}
+	if len(outputs) < 9 {
+		t.Fatalf("only %d outputs", len(outputs))
+	}
+	for _, o := range outputs {
+		if strings.Contains(o, "CANARY") {
+			t.Fatalf("the typed text leaked: %.200s", o)
+		}
+	}
+	t.Logf("%d outputs searched", len(outputs))
+}
+
+func fmtResult(r ActResult) string {
+	b, _ := json.Marshal(r)
+	return string(b)
 }

@@ -391,13 +391,18 @@ func keyEvent(typ string, k keyDef) *input.DispatchKeyEventArgs {
 }
 
 // releaseAct implements actor: the handles of the action are released
-// under a short deadline of their own, the caller's may be over.
-func (p *Page) releaseAct() {
+// within what is left of ctx, at most closeCallTimeout. When ctx is over
+// (a renderer that stopped answering) they are left to go with their
+// document: a release would only wait for that renderer again.
+func (p *Page) releaseAct(ctx context.Context) {
 	if p.act.world == 0 {
 		return
 	}
 	p.act.world = 0
-	ctx, cancel := context.WithTimeout(p.life, closeCallTimeout)
+	if ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, closeCallTimeout)
 	defer cancel()
 	_ = p.client.Runtime.ReleaseObjectGroup(ctx, runtime.NewReleaseObjectGroupArgs(actGroup))
 }
