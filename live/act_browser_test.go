@@ -455,7 +455,7 @@ func TestActHumanOnly(t *testing.T) {
 func TestActPopups(t *testing.T) {
 	b := launch(t)
 	site := newActSite(t, map[string]string{
-		"/":  `<!DOCTYPE html><title>p</title><button id="open" onclick="window.open('/p2')">Open</button><a id="blank" href="/p2" target="_blank">New tab</a>`,
+		"/":   `<!DOCTYPE html><title>p</title><button id="open" onclick="window.open('/p2')">Open</button><a id="blank" href="/p2" target="_blank">New tab</a>`,
 		"/p2": `<!DOCTYPE html><title>p2</title><p>popup</p>`,
 	})
 	a := openActTab(t, b, site.url("/"))

@@ -51,7 +51,7 @@ func (f *fakeActor) send(ctx context.Context, a Action, el elemRef, p prepared) 
 	return f.sendE
 }
 
-func (f *fakeActor) popupsClosed() int64             { return f.popups }
+func (f *fakeActor) popupsClosed() int64            { return f.popups }
 func (f *fakeActor) releaseAct(ctx context.Context) { f.calls = append(f.calls, "release") }
 
 type fakeWatch struct{ f *fakeActor }
