@@ -21,7 +21,8 @@ import (
 
 // actSite serves pages whose scripts run, by path, and records the query
 // of every request, so a test can see what a form sent. A path that
-// starts with /hang never answers until the test ends.
+// starts with /hang never answers until the test ends; an empty page is
+// answered 204 No Content.
 type actSite struct {
 	srv   *httptest.Server
 	mu    sync.Mutex
@@ -47,6 +48,10 @@ func newActSite(t *testing.T, pages map[string]string) *actSite {
 		body, ok := s.pages[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
+			return
+		}
+		if body == "" {
+			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		if strings.HasPrefix(body, "{") || strings.HasPrefix(body, "[") {
@@ -722,4 +727,89 @@ func TestActTypedTextCanary(t *testing.T) {
 func fmtResult(r ActResult) string {
 	b, _ := json.Marshal(r)
 	return string(b)
+}
+
+// TestActNavigationKinds: what counts as a main-frame navigation, and how
+// long each kind of reaction holds the action.
+func TestActNavigationKinds(t *testing.T) {
+	b := launch(t)
+	site := newActSite(t, map[string]string{
+		"/": `<!DOCTYPE html><title>k</title><p id="top">top</p><div style="height:2000px"></div>
+<a id="frag" href="#bottom">Down</a><button id="push" onclick="history.pushState({}, '', '/pushed')">Push</button>
+<button id="later" onclick="setTimeout(() => location.href = '/next', 300)">Later</button>
+<a id="stall" href="/stall">Stalled image</a><a id="empty" href="/nocontent">No content</a>
+<input id="a"><input id="b"><p id="bottom">bottom</p>`,
+		"/next":  `<!DOCTYPE html><title>n</title><p>next</p>`,
+		"/stall":     `<!DOCTYPE html><title>s</title><p>stalled</p><img src="/hang.png">`,
+		"/nocontent": "",
+	})
+	a := openActTab(t, b, site.url("/"))
+	timed := func(act Action, sel, role string, d time.Duration) (ActResult, error, time.Duration) {
+		var tg *Target
+		if sel != "" {
+			tg = a.target(sel, role)
+		}
+		start := time.Now()
+		res, err := a.act(act, tg, d)
+		return res, err, time.Since(start)
+	}
+	nav := func() uint64 {
+		n, err := a.p.Navigations(a.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	n0 := nav()
+	for _, sel := range []string{"#frag", "#push"} {
+		res, err, took := timed(Action{Kind: ActClick}, sel, "link", 20*time.Second)
+		wantOutcome(t, res, err, OutcomeDone)
+		if took > ActSettleCap+2*time.Second || nav() != n0 {
+			t.Fatalf("%s: took %v, navigations %d -> %d", sel, took, n0, nav())
+		}
+	}
+	res, err, _ := timed(Action{Kind: ActClick}, "#later", "button", 20*time.Second)
+	wantOutcome(t, res, err, OutcomeNavigated)
+	if a.location() != "/next" || nav() != n0+1 {
+		t.Fatalf("a navigation started 300 ms after the click: at %s", a.location())
+	}
+
+	// Press Tab on the focused element moves the focus.
+	a = openActTab(t, b, site.url("/"))
+	res, err = a.act(Action{Kind: ActPress, Key: "Tab"}, a.target("#a", "textbox"), 10*time.Second)
+	wantOutcome(t, res, err, OutcomeDone)
+	var focused string
+	a.eval(`document.activeElement.id`, &focused)
+	if focused != "b" {
+		t.Fatalf("Tab left the focus on %q", focused)
+	}
+
+	// A document whose load event never comes is observed DOMReadyGrace
+	// after its DOMContentLoaded by default, and at once when dom_ready
+	// is asked for.
+	res, err, took := timed(Action{Kind: ActClick}, "#stall", "link", 30*time.Second)
+	wantOutcome(t, res, err, OutcomeNavigated)
+	if res.LoadComplete || took > DOMReadyGrace+4*time.Second {
+		t.Fatalf("stalled load: %+v after %v", res, took)
+	}
+	t.Logf("stalled load observed after %v", took)
+	res, err = a.act(Action{Kind: ActBack}, nil, 20*time.Second)
+	wantOutcome(t, res, err, OutcomeNavigated)
+	rev := a.rev()
+	start := time.Now()
+	res, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, a.target("#stall", "link"),
+		ActOptions{Until: UntilDOMReady, UntilSet: true, Deadline: time.Now().Add(30 * time.Second)})
+	wantOutcome(t, res, err, OutcomeNavigated)
+	if took := time.Since(start); res.LoadComplete || took > 4*time.Second {
+		t.Fatalf("dom_ready wait: %+v after %v", res, took)
+	}
+
+	// A response without content leaves the page where it was.
+	a = openActTab(t, b, site.url("/"))
+	res, err, took = timed(Action{Kind: ActClick}, "#empty", "link", 20*time.Second)
+	t.Logf("no content: %+v %v after %v", res, err, took)
+	wantOutcome(t, res, err, OutcomeDone)
+	if took > ActSettleCap+2*time.Second {
+		t.Fatalf("a 204 held the action %v", took)
+	}
 }
