@@ -739,7 +739,7 @@ func TestActNavigationKinds(t *testing.T) {
 <button id="later" onclick="setTimeout(() => location.href = '/next', 300)">Later</button>
 <a id="stall" href="/stall">Stalled image</a><a id="empty" href="/nocontent">No content</a>
 <input id="a"><input id="b"><p id="bottom">bottom</p>`,
-		"/next":  `<!DOCTYPE html><title>n</title><p>next</p>`,
+		"/next":      `<!DOCTYPE html><title>n</title><p>next</p>`,
 		"/stall":     `<!DOCTYPE html><title>s</title><p>stalled</p><img src="/hang.png">`,
 		"/nocontent": "",
 	})
