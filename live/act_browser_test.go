@@ -54,6 +54,9 @@ func newActSite(t *testing.T, pages map[string]string) *actSite {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
+		if r.URL.Path == "/file" {
+			w.Header().Set("Content-Disposition", "attachment; filename=f.bin")
+		}
 		if strings.HasPrefix(body, "{") || strings.HasPrefix(body, "[") {
 			w.Header().Set("Content-Type", "application/json")
 		} else {
@@ -738,10 +741,12 @@ func TestActNavigationKinds(t *testing.T) {
 <a id="frag" href="#bottom">Down</a><button id="push" onclick="history.pushState({}, '', '/pushed')">Push</button>
 <button id="later" onclick="setTimeout(() => location.href = '/next', 300)">Later</button>
 <a id="stall" href="/stall">Stalled image</a><a id="empty" href="/nocontent">No content</a>
+<a id="mail" href="mailto:someone@example.com">Mail</a><a id="file" href="/file">Download</a>
 <input id="a"><input id="b"><p id="bottom">bottom</p>`,
 		"/next":      `<!DOCTYPE html><title>n</title><p>next</p>`,
 		"/stall":     `<!DOCTYPE html><title>s</title><p>stalled</p><img src="/hang.png">`,
 		"/nocontent": "",
+		"/file":      "binary",
 	})
 	a := openActTab(t, b, site.url("/"))
 	timed := func(act Action, sel, role string, d time.Duration) (ActResult, error, time.Duration) {
@@ -804,12 +809,15 @@ func TestActNavigationKinds(t *testing.T) {
 		t.Fatalf("dom_ready wait: %+v after %v", res, took)
 	}
 
-	// A response without content leaves the page where it was.
+	// A response without content, a download and a mailto: link leave
+	// the page where it was.
 	a = openActTab(t, b, site.url("/"))
-	res, err, took = timed(Action{Kind: ActClick}, "#empty", "link", 20*time.Second)
-	t.Logf("no content: %+v %v after %v", res, err, took)
-	wantOutcome(t, res, err, OutcomeDone)
-	if took > ActSettleCap+2*time.Second {
-		t.Fatalf("a 204 held the action %v", took)
+	for _, sel := range []string{"#empty", "#file", "#mail"} {
+		res, err, took = timed(Action{Kind: ActClick}, sel, "link", 20*time.Second)
+		t.Logf("%s: %+v %v after %v", sel, res, err, took)
+		wantOutcome(t, res, err, OutcomeDone)
+		if took > ActSettleCap+2*time.Second || a.location() != "/" {
+			t.Fatalf("%s held the action %v and went to %s", sel, took, a.location())
+		}
 	}
 }

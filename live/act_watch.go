@@ -19,7 +19,7 @@ type pageWatch struct {
 	main     string
 	refused0 uint64
 
-	requested page.FrameRequestedNavigationClient
+	reqNav    page.FrameRequestedNavigationClient
 	navigated page.FrameNavigatedClient
 	dom       page.DOMContentEventFiredClient
 	load      page.LoadEventFiredClient
@@ -34,6 +34,11 @@ type pageWatch struct {
 	statuses map[network.LoaderID]int
 	inflight map[network.RequestID]bool
 	domReady bool
+	// requested: the page asked for a main-frame navigation. It counts as
+	// started only once its document request or its commit follows: a
+	// mailto: link or a cancelled navigation asks and goes nowhere. Until
+	// then the quiet period does not end the wait; the settle cap does.
+	requested bool
 }
 
 // watch implements actor. It also makes sure the tab's popups are being
@@ -64,7 +69,7 @@ func (p *Page) watch(ctx context.Context) (_ effectWatch, err error) {
 		what string
 		f    func() error
 	}{
-		{"Page.frameRequestedNavigation", func() (err error) { w.requested, err = c.Page.FrameRequestedNavigation(ctx); return }},
+		{"Page.frameRequestedNavigation", func() (err error) { w.reqNav, err = c.Page.FrameRequestedNavigation(ctx); return }},
 		{"Page.frameNavigated", func() (err error) { w.navigated, err = c.Page.FrameNavigated(ctx); return }},
 		{"Page.domContentEventFired", func() (err error) { w.dom, err = c.Page.DOMContentEventFired(ctx); return }},
 		{"Page.loadEventFired", func() (err error) { w.load, err = c.Page.LoadEventFired(ctx); return }},
@@ -88,7 +93,7 @@ func (p *Page) watch(ctx context.Context) (_ effectWatch, err error) {
 }
 
 func (w *pageWatch) close() {
-	for _, s := range []rpcc.Stream{w.requested, w.navigated, w.dom, w.load, w.sent, w.resp, w.finished, w.failed} {
+	for _, s := range []rpcc.Stream{w.reqNav, w.navigated, w.dom, w.load, w.sent, w.resp, w.finished, w.failed} {
 		if s != nil {
 			s.Close()
 		}
@@ -145,7 +150,7 @@ func (w *pageWatch) wait(ctx context.Context, o ActOptions, deadline time.Time) 
 			}
 		case w.eff.Started:
 			// A navigation in flight: wait for its commit.
-		case quietOK || (capped && settled):
+		case (quietOK && !w.requested) || (capped && settled):
 			w.eff.Busy = len(w.inflight) > 0
 			return w.eff, nil
 		}
@@ -169,13 +174,13 @@ func (w *pageWatch) wait(ctx context.Context, o ActOptions, deadline time.Time) 
 			// The default wait gives up on the load event DOMReadyGrace
 			// after DOMContentLoaded.
 			return w.eff, nil
-		case <-w.requested.Ready():
-			ev, err := w.requested.Recv()
+		case <-w.reqNav.Ready():
+			ev, err := w.reqNav.Recv()
 			if err != nil {
 				return w.streamErr(ctx, err)
 			}
 			if string(ev.FrameID) == w.main {
-				w.eff.Started = true
+				w.requested = true
 			}
 		case <-w.navigated.Ready():
 			ev, err := w.navigated.Recv()
@@ -251,7 +256,7 @@ func (w *pageWatch) wait(ctx context.Context, o ActOptions, deadline time.Time) 
 			if ev.RequestID == w.navReq && !w.eff.Committed && ev.ErrorText == "net::ERR_ABORTED" {
 				// The navigation was given up before it committed (the
 				// policy's refusal is caught above, by its count).
-				w.eff.Started, w.navReq = false, ""
+				w.eff.Started, w.navReq, w.requested = false, "", false
 			}
 			rearm()
 		}
