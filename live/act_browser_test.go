@@ -90,6 +90,18 @@ func (s *actSite) asked(req string) bool {
 	return false
 }
 
+// actBrowser launches a browser in a folder of its own for one test, and
+// fails the test when any of its processes outlives it (marked).
+func actBrowser(t *testing.T) *Browser {
+	t.Helper()
+	b, err := Launch(context.Background(), Options{TempDir: marked(t)})
+	if err != nil {
+		t.Fatalf("launch: %v", err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
 // actTab is a session on one tab of b, opened on url, with a call deadline.
 type actTab struct {
 	t   *testing.T
@@ -206,7 +218,7 @@ for (const k of ["focus", "blur", "keydown", "keyup", "input", "change", "moused
   document.addEventListener(k, e => events.push(k + ":" + (e.target.id || e.target.nodeName)), true);</script>`
 
 func TestActPaginationAndBack(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/list":  `<!DOCTYPE html><title>1</title><ul><li>a</li><li>b</li></ul><nav><a id="next" href="/list2">Next</a></nav>`,
 		"/list2": `<!DOCTYPE html><title>2</title><ul><li>c</li><li>d</li></ul><nav><a id="prev" href="/list">Previous</a></nav>`,
@@ -239,7 +251,7 @@ func TestActPaginationAndBack(t *testing.T) {
 }
 
 func TestActSearchForm(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/":        `<!DOCTYPE html><title>s</title><form action="/results"><input id="q" name="q" type="search" value="old"><button>Search</button></form>` + recorder,
 		"/results": `<!DOCTYPE html><title>r</title><p>results</p>`,
@@ -260,7 +272,7 @@ func TestActSearchForm(t *testing.T) {
 }
 
 func TestActTypeEmptyClears(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/": `<!DOCTYPE html><title>t</title><textarea id="t">some text</textarea><div id="ed" contenteditable="true" role="textbox">x y</div>`,
 	})
@@ -277,7 +289,7 @@ func TestActTypeEmptyClears(t *testing.T) {
 }
 
 func TestActFilterForm(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/": `<!DOCTYPE html><title>f</title><form action="/filtered">
 <select id="cat" name="cat"><option>All</option><option>  Books
@@ -332,7 +344,7 @@ func containsAll(list []string, want ...string) bool {
 }
 
 func TestActTableRowLink(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	rows := ""
 	for _, n := range []string{"1", "2", "3", "4"} {
 		rows += `<tr><td>item ` + n + `</td><td><a id="d` + n + `" href="/item/` + n + `">Details</a></td></tr>`
@@ -350,7 +362,7 @@ func TestActTableRowLink(t *testing.T) {
 }
 
 func TestActRefusals(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/": `<!DOCTYPE html><title>r</title>
 <div style="position:relative"><button id="covered">Buy</button><div style="position:absolute;inset:0;background:white"></div></div>
@@ -425,7 +437,7 @@ func TestActRefusals(t *testing.T) {
 // TestActHumanOnly: typing into a password or one-time-code field is
 // refused and the page sees no event at all: not a focus, not a key.
 func TestActHumanOnly(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/": `<!DOCTYPE html><title>login</title>
 <input id="user" autocomplete="username"><input id="pw" type="password">
@@ -461,7 +473,7 @@ func TestActHumanOnly(t *testing.T) {
 }
 
 func TestActPopups(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/":   `<!DOCTYPE html><title>p</title><button id="open" onclick="window.open('/p2')">Open</button><a id="blank" href="/p2" target="_blank">New tab</a>`,
 		"/p2": `<!DOCTYPE html><title>p2</title><p>popup</p>`,
@@ -504,7 +516,7 @@ func pageTargets(t *testing.T, a *actTab, want int) int {
 }
 
 func TestActEndlessScroll(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/": `<!DOCTYPE html><title>feed</title><div id="feed"></div><script>
 let n = 0; const feed = document.getElementById("feed");
@@ -544,7 +556,7 @@ addEventListener("scroll", () => {
 // uncertain; a fetch that never answers keeps the page busy past the
 // default settle cap: uncertain too, well before the deadline.
 func TestActUnansweredPost(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/": `<!DOCTYPE html><title>post</title><form method="post" action="/hang"><input name="a" value="1"><button id="send">Send</button></form>
 <button id="bg" onclick="fetch('/hang-fetch', {method: 'POST', body: 'x'})">Background</button>`,
@@ -574,7 +586,7 @@ func TestActUnansweredPost(t *testing.T) {
 // is stopped, answers navigation_refused with action_sent, and the page
 // stays where it was.
 func TestActNavigationRefused(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	other := newActSite(t, map[string]string{"/": `<!DOCTYPE html><title>o</title><p>elsewhere</p>`})
 	site := newActSite(t, map[string]string{
 		"/": `<!DOCTYPE html><title>h</title><a id="out" href="` + other.url("/") + `">Out</a><a id="js" href="#" onclick="location = '` + other.url("/") + `'; return false">Script</a>`,
@@ -735,7 +747,7 @@ func fmtResult(r ActResult) string {
 // TestActNavigationKinds: what counts as a main-frame navigation, and how
 // long each kind of reaction holds the action.
 func TestActNavigationKinds(t *testing.T) {
-	b := launch(t)
+	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
 		"/": `<!DOCTYPE html><title>k</title><p id="top">top</p><div style="height:2000px"></div>
 <a id="frag" href="#bottom">Down</a><button id="push" onclick="history.pushState({}, '', '/pushed')">Push</button>

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/domsnap/domsnap/errcode"
 )
 
 // pageWatch follows what one action's input leads to in a tab: whether a
@@ -81,6 +84,12 @@ func (p *Page) watch(ctx context.Context) (_ effectWatch, err error) {
 		if err := open(s.what, s.f); err != nil {
 			return nil, err
 		}
+	}
+	// The streams deliver in the order the browser sent the events: a
+	// select over streams that are each ready would otherwise take a
+	// request's failure before its start, or a commit before the request.
+	if err := cdp.Sync(w.reqNav, w.navigated, w.dom, w.load, w.sent, w.resp, w.finished, w.failed); err != nil {
+		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "ordering the page's events", err)
 	}
 	// Network.enable is sent once per tab (openWatch says why).
 	if !p.netEnabled.Load() {
@@ -253,9 +262,11 @@ func (w *pageWatch) wait(ctx context.Context, o ActOptions, deadline time.Time) 
 				return w.streamErr(ctx, err)
 			}
 			delete(w.inflight, ev.RequestID)
-			if ev.RequestID == w.navReq && !w.eff.Committed && ev.ErrorText == "net::ERR_ABORTED" {
-				// The navigation was given up before it committed (the
-				// policy's refusal is caught above, by its count).
+			if ev.RequestID == w.navReq && !w.eff.Committed {
+				// The navigation ended before it committed: given up (a
+				// download, a 204, an external scheme, the policy's
+				// refusal, caught above by its count), or failed, when an
+				// error page commits next, within the quiet period.
 				w.eff.Started, w.navReq, w.requested = false, "", false
 			}
 			rearm()
