@@ -101,9 +101,14 @@ const (
 // ActOptions say how long an action waits for the page's reaction.
 type ActOptions struct {
 	// Until, when UntilSet, is the event awaited after a main-frame
-	// navigation the action started (load, dom_ready or network_idle), up
-	// to Deadline. Without it the wait is the default: the load event at
-	// most DOMReadyGrace after DOMContentLoaded when the action navigated,
+	// navigation the action started, up to Deadline: load, dom_ready, or
+	// network_idle (the load event, then NetworkIdleQuiet with no request
+	// in flight). When the action does not navigate, load and dom_ready
+	// wait as the default does, and network_idle for NetworkIdleQuiet
+	// without requests, up to Deadline.
+	//
+	// Without it the wait is the default: the load event, at most
+	// DOMReadyGrace after DOMContentLoaded, when the action navigated;
 	// else until no request has been in flight for NetworkIdleQuiet, at
 	// most ActSettleCap.
 	Until    Until

@@ -570,6 +570,16 @@ func TestActUnansweredPost(t *testing.T) {
 	if took > ActSettleCap+5*time.Second {
 		t.Errorf("a busy page held the action %v", took)
 	}
+	// An explicit network_idle waits for the quiet up to the deadline.
+	rev := a.rev()
+	start = time.Now()
+	res, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, a.target("#bg", "button"),
+		ActOptions{Until: UntilNetworkIdle, UntilSet: true, Deadline: time.Now().Add(deadline)})
+	took = time.Since(start)
+	wantOutcome(t, res, err, OutcomeUncertain)
+	if took < deadline-time.Second || took > deadline+5*time.Second {
+		t.Errorf("network_idle took %v for a %v deadline", took, deadline)
+	}
 	start = time.Now()
 	res, err = a.act(Action{Kind: ActClick}, a.target("#send", "button"), deadline)
 	took = time.Since(start)
