@@ -22,7 +22,7 @@ import (
 // actSite serves pages whose scripts run, by path, and records the query
 // of every request, so a test can see what a form sent. A path that
 // starts with /hang never answers until the test ends; an empty page is
-// answered 204 No Content.
+// answered 204 No Content, and /redirect?to=URL redirects to URL.
 type actSite struct {
 	srv   *httptest.Server
 	mu    sync.Mutex
@@ -43,6 +43,10 @@ func newActSite(t *testing.T, pages map[string]string) *actSite {
 			case <-done:
 			case <-r.Context().Done():
 			}
+			return
+		}
+		if r.URL.Path == "/redirect" {
+			http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
 			return
 		}
 		body, ok := s.pages[r.URL.Path]
@@ -599,7 +603,8 @@ func TestActNavigationRefused(t *testing.T) {
 	b := actBrowser(t)
 	other := newActSite(t, map[string]string{"/": `<!DOCTYPE html><title>o</title><p>elsewhere</p>`})
 	site := newActSite(t, map[string]string{
-		"/": `<!DOCTYPE html><title>h</title><a id="out" href="` + other.url("/") + `">Out</a><a id="js" href="#" onclick="location = '` + other.url("/") + `'; return false">Script</a>`,
+		"/": `<!DOCTYPE html><title>h</title><a id="out" href="` + other.url("/") + `">Out</a><a id="js" href="#" onclick="location = '` + other.url("/") + `'; return false">Script</a>
+<a id="hop" href="/redirect?to=` + other.url("/") + `">Redirect</a>`,
 	})
 	a := openActTab(t, b, "")
 	allowed := site.srv.URL
@@ -609,7 +614,7 @@ func TestActNavigationRefused(t *testing.T) {
 	if _, err := a.p.Goto(a.ctx, site.url("/"), UntilLoad, time.Now().Add(20*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	for _, sel := range []string{"#out", "#js"} {
+	for _, sel := range []string{"#out", "#js", "#hop"} {
 		_, err := a.act(Action{Kind: ActClick}, a.target(sel, "link"), 10*time.Second)
 		if errcode.CodeOf(err) != errcode.NavigationRefused || !ActionSent(err) {
 			t.Fatalf("%s: %v (sent %v)", sel, err, ActionSent(err))
