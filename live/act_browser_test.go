@@ -639,10 +639,11 @@ func TestActHostilePages(t *testing.T) {
 		"/prevent": `<!DOCTYPE html><title>p</title><a id="l" href="/elsewhere">Go</a><script>
 for (const k of ["mousedown", "mouseup", "click", "pointerdown", "pointerup", "keydown", "submit"])
   addEventListener(k, e => { e.preventDefault(); e.stopImmediatePropagation(); }, true);</script>`,
-		"/flood": `<!DOCTYPE html><title>f</title><button id="b" onclick="for (let i = 0; i < 1000; i++) window.open('/p2')">Flood</button>`,
-		"/p2":    `<!DOCTYPE html><title>p2</title>`,
-		"/loop":  `<!DOCTYPE html><title>l</title><button id="b" onclick="for (;;) {}">Hang</button>`,
-		"/busy":  `<!DOCTYPE html><title>b</title><button id="b">Busy</button><script>onload = () => setTimeout(() => { for (;;) {} }, 300)</script>`,
+		"/flood":  `<!DOCTYPE html><title>f</title><button id="b" onclick="for (let i = 0; i < 1000; i++) window.open('/p2')">Flood</button>`,
+		"/p2":     `<!DOCTYPE html><title>p2</title>`,
+		"/loop":   `<!DOCTYPE html><title>l</title><button id="b" onclick="for (;;) {}">Hang</button>`,
+		"/dialog": `<!DOCTYPE html><title>d</title><button id="b" onclick="if (confirm('Sure?')) location = '/p2'">Delete</button>`,
+		"/busy":   `<!DOCTYPE html><title>b</title><button id="b">Busy</button><script>onload = () => setTimeout(() => { for (;;) {} }, 300)</script>`,
 	})
 	b, err := Launch(context.Background(), Options{TempDir: marked(t)})
 	if err != nil {
@@ -670,6 +671,10 @@ for (const k of ["mousedown", "mouseup", "click", "pointerdown", "pointerup", "k
 	wantOutcome(t, res, err, OutcomeDone)
 
 	res, err, _ = run("/prevent", Action{Kind: ActClick})
+	wantOutcome(t, res, err, OutcomeDone)
+
+	// A confirm() the click opens is dismissed, as Cancel: the page stays.
+	res, err, _ = run("/dialog", Action{Kind: ActClick})
 	wantOutcome(t, res, err, OutcomeDone)
 
 	res, err, took := run("/flood", Action{Kind: ActClick})
