@@ -682,6 +682,11 @@ for (const k of ["mousedown", "mouseup", "click", "pointerdown", "pointerup", "k
 		t.Errorf("flood: %+v %v", res, err)
 	}
 	t.Logf("flood: %d popups closed in %v", res.PopupsClosed, took)
+	// Every window the flood opened is gone: the browser's first tab, the
+	// four tabs of the runs so far and the one counting them are left.
+	if n := pageTargets(t, openActTab(t, b, ""), 1+4+1); n != 1+4+1 {
+		t.Errorf("%d tabs open after the flood, want 6", n)
+	}
 
 	// A click whose handler never returns: the call ends with timeout and
 	// action_sent; a renderer busy before the action: timeout, nothing sent.
@@ -774,7 +779,7 @@ func TestActNavigationKinds(t *testing.T) {
 <button id="later" onclick="setTimeout(() => location.href = '/next', 300)">Later</button>
 <a id="stall" href="/stall">Stalled image</a><a id="empty" href="/nocontent">No content</a>
 <a id="mail" href="mailto:someone@example.com">Mail</a><a id="file" href="/file">Download</a>
-<input id="a"><input id="b"><p id="bottom">bottom</p>`,
+<input id="a"><input id="b"><input type="checkbox" id="c"><p id="bottom">bottom</p>`,
 		"/next":      `<!DOCTYPE html><title>n</title><p>next</p>`,
 		"/stall":     `<!DOCTYPE html><title>s</title><p>stalled</p><img src="/hang.png">`,
 		"/nocontent": "",
@@ -819,6 +824,13 @@ func TestActNavigationKinds(t *testing.T) {
 	a.eval(`document.activeElement.id`, &focused)
 	if focused != "b" {
 		t.Fatalf("Tab left the focus on %q", focused)
+	}
+	res, err = a.act(Action{Kind: ActPress, Key: "Space"}, a.target("#c", "checkbox"), 10*time.Second)
+	wantOutcome(t, res, err, OutcomeDone)
+	var checked bool
+	a.eval(`document.getElementById("c").checked`, &checked)
+	if !checked {
+		t.Fatal("Space did not toggle the checkbox")
 	}
 
 	// A document whose load event never comes is observed DOMReadyGrace

@@ -108,7 +108,9 @@
 // script that never yields, a page that never produces a frame) ends the
 // call with the timeout code, a cancelled context with cancelled. Closing a
 // tab or a browser uses short fixed deadlines of its own, so it completes
-// after a timeout too. JavaScript dialogs, which would stop a page's parser
+// after a timeout too. An action ([Session.Act]) and its wait end by
+// ActOptions.Deadline: a renderer that never returns from the action's
+// input ends the call with timeout, the action sent. JavaScript dialogs, which would stop a page's parser
 // and script until answered, are dismissed as they open.
 //
 // # Concurrency
