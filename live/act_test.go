@@ -397,3 +397,18 @@ func TestActTextNeverInErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestQuadGeometry(t *testing.T) {
+	rect := []float64{10, 20, 20, 20, 20, 40, 10, 40}
+	if a := quadArea(rect); a != 200 {
+		t.Errorf("area %v, want 200", a)
+	}
+	if a := quadArea([]float64{5, 5, 5, 5, 5, 5, 5, 5}); a != 0 {
+		t.Errorf("a point has area %v", a)
+	}
+	for _, c := range [][3]float64{{-3, 800, 0}, {400, 800, 400}, {800, 800, 799}, {1e9, 800, 799}} {
+		if got := clamp(c[0], c[1]); got != c[2] {
+			t.Errorf("clamp(%v, %v) = %v, want %v", c[0], c[1], got, c[2])
+		}
+	}
+}
