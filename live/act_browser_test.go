@@ -173,8 +173,18 @@ func (a *actTab) target(selector, role string) *Target {
 // act acts with a fresh revision and a deadline d from now.
 func (a *actTab) act(act Action, t *Target, d time.Duration) (ActResult, error) {
 	a.t.Helper()
+	res, err, _ := a.timedAct(act, t, d)
+	return res, err
+}
+
+// timedAct is act that also says how long the action took, its
+// observation before it not included.
+func (a *actTab) timedAct(act Action, t *Target, d time.Duration) (ActResult, error, time.Duration) {
+	a.t.Helper()
 	rev := a.rev()
-	return a.s.Act(a.ctx, rev, act, t, ActOptions{Deadline: time.Now().Add(d)})
+	start := time.Now()
+	res, err := a.s.Act(a.ctx, rev, act, t, ActOptions{Deadline: start.Add(d)})
+	return res, err, time.Since(start)
 }
 
 // eval reads a JSON value from the page into out.
@@ -567,26 +577,23 @@ func TestActUnansweredPost(t *testing.T) {
 	})
 	a := openActTab(t, b, site.url("/"))
 	const deadline = 3 * time.Second
-	start := time.Now()
-	res, err := a.act(Action{Kind: ActClick}, a.target("#bg", "button"), 20*time.Second)
-	took := time.Since(start)
+	res, err, took := a.timedAct(Action{Kind: ActClick}, a.target("#bg", "button"), 20*time.Second)
 	wantOutcome(t, res, err, OutcomeUncertain)
 	if took > ActSettleCap+5*time.Second {
 		t.Errorf("a busy page held the action %v", took)
 	}
 	// An explicit network_idle waits for the quiet up to the deadline.
+	bg := a.target("#bg", "button")
 	rev := a.rev()
-	start = time.Now()
-	res, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, a.target("#bg", "button"),
-		ActOptions{Until: UntilNetworkIdle, UntilSet: true, Deadline: time.Now().Add(deadline)})
+	start := time.Now()
+	res, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, bg,
+		ActOptions{Until: UntilNetworkIdle, UntilSet: true, Deadline: start.Add(deadline)})
 	took = time.Since(start)
 	wantOutcome(t, res, err, OutcomeUncertain)
 	if took < deadline-time.Second || took > deadline+5*time.Second {
 		t.Errorf("network_idle took %v for a %v deadline", took, deadline)
 	}
-	start = time.Now()
-	res, err = a.act(Action{Kind: ActClick}, a.target("#send", "button"), deadline)
-	took = time.Since(start)
+	res, err, took = a.timedAct(Action{Kind: ActClick}, a.target("#send", "button"), deadline)
 	wantOutcome(t, res, err, OutcomeUncertain)
 	if took > deadline+5*time.Second {
 		t.Errorf("took %v for a %v deadline", took, deadline)
@@ -793,9 +800,7 @@ func TestActNavigationKinds(t *testing.T) {
 		if sel != "" {
 			tg = a.target(sel, role)
 		}
-		start := time.Now()
-		res, err := a.act(act, tg, d)
-		return res, err, time.Since(start)
+		return a.timedAct(act, tg, d)
 	}
 	nav := func() uint64 {
 		n, err := a.p.Navigations(a.ctx)
@@ -846,10 +851,11 @@ func TestActNavigationKinds(t *testing.T) {
 	t.Logf("stalled load observed after %v", took)
 	res, err = a.act(Action{Kind: ActBack}, nil, 20*time.Second)
 	wantOutcome(t, res, err, OutcomeNavigated)
+	stall := a.target("#stall", "link")
 	rev := a.rev()
 	start := time.Now()
-	res, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, a.target("#stall", "link"),
-		ActOptions{Until: UntilDOMReady, UntilSet: true, Deadline: time.Now().Add(30 * time.Second)})
+	res, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, stall,
+		ActOptions{Until: UntilDOMReady, UntilSet: true, Deadline: start.Add(30 * time.Second)})
 	wantOutcome(t, res, err, OutcomeNavigated)
 	if took := time.Since(start); res.LoadComplete || took > 4*time.Second {
 		t.Fatalf("dom_ready wait: %+v after %v", res, took)
