@@ -46,6 +46,17 @@ const (
 	PathRefused Code = "path_refused"
 )
 
+// The codes of acting on a page (docs/reference.md#acting).
+const (
+	// NotActionable: the element an action names cannot take it now; the
+	// message names one reason (detached, hidden, disabled, wrong_role,
+	// obscured, no_such_option, no_history). Nothing was sent.
+	NotActionable Code = "not_actionable"
+	// HumanOnly: typing into a password or one-time-code field, which is
+	// left to a person. Nothing was sent.
+	HumanOnly Code = "human_only"
+)
+
 // Error is a coded error. Pkg names the package that raised it and prefixes
 // the message; Path is a JSON pointer (RFC 6901) into the offending input,
 // when one helps, and Pointer gives it typed. An error about one place in

@@ -69,6 +69,13 @@ const (
 	MaxLiveTimeout = 5 * time.Minute
 )
 
+// Acting bounds (docs/reference.md#acting).
+const (
+	// MaxTypeUnits is the longest text one type action may insert, in
+	// UTF-16 code units.
+	MaxTypeUnits = 4096
+)
+
 // Input bounds.
 const (
 	// MaxHTMLDepth is the deepest element nesting golang.org/x/net/html
