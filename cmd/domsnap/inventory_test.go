@@ -164,7 +164,7 @@ func TestExtractObservation(t *testing.T) {
 func TestExtractModelBytes(t *testing.T) {
 	req := readProjectionRequest(t)
 	o := observeFile(t, projectionPage, &req)
-	for _, budget := range []int{limits.ModelBytes, 2000, 600, 254} {
+	for _, budget := range []int{limits.ModelBytes, 2000, 600, 415} {
 		p, err := domsnap.Project(o, budget)
 		if err != nil {
 			t.Fatal(err)
@@ -187,7 +187,7 @@ func TestExtractModelBytes(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"one byte under the smallest", []string{"--model-bytes", "253"}, exitUsage, "invalid_request: "},
+		{"one byte under the smallest", []string{"--model-bytes", "414"}, exitUsage, "invalid_request: "},
 		{"zero", []string{"--model-bytes", "0"}, exitUsage, "invalid_request: "},
 		{"negative", []string{"--model-bytes", "-5"}, exitUsage, "invalid_request: "},
 		{"not a number", []string{"--model-bytes", "lots"}, exitUsage, ""},
