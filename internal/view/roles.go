@@ -62,7 +62,7 @@ func ariaChecked(n domtree.Node) string {
 }
 
 // secretField reports whether n is a field only a person may type into
-// (docs/reference.md#acting): a password input, or one whose autocomplete
+// (docs/reference.md#the-page-view): a password input, or one whose autocomplete
 // names a password or a one-time code.
 func secretField(n domtree.Node) bool {
 	if n.Is("input") && domtree.EqualFold(n.AttrValue("type"), "password") {
