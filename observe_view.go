@@ -179,6 +179,16 @@ func (o *Observation) ActionTarget(ref string) (ActionTarget, error) {
 	return t, nil
 }
 
+// CheckRegion reports whether ref is a region reference o published, as an
+// expansion needs: nil when it is; invalid_reference for an evidence or
+// action reference or a malformed one; unknown_reference for a region
+// reference o did not publish. A caller that captures a new snapshot for an
+// expansion checks this first, so a bad reference costs no capture.
+func (o *Observation) CheckRegion(ref string) error {
+	_, err := o.regionAnchorOf(ref)
+	return err
+}
+
 // sequence is the observation sequence the observation's references are
 // numbered under, 0 when its revision does not parse.
 func (o *Observation) sequence() uint64 {
