@@ -10,7 +10,8 @@ import (
 )
 
 // Observation is one observation of a document (docs/reference.md#the-observation): which
-// collections the page shows, and the extraction a request asked for.
+// collections the page shows, its page view, and the extraction a request
+// asked for.
 // Observe fills every field; Canonical writes them in the contract's
 // byte-exact form.
 type Observation struct {
@@ -106,15 +107,16 @@ func (o *Observation) MarshalJSON() ([]byte, error) { return o.Canonical(), nil 
 
 // Artifact is the reference by which the complete observation is retrieved:
 // DigestPrefix and the lower-case hex SHA-256 of Canonical. It changes with
-// every observation, since the revision and the evidence, action and region references are
-// fresh each time.
+// every observation, since the revision and the evidence, action and
+// region references are fresh each time.
 func (o *Observation) Artifact() string { return sha256Ref(o.Canonical()) }
 
 // Digest is the observation's replay digest: DigestPrefix and the SHA-256
 // of the canonical observation with the revision and every evidence, action
-// and region reference removed, and the extraction written as its own digest's input. Two
-// observations of an unchanged page share it, as their extractions share
-// theirs; any change to an inventory entry or a printed cell changes it.
+// and region reference removed, and the extraction written as its own
+// digest's input. Two observations of an unchanged page share it, as their
+// extractions share theirs; any change to an inventory entry, a control, a
+// region, the text or a printed cell changes it.
 func (o *Observation) Digest() string { return sha256Ref(o.appendJSON(nil, false)) }
 
 // sha256Ref is DigestPrefix and the lower-case hex SHA-256 of b.

@@ -172,9 +172,10 @@ func (o *Observation) ActionTarget(ref string) (ActionTarget, error) {
 			"action reference "+errcode.Quote(ref)+" was not published by this observation")
 	}
 	t := o.targets[n-1]
-	t.Options = append([]string(nil), t.Options...)
-	if o.targets[n-1].Options != nil && t.Options == nil {
-		t.Options = []string{}
+	if t.Options != nil {
+		// The caller's own copy; a select without options keeps an empty,
+		// non-nil list.
+		t.Options = append([]string{}, t.Options...)
 	}
 	return t, nil
 }

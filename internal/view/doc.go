@@ -14,8 +14,6 @@
 //     column's role and the label column's name, any other control the text
 //     aria-labelledby names, else aria-label, else its content (an image's
 //     alt included), else title;
-//   - a visible <option> inside a listed <select> adds its text to the
-//     select's options;
 //   - a visible landmark or heading, or a region or form with a name,
 //     becomes a region record;
 //   - a visible text node adds its text, joined by the cell-text rules (a
@@ -30,10 +28,17 @@
 //
 // # Where the reference is silent
 //
-//   - A select's options are those the view scan itself visits: a select
-//     cut by the scan's budget lists the options reached, and
-//     OptionsOmitted counts only visited ones, as everything past the scan is
-//     unknown.
+//   - A select's options are enumerated by a walk of their own under the
+//     select, bounded like a row scan (limits.RowScanNodes nodes, entering
+//     only optgroups), not by the view scan: a drop-down select draws its
+//     options without boxes, so the tree marks them excluded and the view
+//     scan does not enter them. Such options count unless the hidden
+//     attribute or aria-hidden="true" hides them or their optgroup; a list
+//     box's options count when visible. OptionsOmitted counts the options
+//     that walk saw past the first limits.MaxOptions.
+//   - An option's text is its text children alone, as a browser renders it.
+//   - A form control that is itself a row of a form in the inventory lies in
+//     that row.
 //   - Region names are bounded like cell summaries and a cut name keeps its
 //     prefix, as inventory names do; only control names say they were cut.
 //   - A region or form whose name is empty is no region, and is not counted
@@ -48,7 +53,8 @@
 // One view scan visits at most [limits.ViewScanNodes] nodes. It lists at most
 // [limits.MaxControls] controls and [limits.MaxRegions] regions, and counts
 // the rest it saw; at most [limits.MaxOptions] options per select, counting
-// the rest; at most [limits.ProseUnits] UTF-16 units of text. Names are
+// the rest its options walk of at most [limits.RowScanNodes] nodes saw; at
+// most [limits.ProseUnits] UTF-16 units of text. Names are
 // computed only for listed records (and for regions and forms, whose name
 // decides whether they count), each on its own [limits.CellNodes] budget as
 // a cell summary or label cell is, so the work of one scan is bounded by the
