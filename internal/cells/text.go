@@ -91,8 +91,10 @@ func (t *textBuf) put(units int, enc string) bool {
 	}
 	if t.b == nil {
 		// Three UTF-8 bytes per UTF-16 unit is the most text can take
-		// (a surrogate pair is four bytes for two units), so b never grows.
-		t.b = make([]byte, 0, 3*t.bound())
+		// (a surrogate pair is four bytes for two units), so a cell's b
+		// never grows. A longer bound (a page's text) starts at a cell's
+		// size and grows only as far as the text goes.
+		t.b = make([]byte, 0, 3*min(t.bound(), limits.CellUnits))
 	}
 	if t.pending {
 		t.b = append(t.b, ' ')
