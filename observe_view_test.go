@@ -292,3 +292,45 @@ func TestObserveExpanded(t *testing.T) {
 		}
 	}
 }
+
+// In a capture the region is found again by the browser's node id, even
+// where the new snapshot holds it at another place; a node id the snapshot
+// no longer holds is unknown_reference.
+func TestRegionAnchorByBackendID(t *testing.T) {
+	data, err := os.ReadFile("testdata/captures/live-filled-form.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := snapshot.Load(data, snapshot.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !in.Tree.HasBackendIDs() {
+		t.Fatal("the capture records no node ids")
+	}
+	var el = in.Tree.Root()
+	for n := range in.Tree.All() {
+		if n.IsElement() && n.BackendNodeID() != 0 && n.Index() > 3 {
+			el = n
+			break
+		}
+	}
+	for _, a := range []regionAnchor{
+		{index: el.Index(), backendID: el.BackendNodeID()},
+		{index: el.Index() + 1, backendID: el.BackendNodeID()}, // moved
+		{index: in.Tree.Len() + 5, backendID: el.BackendNodeID()},
+	} {
+		got, err := a.find(in.Tree, "g1.1")
+		if err != nil || got != el {
+			t.Errorf("anchor %+v: %v, %v", a, got.Index(), err)
+		}
+	}
+	if _, err := (regionAnchor{index: el.Index(), backendID: -7}).find(in.Tree, "g1.1"); errcode.CodeOf(err) != errcode.UnknownReference {
+		t.Errorf("a node id no longer held: %v", err)
+	}
+	// A tree without node ids (HTML) finds the region at its place.
+	tree := obsParse(t, viewPage)
+	if _, err := (regionAnchor{index: tree.Len()}).find(tree, "g0.1"); errcode.CodeOf(err) != errcode.UnknownReference {
+		t.Errorf("an index past the tree: %v", err)
+	}
+}
