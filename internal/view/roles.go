@@ -9,15 +9,13 @@ import (
 )
 
 // controlRole is n's role when it makes n a control of the page view, ""
-// otherwise. A form control (docs/reference.md#rows) takes the form role
-// column's role; any other element its role by docs/reference.md#roles, so
-// a[href] and area[href] are links and role="presentation" is honoured.
-func controlRole(n domtree.Node) string {
-	var role string
+// otherwise; role is aria.Role(n). A form control (docs/reference.md#rows)
+// takes the form role column's role; any other element its role by
+// docs/reference.md#finding-the-collection, so a[href] and area[href] are
+// links and role="presentation" is honoured.
+func controlRole(n domtree.Node, role string) string {
 	if collect.IsControl(n) {
 		role = cells.FormCell(n, cells.ColumnRole).Text
-	} else {
-		role = aria.Role(n)
 	}
 	switch role {
 	case "button", "checkbox", "combobox", "link", "listbox", "menuitem",
@@ -28,16 +26,16 @@ func controlRole(n domtree.Node) string {
 	return ""
 }
 
-// regionRole is n's role when it may make n a region: a landmark, a
-// heading, or a region or form, which count only with a name. The HTML-AAM
-// scoping of header, footer, aside and section is aria.Role's.
-func regionRole(n domtree.Node) (string, bool) {
-	switch role := aria.Role(n); role {
+// regionRole reports whether an element of this role may be a region: a
+// landmark, a heading, or a region or form, which count only with a name.
+// The HTML-AAM scoping of header, footer, aside and section is aria.Role's.
+func regionRole(role string) bool {
+	switch role {
 	case "banner", "navigation", "main", "complementary", "contentinfo",
 		"search", "heading", "region", "form":
-		return role, true
+		return true
 	}
-	return "", false
+	return false
 }
 
 // editable reports whether n holds a value: text under it is never read.

@@ -176,10 +176,13 @@ func (s *scanner) visit(n domtree.Node) {
 	if !n.Visible() {
 		return
 	}
-	if role := controlRole(n); role != "" {
-		s.control(n, role)
+	// An element's role can depend on its ancestors, so it is computed
+	// once here for both questions.
+	role := aria.Role(n)
+	if c := controlRole(n, role); c != "" {
+		s.control(n, c)
 	}
-	if role, ok := regionRole(n); ok {
+	if regionRole(role) {
 		s.region(n, role)
 	}
 }
