@@ -354,6 +354,24 @@ func TestProjectionGoldensValidate(t *testing.T) {
 	}
 }
 
+// TestViewGoldensValidate: the page view goldens are observations.
+func TestViewGoldensValidate(t *testing.T) {
+	s := schemas(t)
+	files := fixtureFiles(t, "view/*.golden.json")
+	if len(files) < 4 {
+		t.Fatalf("only %d page view goldens", len(files))
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s[schema.Observation].Validate(instance(t, data)); err != nil {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+}
+
 // mutate applies change to a decoded copy of data and re-encodes it.
 func mutate(t *testing.T, data []byte, change func(m map[string]any)) []byte {
 	t.Helper()
