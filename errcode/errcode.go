@@ -44,6 +44,13 @@ const (
 	// PathRefused: a path outside the served root, through "..", an
 	// absolute path or a symbolic link.
 	PathRefused Code = "path_refused"
+	// InvalidReference: a reference of the wrong kind where another is
+	// expected (an evidence or action reference where a region reference
+	// anchors an expansion, say), or one that is not a reference at all.
+	InvalidReference Code = "invalid_reference"
+	// UnknownReference: a well-formed reference of the right kind that the
+	// observation it names never published.
+	UnknownReference Code = "unknown_reference"
 )
 
 // The codes of acting on a page (docs/reference.md#acting).

@@ -59,6 +59,21 @@ const (
 	MaxInventoryPerKind = 16
 )
 
+// Page-view bounds (docs/reference.md#the-page-view).
+const (
+	// ViewScanNodes bounds the one walk that gathers a page's controls,
+	// regions and text.
+	ViewScanNodes = 8192
+	// MaxControls is how many controls a page view lists.
+	MaxControls = 256
+	// MaxRegions is how many regions (landmarks and headings) a page view lists.
+	MaxRegions = 64
+	// MaxOptions is how many options of one <select> a control record lists.
+	MaxOptions = 32
+	// ProseUnits is the most page text, in UTF-16 code units, a page view keeps.
+	ProseUnits = 2048
+)
+
 // Live bounds (the command line's --timeout).
 const (
 	// LiveTimeout is how long one live operation may take, browser launch,
