@@ -13,9 +13,9 @@ import (
 )
 
 // analysisPackages are the packages behind this one's words. A front (the
-// command, the tool server) reaches them only through the root, so that the
-// contract has one spelling.
-var analysisPackages = []string{"aria", "cells", "collect", "typed"}
+// command, the tool server, the live layer, the parity check) reaches them
+// only through the root, so that the contract has one spelling.
+var analysisPackages = []string{"aria", "cells", "collect", "typed", "view"}
 
 const modulePath = "github.com/domsnap/domsnap"
 
@@ -67,9 +67,10 @@ func analysisImports(t *testing.T, dir string) []string {
 	return bad
 }
 
-// TestFrontsImportNoAnalysis holds the command and the tool server to the
-// root's words: neither imports an analysis package directly, so `go list
-// -f '{{.Imports}}'` of either names none of them.
+// TestFrontsImportNoAnalysis holds the fronts (the command, the tool
+// server, the live layer and the parity check) to the root's words: none
+// imports an analysis package directly, so `go list -f '{{.Imports}}'` of
+// any names none of them.
 func TestFrontsImportNoAnalysis(t *testing.T) {
 	for _, a := range analysisPackages {
 		// A renamed or moved package would leave this list checking nothing.
@@ -81,7 +82,7 @@ func TestFrontsImportNoAnalysis(t *testing.T) {
 	if got := analysisImports(t, "."); len(got) != len(analysisPackages) {
 		t.Fatalf("the root imports %v; the scan should find all of %v", got, analysisPackages)
 	}
-	for _, dir := range []string{"cmd/domsnap", "mcp"} {
+	for _, dir := range []string{"cmd/domsnap", "mcp", "live", "parity"} {
 		if bad := analysisImports(t, dir); len(bad) > 0 {
 			t.Errorf("%s imports %v directly; use the root package's words", dir, bad)
 		}

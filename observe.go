@@ -78,6 +78,18 @@ func Observe(t *domtree.Tree, revision string, req Query) (*Observation, error) 
 	return analyze(t, revision, q, true, nil)
 }
 
+// Inventory is the inventory an observation of t lists
+// (docs/reference.md#the-observation): in tree order, the visible
+// collections of each kind its own collection scan saw, within the scan's
+// budget. A wait for a collection (live's Condition) reads it to know
+// whether the collection has appeared.
+func Inventory(t *domtree.Tree) []InventoryEntry {
+	if t == nil {
+		return nil
+	}
+	return inventory(collect.Inventory(t))
+}
+
 // inventory names every collection of entries.
 func inventory(entries []collect.Entry) []InventoryEntry {
 	out := make([]InventoryEntry, 0, len(entries))

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/domsnap/domsnap/internal/pageserve"
+
 	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/internal/typed"
@@ -82,7 +84,7 @@ func BenchmarkLiveCaptureVsScript(b *testing.B) {
 	for _, nodes := range []int{1000, 10000, 90000} {
 		b.Run("nodes="+strconv.Itoa(nodes), func(b *testing.B) {
 			ctx := context.Background()
-			srv, err := Serve(flatPage(nodes, "A"), "utf-8")
+			srv, err := pageserve.Serve(flatPage(nodes, "A"), "utf-8")
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -4,9 +4,9 @@
 //
 // It has three layers. [Launch] starts a headless Chromium with a throw-away
 // profile and connects with github.com/mafredri/cdp over a pair of pipes; a
-// [Page] is one tab on a protocol session of its own. [Serve] puts one HTML file's exact bytes on a loopback port, so
-// offline and live analysis of the same bytes can be compared. A Session owns
-// the revision counters of one tab and makes every observation atomic.
+// [Page] is one tab on a protocol session of its own. A Session owns the
+// revision counters of one tab and makes every observation atomic. (Comparing
+// offline with live analysis of one file is package parity's job.)
 //
 // Goto navigates a tab and waits for the load event, DOMContentLoaded or an
 // idle network (no request in flight for [NetworkIdleQuiet]), or, when the
@@ -51,9 +51,7 @@
 // component updates off. It speaks the DevTools protocol only over two
 // pipes inherited from the launching process (--remote-debugging-pipe) and
 // listens on no port, so no other local user can reach it and drive its tabs.
-// Pages served by Serve carry
-// `Content-Security-Policy: script-src 'none'`, and every request other than
-// the page itself fails. Captures request only the display and visibility
+// Captures request only the display and visibility
 // computed styles; the analysis never reads input values, textarea values or
 // option-selected states from a snapshot (package snapshot drops them), and
 // no observation or extraction ever sends input to a page: only Act does. A capture's bytes as the protocol sent

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/domsnap/domsnap/internal/pageserve"
+
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/snapshot"
 )
@@ -121,7 +123,7 @@ func TestLaunchMissingBinary(t *testing.T) {
 func TestServeAndCapture(t *testing.T) {
 	b := launch(t)
 	ctx := context.Background()
-	srv, err := Serve([]byte("<!doctype html><p id=x>caf\xe9</p><script>document.title='ran'</script><noscript>ns</noscript>"), "windows-1252")
+	srv, err := pageserve.Serve([]byte("<!doctype html><p id=x>caf\xe9</p><script>document.title='ran'</script><noscript>ns</noscript>"), "windows-1252")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func TestSavedSnapshotSecretCanaries(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(res.Canonical(), off.Canonical()) {
-			t.Errorf("gzip=%t: saved result differs:\n%v", gz, DiffJSON(res.Canonical(), off.Canonical()))
+			t.Errorf("gzip=%t: saved result differs:\n%v", gz, jsonDiff(res.Canonical(), off.Canonical()))
 		}
 	}
 }
@@ -127,7 +127,7 @@ func TestScrubKeepsLiveResults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw, err := CaptureHTML(ctx, b, data, "")
+			raw, err := captureHTML(ctx, b, data, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +150,7 @@ func TestScrubKeepsLiveResults(t *testing.T) {
 					t.Fatalf("request %d: %v", i, err)
 				}
 				if !bytes.Equal(want.Canonical(), got.Canonical()) {
-					t.Errorf("request %d: scrubbed result differs:\n%v", i, DiffJSON(want.Canonical(), got.Canonical()))
+					t.Errorf("request %d: scrubbed result differs:\n%v", i, jsonDiff(want.Canonical(), got.Canonical()))
 				}
 				compared++
 			}
@@ -163,7 +163,7 @@ func TestScrubKeepsLiveResults(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(want.Canonical(), got.Canonical()) {
-				t.Errorf("scrubbed observation differs:\n%v", DiffJSON(want.Canonical(), got.Canonical()))
+				t.Errorf("scrubbed observation differs:\n%v", jsonDiff(want.Canonical(), got.Canonical()))
 			}
 		})
 	}

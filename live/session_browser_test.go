@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/domsnap/domsnap/internal/pageserve"
+
 	"github.com/mafredri/cdp/protocol/domsnapshot"
 	"github.com/mafredri/cdp/protocol/page"
 
@@ -59,9 +61,9 @@ func openSession(t *testing.T, b *Browser, url string) (*Session, *Page) {
 	return s, p
 }
 
-func serve(t *testing.T, page []byte) *Server {
+func serve(t *testing.T, page []byte) *pageserve.Server {
 	t.Helper()
-	srv, err := Serve(page, "utf-8")
+	srv, err := pageserve.Serve(page, "utf-8")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +275,7 @@ func TestSavedSnapshotEquality(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv, err := Serve(data, info.Charset)
+			srv, err := pageserve.Serve(data, info.Charset)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,7 +312,7 @@ func TestSavedSnapshotEquality(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(viaReply.Canonical(), res.Canonical()) {
-					t.Fatalf("request %d: FromReply and DecodeCapture disagree:\n%v", i, DiffJSON(res.Canonical(), viaReply.Canonical()))
+					t.Fatalf("request %d: FromReply and DecodeCapture disagree:\n%v", i, jsonDiff(res.Canonical(), viaReply.Canonical()))
 				}
 				for _, gz := range []bool{false, true} {
 					_, in := saveAndLoad(t, snap.Envelope(), gz)
@@ -325,7 +327,7 @@ func TestSavedSnapshotEquality(t *testing.T) {
 						t.Fatal(err)
 					}
 					if live, saved := res.Canonical(), off.Canonical(); !bytes.Equal(live, saved) {
-						t.Fatalf("request %d gzip=%v: saved snapshot differs:\n%v", i, gz, DiffJSON(live, saved))
+						t.Fatalf("request %d gzip=%v: saved snapshot differs:\n%v", i, gz, jsonDiff(live, saved))
 					}
 				}
 			}
@@ -342,7 +344,7 @@ func TestSavedSnapshotEquality(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(obs.Canonical(), off.Canonical()) {
-				t.Fatalf("saved observation differs:\n%v", DiffJSON(obs.Canonical(), off.Canonical()))
+				t.Fatalf("saved observation differs:\n%v", jsonDiff(obs.Canonical(), off.Canonical()))
 			}
 		})
 	}

@@ -11,7 +11,6 @@ import (
 	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/collect"
 )
 
 // Until is the navigation event a live read waits for before its snapshot.
@@ -91,7 +90,7 @@ type Condition struct {
 
 // Met reports whether the inventory of t lists the condition's collection.
 func (c *Condition) Met(t *domtree.Tree) bool {
-	for _, e := range collect.Inventory(t) {
+	for _, e := range domsnap.Inventory(t) {
 		if e.Kind == c.Kind && e.Index == c.Index {
 			return true
 		}

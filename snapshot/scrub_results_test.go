@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/domsnap/domsnap/parity"
+
 	"github.com/google/go-cmp/cmp"
 
 	domsnap "github.com/domsnap/domsnap"
-	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -22,7 +23,7 @@ func fixtureRequests(t *testing.T, name string) []domsnap.Request {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "html", name+".requests.json"))
 	if os.IsNotExist(err) {
-		return live.DefaultParityRequests()
+		return parity.DefaultRequests()
 	}
 	if err != nil {
 		t.Fatal(err)

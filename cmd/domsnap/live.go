@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/domsnap/domsnap/parity"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -205,7 +206,7 @@ func (c *cli) writeJSON(out []byte) int {
 
 // runParity is "domsnap parity [--known TABLE] FILE...": each HTML file
 // analyzed offline and live, with the requests of <name>.requests.json
-// beside it when there is one, else live.DefaultParityRequests. Every
+// beside it when there is one, else parity.DefaultRequests. Every
 // difference is printed. With --known, a difference on a page and request
 // the divergence table lists is expected: it is marked as listed, the rows
 // seen are summed up, and only unlisted differences fail the command.
@@ -223,13 +224,13 @@ func runParity(c *cli, args []string) int {
 	if err := checkTimeout(*timeout); err != nil {
 		return c.fail(err)
 	}
-	var known []live.Divergence
+	var known []parity.Divergence
 	if *knownFile != "" {
 		f, err := os.Open(*knownFile)
 		if err != nil {
 			return c.fail(err)
 		}
-		known, err = live.ReadDivergences(f)
+		known, err = parity.ReadDivergences(f)
 		f.Close()
 		if err != nil {
 			return c.fail(err)
@@ -270,7 +271,7 @@ func runParity(c *cli, args []string) int {
 	differ, listedOnly := 0, 0
 	seen := make([]bool, len(known))
 	for _, in := range inputs {
-		rep, err := live.Parity(ctx, b, in.data, in.reqs)
+		rep, err := parity.Check(ctx, b, in.data, in.reqs)
 		if err != nil {
 			return c.fail(err)
 		}
@@ -330,7 +331,7 @@ func runParity(c *cli, args []string) int {
 
 // coveringRow returns the index of the first row of known that lists
 // request req of fixture, or -1.
-func coveringRow(known []live.Divergence, fixture string, req int) int {
+func coveringRow(known []parity.Divergence, fixture string, req int) int {
 	for i, d := range known {
 		if d.Covers(fixture, req) {
 			return i
@@ -352,7 +353,7 @@ func fixtureNames(files []string) map[string]bool {
 // writeKnownSummary says which listed rows the run saw differ, and which
 // rows of the pages it compared did not differ: those rows may be stale.
 // Rows of pages not compared are not mentioned.
-func writeKnownSummary(c *cli, table string, known []live.Divergence, seen []bool, compared map[string]bool) {
+func writeKnownSummary(c *cli, table string, known []parity.Divergence, seen []bool, compared map[string]bool) {
 	var saw, quiet []string
 	for i, d := range known {
 		if !compared[d.Fixture] {
@@ -387,12 +388,12 @@ func pathOrRoot(p string) string {
 // are reported by position and not compared.
 func parityRequests(htmlFile string) (reqs []domsnap.Request, skipped []int, err error) {
 	if htmlFile == "-" {
-		return live.DefaultParityRequests(), nil, nil
+		return parity.DefaultRequests(), nil, nil
 	}
 	path := strings.TrimSuffix(htmlFile, filepath.Ext(htmlFile)) + ".requests.json"
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		return live.DefaultParityRequests(), nil, nil
+		return parity.DefaultRequests(), nil, nil
 	}
 	if err != nil {
 		return nil, nil, err

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/internal/pageserve"
+
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -23,7 +24,7 @@ func servePage(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := live.Serve(data, info.Charset)
+	srv, err := pageserve.Serve(data, info.Charset)
 	if err != nil {
 		t.Fatal(err)
 	}

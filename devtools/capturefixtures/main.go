@@ -15,6 +15,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/domsnap/domsnap/parity"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -65,7 +66,7 @@ func run(ctx context.Context, htmlDir, outDir, chrome, addr string) error {
 			return err
 		}
 		version = b.Version()
-		raw, err := live.CaptureHTMLOn(ctx, b, addr, data, "")
+		raw, err := parity.CaptureHTMLOn(ctx, b, addr, data, "")
 		b.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", page, err)

@@ -7,8 +7,8 @@
 // For every .html and .htm file under DIR, in sorted order, it does two
 // things with one headless Chromium for the whole run:
 //
-//   - the comparison `domsnap parity` makes (live.Parity with
-//     live.DefaultParityRequests, run as live.ParityCapture on the page's one
+//   - the comparison `domsnap parity` makes (parity.Check with
+//     parity.DefaultRequests, run as parity.CheckCapture on the page's one
 //     capture): every default request and the inventory,
 //     analyzed offline and live, canonical results compared byte for byte;
 //   - a node-by-node comparison of the offline tree (snapshot.ParseHTML of

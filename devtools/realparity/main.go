@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/domsnap/domsnap/parity"
 	"io"
 	"io/fs"
 	"os"
@@ -215,17 +216,17 @@ func checkPage(ctx context.Context, b *live.Browser, path string, timeout time.D
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	// One capture serves both comparisons: live.ParityCapture is
-	// live.Parity on it, and its tree is compared node by node.
+	// One capture serves both comparisons: parity.CheckCapture is
+	// parity.Check on it, and its tree is compared node by node.
 	offline, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
 	if err != nil {
 		return pageResult{err: codeOf(err)}
 	}
-	raw, err := live.CaptureHTML(ctx, b, data, info.Charset)
+	raw, err := parity.CaptureHTML(ctx, b, data, info.Charset)
 	if err != nil {
 		return pageResult{err: codeOf(err)}
 	}
-	rep, err := live.ParityCapture(data, raw, live.DefaultParityRequests())
+	rep, err := parity.CheckCapture(data, raw, parity.DefaultRequests())
 	if err != nil {
 		return pageResult{err: codeOf(err)}
 	}

@@ -5,6 +5,7 @@ package media_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/domsnap/domsnap/internal/pageserve"
 	"os"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func TestRecordedAnswersAreChromiums(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	srv, err := live.ServeOn("127.0.0.1:0", []byte("<!DOCTYPE html><p>x"), "utf-8")
+	srv, err := pageserve.ServeOn("127.0.0.1:0", []byte("<!DOCTYPE html><p>x"), "utf-8")
 	if err != nil {
 		t.Fatal(err)
 	}

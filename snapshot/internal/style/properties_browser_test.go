@@ -5,6 +5,7 @@ package style_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/domsnap/domsnap/internal/pageserve"
 	"testing"
 	"time"
 
@@ -24,7 +25,7 @@ func TestKnownPropertiesAreChromiums(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	srv, err := live.ServeOn("127.0.0.1:0", []byte("<!DOCTYPE html><p>x"), "utf-8")
+	srv, err := pageserve.ServeOn("127.0.0.1:0", []byte("<!DOCTYPE html><p>x"), "utf-8")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package live
+package parity
 
 import (
 	"testing"
@@ -50,7 +50,7 @@ func TestDiffJSONBounded(t *testing.T) {
 }
 
 func TestDefaultParityRequestsAreValid(t *testing.T) {
-	reqs := DefaultParityRequests()
+	reqs := DefaultRequests()
 	if len(reqs) != 9 {
 		t.Fatalf("%d default requests", len(reqs))
 	}

@@ -1,4 +1,4 @@
-package live
+package parity
 
 import (
 	"bufio"
@@ -29,7 +29,7 @@ type Divergence struct {
 }
 
 // Covers reports whether the row lists request req of fixture: req is a
-// ParityResult's Request, -1 for the inventory.
+// Result's Request, -1 for the inventory.
 func (d Divergence) Covers(fixture string, req int) bool {
 	if d.Fixture != fixture {
 		return false

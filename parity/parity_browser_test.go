@@ -1,6 +1,6 @@
 //go:build browser
 
-package live
+package parity
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	domsnap "github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/live"
 )
 
 // loadRequests reads a fixture's requests file: a JSON array of docs/reference.md#the-request requests.
@@ -19,7 +20,7 @@ func loadRequests(t testing.TB, path string) []domsnap.Request {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		return DefaultParityRequests()
+		return DefaultRequests()
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestParityFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			reqs := loadRequests(t, strings.TrimSuffix(page, ".html")+".requests.json")
-			rep, err := Parity(ctx, b, data, reqs)
+			rep, err := Check(ctx, b, data, reqs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,4 +127,17 @@ func TestParityFixtures(t *testing.T) {
 			t.Errorf("divergence table lists %s request %d, which no longer differs", d.fixture, d.request)
 		}
 	}
+}
+
+// launch starts a browser for one test and closes it when the test ends. The
+// partition must fail, not skip, without Chromium, so a launch failure fails
+// the test.
+func launch(t testing.TB) *live.Browser {
+	t.Helper()
+	b, err := live.Launch(context.Background(), live.Options{})
+	if err != nil {
+		t.Fatalf("launch: %v", err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
 }

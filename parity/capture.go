@@ -1,8 +1,10 @@
-package live
+package parity
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/domsnap/domsnap/internal/pageserve"
+	"github.com/domsnap/domsnap/live"
 
 	"github.com/domsnap/domsnap/snapshot"
 )
@@ -12,11 +14,11 @@ import (
 // fresh tab of b, and returns the DOMSnapshot.captureSnapshot reply exactly
 // as the protocol sent it. The tab and the server are closed before it
 // returns.
-func CaptureHTML(ctx context.Context, b *Browser, data []byte, charset string) (json.RawMessage, error) {
+func CaptureHTML(ctx context.Context, b *live.Browser, data []byte, charset string) (json.RawMessage, error) {
 	return captureHTMLAt(ctx, b, "127.0.0.1:0", data, charset)
 }
 
-func captureHTMLAt(ctx context.Context, b *Browser, addr string, data []byte, charset string) (json.RawMessage, error) {
+func captureHTMLAt(ctx context.Context, b *live.Browser, addr string, data []byte, charset string) (json.RawMessage, error) {
 	if charset == "" {
 		_, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
 		if err != nil {
@@ -24,7 +26,7 @@ func captureHTMLAt(ctx context.Context, b *Browser, addr string, data []byte, ch
 		}
 		charset = info.Charset
 	}
-	srv, err := ServeOn(addr, data, charset)
+	srv, err := pageserve.ServeOn(addr, data, charset)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +44,6 @@ func captureHTMLAt(ctx context.Context, b *Browser, addr string, data []byte, ch
 
 // CaptureHTMLOn is CaptureHTML with the server bound to addr, for captures
 // that should record the same address on every run.
-func CaptureHTMLOn(ctx context.Context, b *Browser, addr string, data []byte, charset string) (json.RawMessage, error) {
+func CaptureHTMLOn(ctx context.Context, b *live.Browser, addr string, data []byte, charset string) (json.RawMessage, error) {
 	return captureHTMLAt(ctx, b, addr, data, charset)
 }

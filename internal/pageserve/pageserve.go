@@ -1,4 +1,4 @@
-package live
+package pageserve
 
 import (
 	"net"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/domsnap/domsnap/errcode"
 )
+
+const pkg = "pageserve"
 
 // PagePath is the one path a Server answers.
 const PagePath = "/page.html"

@@ -1,9 +1,10 @@
-package live
+package parity
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/domsnap/domsnap/live"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,15 +12,13 @@ import (
 	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/internal/jsonlex"
-	"github.com/domsnap/domsnap/internal/typed"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
-// ParityReport is one HTML file analyzed offline and live.
-type ParityReport struct {
+// Report is one HTML file analyzed offline and live.
+type Report struct {
 	// Charset is the encoding offline analysis used, and the one the page
 	// was served with.
 	Charset string
@@ -27,14 +26,14 @@ type ParityReport struct {
 	// results, evidence references included, can be compared byte for byte.
 	Revision string
 	// Results are the requests' outcomes, in request order.
-	Results []ParityResult
+	Results []Result
 	// Inventory compares the observations without a request: the
 	// inventory of every kind.
-	Inventory ParityResult
+	Inventory Result
 }
 
-// ParityResult is one request's outcome on both sides.
-type ParityResult struct {
+// Result is one request's outcome on both sides.
+type Result struct {
 	// Request is the request's position in the list, -1 for the inventory.
 	Request int
 	// Offline and Live are the canonical results, or "error: <code>" when
@@ -53,7 +52,7 @@ type Difference struct {
 }
 
 // Differs reports whether any request gave different results.
-func (r *ParityReport) Differs() bool {
+func (r *Report) Differs() bool {
 	if len(r.Inventory.Differences) > 0 {
 		return true
 	}
@@ -69,11 +68,11 @@ func (r *ParityReport) Differs() bool {
 // of a result that disagrees this much adds nothing to the diagnosis.
 const maxDifferences = 64
 
-// Parity analyzes the HTML file data offline and live in b, with every
+// Check analyzes the HTML file data offline and live in b, with every
 // request in reqs, and compares the canonical results (docs/reference.md#command-line).
 // Live, the file's exact bytes are served from memory with the charset found
 // offline; both trees are analyzed under the file's revision.
-func Parity(ctx context.Context, b *Browser, data []byte, reqs []domsnap.Request) (*ParityReport, error) {
+func Check(ctx context.Context, b *live.Browser, data []byte, reqs []domsnap.Request) (*Report, error) {
 	offTree, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
 	if err != nil {
 		return nil, err
@@ -85,11 +84,11 @@ func Parity(ctx context.Context, b *Browser, data []byte, reqs []domsnap.Request
 	return parityOf(data, offTree, info.Charset, raw, reqs)
 }
 
-// ParityCapture is Parity with the live side already captured: raw is the
+// CheckCapture is Check with the live side already captured: raw is the
 // reply of CaptureHTML for data, with the charset offline analysis found
-// (as Parity captures it). It lets a caller that also wants the live tree
+// (as Check captures it). It lets a caller that also wants the live tree
 // itself capture the page once.
-func ParityCapture(data []byte, raw json.RawMessage, reqs []domsnap.Request) (*ParityReport, error) {
+func CheckCapture(data []byte, raw json.RawMessage, reqs []domsnap.Request) (*Report, error) {
 	offTree, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
 	if err != nil {
 		return nil, err
@@ -97,21 +96,21 @@ func ParityCapture(data []byte, raw json.RawMessage, reqs []domsnap.Request) (*P
 	return parityOf(data, offTree, info.Charset, raw, reqs)
 }
 
-func parityOf(data []byte, offTree *domtree.Tree, charset string, raw json.RawMessage, reqs []domsnap.Request) (*ParityReport, error) {
+func parityOf(data []byte, offTree *domtree.Tree, charset string, raw json.RawMessage, reqs []domsnap.Request) (*Report, error) {
 	liveTree, err := treeFromCapture(raw)
 	if err != nil {
 		return nil, err
 	}
-	rep := &ParityReport{Charset: charset, Revision: snapshot.FileRevision(data)}
+	rep := &Report{Charset: charset, Revision: snapshot.FileRevision(data)}
 	for i, req := range reqs {
 		req.ExpectedRevision = ""
 		off := extractBytes(offTree, rep.Revision, req)
 		liv := extractBytes(liveTree, rep.Revision, req)
-		rep.Results = append(rep.Results, ParityResult{Request: i, Offline: off, Live: liv, Differences: DiffJSON(off, liv)})
+		rep.Results = append(rep.Results, Result{Request: i, Offline: off, Live: liv, Differences: DiffJSON(off, liv)})
 	}
 	offObs := observeBytes(offTree, rep.Revision)
 	liveObs := observeBytes(liveTree, rep.Revision)
-	rep.Inventory = ParityResult{Request: -1, Offline: offObs, Live: liveObs, Differences: DiffJSON(offObs, liveObs)}
+	rep.Inventory = Result{Request: -1, Offline: offObs, Live: liveObs, Differences: DiffJSON(offObs, liveObs)}
 	return rep, nil
 }
 
@@ -138,23 +137,23 @@ func extractBytes(t *domtree.Tree, rev string, req domsnap.Request) []byte {
 	return res.Canonical()
 }
 
-// DefaultParityRequests are the requests parity runs on a page that has no
+// DefaultRequests are the requests parity runs on a page that has no
 // requests file: the first three collections of each kind, with every
 // column a kind allows as strings (tables: the first four columns), and the
 // most rows a request may ask for.
-func DefaultParityRequests() []domsnap.Request {
+func DefaultRequests() []domsnap.Request {
 	var reqs []domsnap.Request
-	for _, k := range []aria.Kind{aria.Table, aria.List, aria.Form} {
+	for _, k := range []domsnap.Kind{domsnap.Table, domsnap.List, domsnap.Form} {
 		cols := 4
 		switch k {
-		case aria.List:
+		case domsnap.List:
 			cols = limits.MaxListColumn + 1
-		case aria.Form:
+		case domsnap.Form:
 			cols = limits.MaxFormColumn + 1
 		}
 		var fields []domsnap.Field
 		for c := 0; c < cols; c++ {
-			fields = append(fields, domsnap.Field{Name: "c" + strconv.Itoa(c), Column: c, Type: typed.String})
+			fields = append(fields, domsnap.Field{Name: "c" + strconv.Itoa(c), Column: c, Type: domsnap.String})
 		}
 		for i := 0; i < 3; i++ {
 			reqs = append(reqs, domsnap.Request{Kind: k, Index: i, Fields: fields, RowLimit: limits.MaxRowLimit})
