@@ -138,7 +138,7 @@ func openActTab(t *testing.T, b *Browser, url string) *actTab {
 // rev takes an observation and returns its revision.
 func (a *actTab) rev() string {
 	a.t.Helper()
-	snap, err := a.s.Capture(a.ctx)
+	snap, err := a.s.Capture(a.ctx, ReadOptions{})
 	if err != nil {
 		a.t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func TestObservationDeadline(t *testing.T) {
 					return nil
 				}
 			}
-			_, err := s.Extract(ctx, tableRequest(prev))
+			_, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest(prev)})
 			wantCode(t, err, errcode.Timeout)
 			if rev, ok, _ := s.Revision(context.Background()); rev != prev || ok {
 				t.Fatalf("after the timeout: revision %q current=%v, want %q invalidated", rev, ok, prev)

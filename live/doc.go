@@ -14,7 +14,7 @@
 // DOMContentLoaded; it reports the main document's HTTP status and whether
 // the load event had come; a [Condition] makes an observation retake its
 // snapshot until a collection is in the inventory or a deadline passes. A
-// one-shot read (ObserveOnce, ExtractOnce) takes exactly one snapshot of a
+// one-shot read (ReadOptions.Once) takes exactly one snapshot of a
 // fresh session: there is no earlier revision to check. A BrowserContext is
 // a fresh profile inside a shared browser, and Guard lets a tab's main frame
 // go only where a policy allows, redirects and page-initiated navigations

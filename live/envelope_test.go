@@ -35,7 +35,7 @@ func captureOf(t *testing.T, capture string) (*Snapshot, []byte, error) {
 	}
 	var sent []byte
 	s.onCapture = func(raw []byte) { sent = append([]byte(nil), raw...) }
-	snap, err := s.Capture(context.Background())
+	snap, err := s.Capture(context.Background(), ReadOptions{})
 	return snap, sent, err
 }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/domsnap/domsnap/errcode"
 )
 
-// ObserveExpandedWhen is ObserveWhen with the page view's scan anchored at
-// a region of the latest observation (docs/reference.md#expansion): ex.From
+// observeExpanded is Observe with the page view's scan anchored at a
+// region of the latest observation (docs/reference.md#expansion): ex.From
 // must be the observation this session published last, and its revision
 // is checked, under the session lock and before the snapshot, exactly as a
 // request's expected revision is (foreign_revision, navigated_revision,
@@ -19,7 +19,8 @@ import (
 // again in the new capture by the browser's node id; when it is gone, the
 // call fails with unknown_reference after the capture, and like any failed
 // observation that invalidates the previous one, since the page changed.
-func (s *Session) ObserveExpandedWhen(ctx context.Context, req domsnap.Query, ex domsnap.Expansion, cond *Condition) (*domsnap.Observation, *Snapshot, error) {
+func (s *Session) observeExpanded(ctx context.Context, opts ReadOptions) (*domsnap.Observation, *Snapshot, error) {
+	ex := *opts.Expand
 	if ex.From == nil {
 		return nil, nil, errcode.New(errcode.InvalidRequest, pkg, "", "an expansion needs the observation that published its region")
 	}
@@ -29,7 +30,7 @@ func (s *Session) ObserveExpandedWhen(ctx context.Context, req domsnap.Query, ex
 		return nil, nil, err
 	}
 	var obs *domsnap.Observation
-	snap, _, err := s.observeWith(ctx, observeSpec{req: req, cond: cond, expected: ex.From.Revision},
+	snap, _, err := s.observeWith(ctx, observeSpec{req: opts.Query, once: opts.Once, cond: opts.When, expected: ex.From.Revision},
 		func(t *domtree.Tree, rev string, q *domsnap.Checked) error {
 			var err error
 			obs, err = domsnap.ObserveExpanded(t, rev, q, ex)

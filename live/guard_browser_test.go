@@ -98,7 +98,7 @@ func TestGuardStopsCommitsOutside(t *testing.T) {
 		// allowed page or fails because the tab navigated.
 		seen := false
 		for end := time.Now().Add(10 * time.Second); !seen && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-			_, err := s.Capture(ctx)
+			_, err := s.Capture(ctx, ReadOptions{})
 			switch errcode.CodeOf(err) {
 			case errcode.NavigationRefused:
 				seen = true

@@ -36,7 +36,7 @@ func TestCaptureFailsAsTheTabLeaves(t *testing.T) {
 			}
 			return nil
 		}
-		_, err := s.Capture(context.Background())
+		_, err := s.Capture(context.Background(), ReadOptions{})
 		if errcode.CodeOf(err) != c.want {
 			t.Errorf("%s: %v, want %s", c.name, err, c.want)
 		}

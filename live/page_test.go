@@ -121,7 +121,7 @@ func TestPageCaptureErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Capture(context.Background())
+	_, err = s.Capture(context.Background(), ReadOptions{})
 	wantCode(t, err, errcode.UnsupportedAdapter)
 	if _, ok, _ := s.Revision(context.Background()); ok {
 		t.Fatal("a revision was published")

@@ -62,12 +62,12 @@ func TestSavedSnapshotSecretCanaries(t *testing.T) {
 	for c := 0; c <= limits.MaxFormColumn; c++ {
 		fields = append(fields, domsnap.Field{Name: "c" + string(rune('0'+c)), Column: c, Type: typed.String})
 	}
-	snap, err := s.Capture(ctx)
+	snap, err := s.Capture(ctx, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	req := domsnap.Request{ExpectedRevision: snap.Revision, Kind: aria.Form, Index: 0, Fields: fields, RowLimit: limits.MaxRowLimit}
-	res, snap, err := s.ExtractSnapshot(ctx, req)
+	res, snap, err := s.Extract(ctx, ReadOptions{Query: req})
 	if err != nil {
 		t.Fatal(err)
 	}

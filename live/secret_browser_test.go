@@ -54,7 +54,7 @@ func TestLiveSecretCanaries(t *testing.T) {
 			if !strings.Contains(string(typedNow), typedCanary) {
 				t.Fatalf("typing did not reach a control: %s", typedNow)
 			}
-			snap, err := s.Capture(ctx)
+			snap, err := s.Capture(ctx, ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestLiveSecretCanaries(t *testing.T) {
 					if kind == aria.Form {
 						req.Fields = fields
 					}
-					res, err := s.Extract(ctx, req)
+					res, _, err := s.Extract(ctx, ReadOptions{Query: req})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -80,7 +80,7 @@ func TestLiveSecretCanaries(t *testing.T) {
 				}
 			}
 			req := domsnap.Request{ExpectedRevision: rev, Kind: aria.Form, Index: 0, Fields: fields, RowLimit: limits.MaxRowLimit}
-			obs, err := s.Observe(ctx, &req)
+			obs, _, err := s.Observe(ctx, ReadOptions{Query: &req})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +91,7 @@ func TestLiveSecretCanaries(t *testing.T) {
 			}
 			outputs = append(outputs, string(proj.Canonical()))
 			// A refused request's error.
-			_, err = s.Extract(ctx, req)
+			_, _, err = s.Extract(ctx, ReadOptions{Query: req})
 			if err == nil {
 				t.Fatal("a stale revision was accepted")
 			}

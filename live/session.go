@@ -151,26 +151,54 @@ func (s *Snapshot) Envelope() snapshot.Envelope {
 	return e
 }
 
-// Capture takes and publishes an observation without an extraction, for
-// saving a snapshot. It takes no expected revision.
-func (s *Session) Capture(ctx context.Context) (*Snapshot, error) {
-	snap, _, err := s.observe(ctx, nil, nil)
+// ReadOptions says what one observation of the page is taken for and how;
+// the zero value takes one snapshot now, for the inventory and page view
+// alone. [Session.Observe], [Session.Extract] and [Session.Capture] take
+// it, so a new way of reading is a new member, not a new method.
+type ReadOptions struct {
+	// Query is the extraction the observation carries, nil for none. Its
+	// expected revision is checked against the session's latest
+	// observation before the snapshot is taken; a live extraction must
+	// name one, except in a one-shot read (Once).
+	Query domsnap.Query
+	// Expand anchors the page view's scan at a region of the latest
+	// observation (docs/reference.md#expansion); nil scans the whole
+	// page. Only Observe takes it.
+	Expand *domsnap.Expansion
+	// When makes the observation retake its snapshot until a collection is
+	// in the inventory or the condition's deadline passes; nil takes one
+	// snapshot.
+	When *Condition
+	// Once marks the one-shot read of a fresh session: exactly one snapshot
+	// (more only while When asks for them) of a session that has published
+	// nothing, so a request needs no expected revision; one that names a
+	// revision is checked, and refused as another session's.
+	Once bool
+}
+
+func (o ReadOptions) spec() observeSpec {
+	return observeSpec{req: o.Query, once: o.Once, cond: o.When}
+}
+
+// Capture takes and publishes an observation for its snapshot alone (to
+// save it, say): no extraction, so opts.Query and opts.Expand must be nil.
+func (s *Session) Capture(ctx context.Context, opts ReadOptions) (*Snapshot, error) {
+	if opts.Query != nil || opts.Expand != nil {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "a capture takes no request and no expansion")
+	}
+	snap, _, err := s.observeWith(ctx, opts.spec(), nil)
 	return snap, err
 }
 
-// Extract checks req.ExpectedRevision against the session's current
-// revision, then takes a fresh observation and runs req on it. The result
-// carries the new observation's revision and evidence references. A live
-// extraction requires expected_revision (docs/reference.md#the-request).
-func (s *Session) Extract(ctx context.Context, req domsnap.Query) (*domsnap.Result, error) {
-	res, _, err := s.ExtractSnapshot(ctx, req)
-	return res, err
-}
-
-// ExtractSnapshot is Extract that also returns the published snapshot the
-// result was computed from.
-func (s *Session) ExtractSnapshot(ctx context.Context, req domsnap.Query) (*domsnap.Result, *Snapshot, error) {
-	return s.extractWith(ctx, observeSpec{req: req})
+// Extract takes a fresh observation and runs opts.Query, which is
+// required, on it; no inventory or page view is computed. The result
+// carries the new observation's revision and evidence references, and the
+// snapshot is the published one it was computed from.
+func (s *Session) Extract(ctx context.Context, opts ReadOptions) (*domsnap.Result, *Snapshot, error) {
+	if opts.Expand != nil {
+		return nil, nil, errcode.New(errcode.InvalidRequest, pkg, "", "an extraction alone has no page view to expand")
+	}
+	return s.extractWith(ctx, opts.spec())
 }
 
 // extractWith takes one observation by spec and computes spec.req's
@@ -197,17 +225,14 @@ func (s *Session) extractWith(ctx context.Context, spec observeSpec) (*domsnap.R
 	return res, snap, nil
 }
 
-// Observe takes a fresh observation (docs/reference.md#the-observation): the inventory and,
-// when req is not nil, its extraction. A request's expected revision is
-// checked before the snapshot is taken, as for Extract.
-func (s *Session) Observe(ctx context.Context, req domsnap.Query) (*domsnap.Observation, error) {
-	o, _, err := s.ObserveSnapshot(ctx, req)
-	return o, err
-}
-
-// ObserveSnapshot is Observe that also returns the published snapshot.
-func (s *Session) ObserveSnapshot(ctx context.Context, req domsnap.Query) (*domsnap.Observation, *Snapshot, error) {
-	return s.observeCompute(ctx, observeSpec{req: req})
+// Observe takes a fresh observation (docs/reference.md#the-observation):
+// the inventory and page view, with opts.Query's extraction when it is not
+// nil, and returns it with the published snapshot it was computed from.
+func (s *Session) Observe(ctx context.Context, opts ReadOptions) (*domsnap.Observation, *Snapshot, error) {
+	if opts.Expand != nil {
+		return s.observeExpanded(ctx, opts)
+	}
+	return s.observeCompute(ctx, opts.spec())
 }
 
 // observe is the one atomic observation. Under the session lock it checks

@@ -104,13 +104,13 @@ func TestNavigationDuringCapture(t *testing.T) {
 	prev := first(t, s)
 
 	s.drv = navigatingTab{Page: p, to: other.URL()}
-	res, err := s.Extract(ctx, tableRequest(prev))
+	res, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest(prev)})
 	wantCode(t, err, errcode.NavigatedDuringCapture)
 	if res != nil {
 		t.Fatal("a result was published")
 	}
 	s.drv = p
-	_, err = s.Extract(ctx, tableRequest(prev))
+	_, _, err = s.Extract(ctx, ReadOptions{Query: tableRequest(prev)})
 	wantCode(t, err, errcode.NavigatedRevision)
 	next := first(t, s)
 	r, _ := domsnap.ParseRevision(next)
@@ -118,7 +118,7 @@ func TestNavigationDuringCapture(t *testing.T) {
 	if r.Navigation != p0.Navigation+1 || r.Sequence != p0.Sequence+1 {
 		t.Fatalf("after the race: %s, previous %s", next, prev)
 	}
-	res, err = s.Extract(ctx, tableRequest(next))
+	res, _, err = s.Extract(ctx, ReadOptions{Query: tableRequest(next)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestNavigationRace(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	sawA, sawB, failures := 0, 0, 0
 	for time.Now().Before(deadline) && sawB == 0 {
-		res, err := s.Extract(ctx, tableRequest(rev))
+		res, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest(rev)})
 		switch errcode.CodeOf(err) {
 		case "":
 			r, _ := domsnap.ParseRevision(res.Revision)
@@ -190,7 +190,7 @@ func TestNavigationRace(t *testing.T) {
 		case errcode.NavigatedDuringCapture, errcode.NavigatedRevision, errcode.StaleRevision, errcode.CaptureFailed:
 			failures++
 			t.Logf("refused or failed: %s", errcode.CodeOf(err))
-			snap, err := s.Capture(ctx)
+			snap, err := s.Capture(ctx, ReadOptions{})
 			if err != nil {
 				failures++
 				continue
@@ -237,19 +237,19 @@ func TestCancelledCapture(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.drv = cancellingTab{Page: p, after: time.Millisecond}
 	go func() { time.Sleep(time.Millisecond); cancel() }()
-	_, err := s.Extract(ctx, tableRequest(prev))
+	_, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest(prev)})
 	wantCode(t, err, errcode.Cancelled)
 	if !errors.Is(err, domsnap.ErrCancelled) {
 		t.Fatal("errors.Is does not match ErrCancelled")
 	}
 	s.drv = p
-	_, err = s.Extract(context.Background(), tableRequest(prev))
+	_, _, err = s.Extract(context.Background(), ReadOptions{Query: tableRequest(prev)})
 	wantCode(t, err, errcode.StaleRevision)
 	next := first(t, s)
 	if r, _ := domsnap.ParseRevision(next); r.Sequence != 2 {
 		t.Fatalf("after a cancelled capture the next revision is %s, want sequence 2", next)
 	}
-	res, err := s.Extract(context.Background(), tableRequest(next))
+	res, _, err := s.Extract(context.Background(), ReadOptions{Query: tableRequest(next)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestSavedSnapshotEquality(t *testing.T) {
 			}
 			for i, req := range reqs {
 				req.ExpectedRevision = rev
-				res, snap, err := s.ExtractSnapshot(ctx, req)
+				res, snap, err := s.Extract(ctx, ReadOptions{Query: req})
 				if err != nil {
 					t.Fatalf("request %d: %v", i, err)
 				}
@@ -333,7 +333,7 @@ func TestSavedSnapshotEquality(t *testing.T) {
 			}
 			req := reqs[0]
 			req.ExpectedRevision = rev
-			obs, snap, err := s.ObserveSnapshot(ctx, &req)
+			obs, snap, err := s.Observe(ctx, ReadOptions{Query: &req})
 			if err != nil {
 				t.Fatal(err)
 			}

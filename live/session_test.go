@@ -102,7 +102,7 @@ func newFakeSession(t testing.TB) (*Session, *fakeTab) {
 // first publishes an observation and returns its revision.
 func first(t testing.TB, s *Session) string {
 	t.Helper()
-	snap, err := s.Capture(context.Background())
+	snap, err := s.Capture(context.Background(), ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,16 +127,16 @@ func TestSessionRevisions(t *testing.T) {
 	}
 	// Nothing published yet: even the revision the first observation will
 	// get cannot be presented.
-	_, err := s.Extract(ctx, tableRequest("r1."+s.ID()+".n0.o0"))
+	_, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest("r1." + s.ID() + ".n0.o0")})
 	wantCode(t, err, errcode.ForeignRevision)
-	_, err = s.Extract(ctx, tableRequest(""))
+	_, _, err = s.Extract(ctx, ReadOptions{Query: tableRequest("")})
 	wantCode(t, err, errcode.InvalidRequest)
 
 	r1 := first(t, s)
 	if want := "r1." + s.ID() + ".n0.o1"; r1 != want {
 		t.Fatalf("first revision %q, want %q", r1, want)
 	}
-	res, err := s.Extract(ctx, tableRequest(r1))
+	res, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest(r1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestSessionRevisions(t *testing.T) {
 	}
 	for _, c := range cases {
 		before := f.captures
-		_, err := s.Extract(ctx, tableRequest(c.expected))
+		_, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest(c.expected)})
 		wantCode(t, err, c.code)
 		if f.captures != before {
 			t.Fatalf("%q: a snapshot was taken before the revision was rejected", c.expected)
@@ -176,15 +176,15 @@ func TestSessionRevisions(t *testing.T) {
 	}
 
 	f.nav++ // the page navigates
-	_, err = s.Extract(ctx, tableRequest(r2))
+	_, _, err = s.Extract(ctx, ReadOptions{Query: tableRequest(r2)})
 	wantCode(t, err, errcode.NavigatedRevision)
-	_, err = s.Extract(ctx, tableRequest("r1."+s.ID()+".n1.o2"))
+	_, _, err = s.Extract(ctx, ReadOptions{Query: tableRequest("r1." + s.ID() + ".n1.o2")})
 	wantCode(t, err, errcode.ForeignRevision)
 	r3 := first(t, s)
 	if want := "r1." + s.ID() + ".n1.o3"; r3 != want {
 		t.Fatalf("after navigation %q, want %q", r3, want)
 	}
-	if _, err := s.Extract(ctx, tableRequest(r3)); err != nil {
+	if _, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest(r3)}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -262,7 +262,7 @@ func TestAtomicObservation(t *testing.T) {
 			defer cancel()
 			f.base = f.navCalls
 			c.setup(f, cancel)
-			res, err := s.Extract(ctx, tableRequest(prev))
+			res, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest(prev)})
 			wantCode(t, err, c.code)
 			if res != nil {
 				t.Fatal("a result came with the error")
@@ -272,7 +272,7 @@ func TestAtomicObservation(t *testing.T) {
 				t.Fatalf("after failure: revision %q current=%v, want %q invalidated", rev, ok, prev)
 			}
 			f.navHook, f.captureHook, f.capture = nil, nil, good
-			_, err = s.Extract(context.Background(), tableRequest(prev))
+			_, _, err = s.Extract(context.Background(), ReadOptions{Query: tableRequest(prev)})
 			if c.code == errcode.NavigatedDuringCapture {
 				wantCode(t, err, errcode.NavigatedRevision)
 			} else {
@@ -283,7 +283,7 @@ func TestAtomicObservation(t *testing.T) {
 			if next != want {
 				t.Fatalf("next revision %q, want %q (a failed observation takes no number)", next, want)
 			}
-			if _, err := s.Extract(context.Background(), tableRequest(next)); err != nil {
+			if _, _, err := s.Extract(context.Background(), ReadOptions{Query: tableRequest(next)}); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -307,13 +307,13 @@ func TestUnsupportedAdapter(t *testing.T) {
 			// adapter's answer once it is valid.
 			req.ExpectedRevision = "r1." + s.ID() + ".n0.o0"
 		}
-		res, err := s.Extract(context.Background(), req)
+		res, _, err := s.Extract(context.Background(), ReadOptions{Query: req})
 		wantCode(t, err, errcode.UnsupportedAdapter)
 		if res != nil {
 			t.Fatal("unsupported adapter returned a result")
 		}
 	}
-	_, err = s.Capture(context.Background())
+	_, err = s.Capture(context.Background(), ReadOptions{})
 	wantCode(t, err, errcode.UnsupportedAdapter)
 	if !errors.Is(err, domsnap.ErrUnsupportedAdapter) {
 		t.Fatal("errors.Is does not match the sentinel")
@@ -345,14 +345,14 @@ func TestSessionModel(t *testing.T) {
 				f.nav++
 			case 1: // a capture that fails
 				f.captureHook = func() error { return errors.New("boom") }
-				_, err := s.Capture(ctx)
+				_, err := s.Capture(ctx, ReadOptions{})
 				f.captureHook = nil
 				if errcode.CodeOf(err) != errcode.CaptureFailed {
 					rt.Fatalf("failing capture: %v", err)
 				}
 				invalid = seq > 0
 			case 2: // a plain capture
-				snap, err := s.Capture(ctx)
+				snap, err := s.Capture(ctx, ReadOptions{})
 				if err != nil {
 					rt.Fatal(err)
 				}
@@ -368,7 +368,7 @@ func TestSessionModel(t *testing.T) {
 				}
 				i := rapid.IntRange(0, len(seen)-1).Draw(rt, "which")
 				exp := seen[i]
-				res, err := s.Extract(ctx, tableRequest(exp))
+				res, _, err := s.Extract(ctx, ReadOptions{Query: tableRequest(exp)})
 				last := i == len(seen)-1
 				switch {
 				case last && !invalid && pubNav == f.nav:

@@ -426,35 +426,6 @@ func (w *navWatch) readResponse() error {
 	return nil
 }
 
-// CaptureWhen is Capture with a condition the snapshot is retaken for (nil
-// for none).
-func (s *Session) CaptureWhen(ctx context.Context, cond *Condition) (*Snapshot, error) {
-	snap, _, err := s.observeWith(ctx, observeSpec{cond: cond}, nil)
-	return snap, err
-}
-
-// ObserveWhen is ObserveSnapshot with a condition the snapshot is retaken
-// for (nil for none). The request's expected revision is checked once,
-// before the first snapshot.
-func (s *Session) ObserveWhen(ctx context.Context, req domsnap.Query, cond *Condition) (*domsnap.Observation, *Snapshot, error) {
-	return s.observeCompute(ctx, observeSpec{req: req, cond: cond})
-}
-
-// ObserveOnce is the one-shot read of a fresh session: exactly one snapshot
-// (more only while cond asks for them), analysed into an observation with
-// req's extraction when req is not nil. No earlier observation exists, so
-// the request needs no expected revision; one that names a revision is
-// checked, and refused as another session's.
-func (s *Session) ObserveOnce(ctx context.Context, req domsnap.Query, cond *Condition) (*domsnap.Observation, *Snapshot, error) {
-	return s.observeCompute(ctx, observeSpec{req: req, once: true, cond: cond})
-}
-
-// ExtractOnce is ObserveOnce for the extraction alone: no inventory is
-// computed.
-func (s *Session) ExtractOnce(ctx context.Context, req domsnap.Query, cond *Condition) (*domsnap.Result, *Snapshot, error) {
-	return s.extractWith(ctx, observeSpec{req: req, once: true, cond: cond})
-}
-
 func (s *Session) observeCompute(ctx context.Context, spec observeSpec) (*domsnap.Observation, *Snapshot, error) {
 	var obs *domsnap.Observation
 	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked) error {

@@ -19,7 +19,7 @@ func TestOneShotTakesOneSnapshot(t *testing.T) {
 		read func(*Session) (string, error)
 	}{
 		{"extract", func(s *Session) (string, error) {
-			res, _, err := s.ExtractOnce(context.Background(), tableRequest(""), nil)
+			res, _, err := s.Extract(context.Background(), ReadOptions{Query: tableRequest(""), Once: true})
 			if err != nil {
 				return "", err
 			}
@@ -27,7 +27,7 @@ func TestOneShotTakesOneSnapshot(t *testing.T) {
 		}},
 		{"observation with extraction", func(s *Session) (string, error) {
 			req := tableRequest("")
-			o, _, err := s.ObserveOnce(context.Background(), &req, nil)
+			o, _, err := s.Observe(context.Background(), ReadOptions{Query: &req, Once: true})
 			if err != nil {
 				return "", err
 			}
@@ -37,7 +37,7 @@ func TestOneShotTakesOneSnapshot(t *testing.T) {
 			return o.Revision, nil
 		}},
 		{"inventory", func(s *Session) (string, error) {
-			o, _, err := s.ObserveOnce(context.Background(), nil, nil)
+			o, _, err := s.Observe(context.Background(), ReadOptions{Once: true})
 			if err != nil {
 				return "", err
 			}
@@ -72,19 +72,19 @@ func TestOneShotRules(t *testing.T) {
 	f := &fakeTab{capture: readCapture(t, "table-basic")}
 	s, _ := NewSession(f, SessionOptions{})
 	other, _ := domsnap.LiveRevision("0123456789abcdef", 0, 1)
-	_, _, err := s.ExtractOnce(context.Background(), tableRequest(other), nil)
+	_, _, err := s.Extract(context.Background(), ReadOptions{Query: tableRequest(other), Once: true})
 	if errcode.CodeOf(err) != errcode.ForeignRevision || f.captures != 0 {
 		t.Fatalf("foreign revision: %v after %d captures", err, f.captures)
 	}
-	if _, err := s.Capture(context.Background()); err != nil {
+	if _, err := s.Capture(context.Background(), ReadOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = s.ObserveOnce(context.Background(), nil, nil)
+	_, _, err = s.Observe(context.Background(), ReadOptions{Once: true})
 	if errcode.CodeOf(err) != errcode.InvalidRequest || f.captures != 1 {
 		t.Fatalf("second one-shot read: %v after %d captures", err, f.captures)
 	}
 	// An ordinary extraction still requires its expected revision.
-	_, err = s.Extract(context.Background(), tableRequest(""))
+	_, _, err = s.Extract(context.Background(), ReadOptions{Query: tableRequest("")})
 	if errcode.CodeOf(err) != errcode.InvalidRequest {
 		t.Fatalf("extraction without revision: %v", err)
 	}
@@ -124,7 +124,7 @@ func TestConditionRetakes(t *testing.T) {
 			clk := &clock{t: start, step: time.Millisecond}
 			s, _ := NewSession(f, SessionOptions{Now: clk.now})
 			cond := &Condition{Kind: c.kind, Index: c.index, Deadline: start.Add(c.deadline), Poll: time.Millisecond}
-			o, _, err := s.ObserveWhen(context.Background(), nil, cond)
+			o, _, err := s.Observe(context.Background(), ReadOptions{When: cond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +147,7 @@ func TestConditionCancelled(t *testing.T) {
 	f.captureHook = func() error { cancel(); return nil }
 	s, _ := NewSession(f, SessionOptions{})
 	cond := &Condition{Kind: aria.List, Deadline: time.Now().Add(time.Hour), Poll: time.Hour}
-	_, _, err := s.ObserveWhen(ctx, nil, cond)
+	_, _, err := s.Observe(ctx, ReadOptions{When: cond})
 	if errcode.CodeOf(err) != errcode.Cancelled {
 		t.Fatalf("got %v, want cancelled", err)
 	}

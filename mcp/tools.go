@@ -229,7 +229,7 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if err != nil {
 		return nil, overdue(ctx, cctx, err)
 	}
-	o, _, err := l.ObserveWhen(cctx, nil, cond)
+	o, _, err := l.Observe(cctx, live.ReadOptions{When: cond})
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
@@ -312,16 +312,15 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 	if err != nil {
 		return nil, overdue(ctx, cctx, err)
 	}
-	var o *domsnap.Observation
+	read := live.ReadOptions{Query: req, When: cond}
 	if a.Expand != nil {
 		from, ferr := ss.latest(a.Expand.ExpectedRevision)
 		if ferr != nil {
 			return nil, ferr
 		}
-		o, _, err = l.ObserveExpandedWhen(cctx, req, domsnap.Expansion{From: from, Region: a.Expand.Region}, cond)
-	} else {
-		o, _, err = l.ObserveWhen(cctx, req, cond)
+		read.Expand = &domsnap.Expansion{From: from, Region: a.Expand.Region}
 	}
+	o, _, err := l.Observe(cctx, read)
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -113,7 +114,7 @@ func inventoryLive(c *cli, chrome, url string, w liveWait, timeout time.Duration
 	if err != nil {
 		return nil, err
 	}
-	o, _, err := s.ObserveOnce(ctx, nil, cond)
+	o, _, err := s.Observe(ctx, live.ReadOptions{When: cond, Once: true})
 	if err == nil && interrupted() {
 		err = errInterrupted()
 	}

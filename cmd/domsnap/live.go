@@ -118,7 +118,7 @@ func runCapture(c *cli, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	snap, err := s.CaptureWhen(ctx, cond)
+	snap, err := s.Capture(ctx, live.ReadOptions{When: cond})
 	if err != nil {
 		return c.fail(err)
 	}
@@ -170,7 +170,7 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Checked) int {
 		return c.fail(err)
 	}
 	if f.Observation || f.set["model-bytes"] {
-		obs, _, err := s.ObserveOnce(ctx, req, cond)
+		obs, _, err := s.Observe(ctx, live.ReadOptions{Query: req, When: cond, Once: true})
 		if err != nil {
 			return c.fail(err)
 		}
@@ -187,7 +187,7 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Checked) int {
 		}
 		return c.writeJSON(out)
 	}
-	res, _, err := s.ExtractOnce(ctx, req, cond)
+	res, _, err := s.Extract(ctx, live.ReadOptions{Query: req, When: cond, Once: true})
 	if err != nil {
 		return c.fail(err)
 	}

@@ -103,7 +103,7 @@ func reference(t *testing.T, base string) map[string]string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		snap, err := s.Capture(ctx)
+		snap, err := s.Capture(ctx, live.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
