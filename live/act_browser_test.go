@@ -658,20 +658,23 @@ for (const k of ["mousedown", "mouseup", "click", "pointerdown", "pointerup", "k
 	}
 	defer b.Close()
 	const deadline = 4 * time.Second
-	// bound is how long past its deadline an action may end on a loaded
+	// slack is how long past its deadline an action may end on a loaded
 	// machine.
-	const bound = deadline + 2*time.Second
-	run := func(path string, act Action) (ActResult, error, time.Duration) {
+	const slack = 2 * time.Second
+	runWithin := func(path string, act Action, deadline time.Duration) (ActResult, error, time.Duration) {
 		a := openActTab(t, b, site.url(path))
 		tg := a.target("#"+map[bool]string{true: "l", false: "b"}[path == "/prevent"], "button")
 		rev := a.rev()
 		start := time.Now()
 		res, err := a.s.Act(a.ctx, rev, act, tg, ActOptions{Deadline: time.Now().Add(deadline)})
 		took := time.Since(start)
-		if took > bound {
+		if took > deadline+slack {
 			t.Errorf("%s: took %v for a %v deadline", path, took, deadline)
 		}
 		return res, err, took
+	}
+	run := func(path string, act Action) (ActResult, error, time.Duration) {
+		return runWithin(path, act, deadline)
 	}
 
 	res, err, _ := run("/vanish", Action{Kind: ActClick})
@@ -684,7 +687,10 @@ for (const k of ["mousedown", "mouseup", "click", "pointerdown", "pointerup", "k
 	res, err, _ = run("/dialog", Action{Kind: ActClick})
 	wantOutcome(t, res, err, OutcomeDone)
 
-	res, err, took := run("/flood", Action{Kind: ActClick})
+	// The flood's handler calls window.open a thousand times, which a
+	// loaded machine's renderer may take seconds over before the mouse
+	// release is answered: its deadline is longer, its bound as strict.
+	res, err, took := runWithin("/flood", Action{Kind: ActClick}, 15*time.Second)
 	if err != nil || res.PopupsClosed < 1 {
 		t.Errorf("flood: %+v %v", res, err)
 	}
