@@ -443,6 +443,20 @@ func (s *Session) Act(ctx context.Context, expected string, a Action, t *Target,
 	return res, err
 }
 
+// CheckCurrent checks expected against the session's current revision as
+// Act does before it looks at an element, without acting: a caller that
+// must look up the action's reference in the observation checks the
+// revision first, so a revision error outranks a reference error.
+func (s *Session) CheckCurrent(ctx context.Context, expected string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	nav, err := s.drv.Navigations(ctx)
+	if err != nil {
+		return asCaptureError(ctx, "reading navigations", err)
+	}
+	return s.checkCurrent(expected, nav)
+}
+
 // checkCurrent is checkRevision for a bare revision: expected must name
 // the latest published observation of the current document, not
 // invalidated since.

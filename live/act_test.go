@@ -412,3 +412,28 @@ func TestQuadGeometry(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckCurrent: the revision check alone answers as Act's does, and
+// sends nothing.
+func TestCheckCurrent(t *testing.T) {
+	f := &fakeActor{facts: button, prep: prepared{Hits: true}}
+	s, rev := actSession(t, f)
+	older, _ := domsnap.LiveRevision(s.id, 0, 2)
+	if err := s.CheckCurrent(context.Background(), rev); err != nil {
+		t.Fatalf("current: %v", err)
+	}
+	if err := s.CheckCurrent(context.Background(), older); errcode.CodeOf(err) != errcode.StaleRevision {
+		t.Fatalf("older: %v", err)
+	}
+	s.invalid = true
+	if err := s.CheckCurrent(context.Background(), rev); errcode.CodeOf(err) != errcode.StaleRevision {
+		t.Fatalf("invalidated: %v", err)
+	}
+	f.nav = 1
+	if err := s.CheckCurrent(context.Background(), rev); errcode.CodeOf(err) != errcode.NavigatedRevision {
+		t.Fatalf("navigated: %v", err)
+	}
+	if len(f.calls) != 0 {
+		t.Fatalf("calls %v", f.calls)
+	}
+}
