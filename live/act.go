@@ -130,6 +130,12 @@ type ActResult struct {
 	// PopupsClosed counts the windows and tabs the page opened during the
 	// action; each was closed at once.
 	PopupsClosed int
+	// Pending: the outcome is uncertain because a main-frame navigation
+	// the action started had not committed by the deadline. While it is
+	// pending, the tab answers no call that reaches its document, so no
+	// observation can be taken until it commits or is stopped
+	// (Page.StopLoading).
+	Pending bool
 }
 
 const (
@@ -545,7 +551,7 @@ func perform(ctx context.Context, tab actor, a Action, t *Target, o ActOptions) 
 	case eff.Committed:
 		res.Outcome, res.HTTPStatus, res.LoadComplete = OutcomeNavigated, eff.Status, eff.Loaded
 	case eff.Started, eff.Busy:
-		res.Outcome = OutcomeUncertain
+		res.Outcome, res.Pending = OutcomeUncertain, eff.Started
 	default:
 		res.Outcome = OutcomeDone
 	}

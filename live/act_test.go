@@ -316,6 +316,9 @@ func TestActAfterSending(t *testing.T) {
 			if (err != nil) != ActionSent(err) {
 				t.Fatalf("an error after sending lacks action_sent: %v", err)
 			}
+			if res.Pending != (c.name == "navigation never committed") {
+				t.Fatalf("pending %v", res.Pending)
+			}
 			if c.outcome == OutcomeNavigated && (res.HTTPStatus != 201 || !res.LoadComplete) {
 				t.Fatalf("navigated: %+v", res)
 			}

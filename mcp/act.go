@@ -55,7 +55,7 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 		return nil, err
 	}
 	defer ss.release()
-	_, l := ss.current()
+	page, l := ss.current()
 	if l == nil {
 		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "no page is open in this session (its browser may have exited): navigate first, then use the new revision")
 	}
@@ -81,6 +81,15 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 			return err
 		}
 		return &live.SentError{Err: err}
+	}
+	if res.Pending {
+		// The navigation the action started has not committed by the
+		// deadline, and until it does the tab answers nothing about its
+		// document: stop it, so the observation shows the page where it
+		// stayed. The outcome says the request may have gone through.
+		if err := page.StopLoading(cctx); err != nil {
+			return nil, sent(ss.fail(overdue(ctx, cctx, err)))
+		}
 	}
 	cond, err := plan.after(cctx, deadline)
 	if err != nil {
