@@ -70,7 +70,7 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	if a.Wait != nil && a.Wait.Until != "" {
 		opts.Until, opts.UntilSet = plan.until, true
 	}
-	res, err := l.Act(cctx, a.ExpectedRevision, action, target, opts)
+	res, err := actLive(cctx, l, a.ExpectedRevision, action, target, opts)
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
@@ -95,7 +95,7 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	if err != nil {
 		return nil, sent(overdue(ctx, cctx, err))
 	}
-	o, _, err := l.ObserveWhen(cctx, nil, cond)
+	o, err := observeLive(cctx, l, nil, nil, cond)
 	if err != nil {
 		return nil, sent(ss.fail(overdue(ctx, cctx, err)))
 	}
@@ -138,7 +138,7 @@ func (a *actArgs) action() (live.Action, error) {
 // in that observation; nil when the action names none. A revision error
 // outranks a reference error.
 func (ss *session) target(ctx context.Context, l *live.Session, expected, ref string) (*live.Target, error) {
-	if err := l.CheckCurrent(ctx, expected); err != nil {
+	if err := checkCurrentLive(ctx, l, expected); err != nil {
 		return nil, err
 	}
 	if ref == "" {

@@ -238,7 +238,7 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if err != nil {
 		return nil, overdue(ctx, cctx, err)
 	}
-	o, _, err := l.ObserveWhen(cctx, nil, cond)
+	o, err := observeLive(cctx, l, nil, nil, cond)
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
@@ -321,16 +321,15 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 	if err != nil {
 		return nil, overdue(ctx, cctx, err)
 	}
-	var o *domsnap.Observation
+	var expand *domsnap.Expansion
 	if a.Expand != nil {
 		from, ferr := ss.latest(a.Expand.ExpectedRevision)
 		if ferr != nil {
 			return nil, ferr
 		}
-		o, _, err = l.ObserveExpandedWhen(cctx, req, domsnap.Expansion{From: from, Region: a.Expand.Region}, cond)
-	} else {
-		o, _, err = l.ObserveWhen(cctx, req, cond)
+		expand = &domsnap.Expansion{From: from, Region: a.Expand.Region}
 	}
+	o, err := observeLive(cctx, l, req, expand, cond)
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
