@@ -412,7 +412,9 @@ type effectWatch interface {
 // the element (not_actionable with one reason, or human_only). A refused
 // action sends nothing and leaves the revision current. Once input is
 // sent, the last observation is no longer current, and an error carries
-// action_sent (ActionSent). The action is never repeated.
+// action_sent (ActionSent). A cancellation or the deadline, input sent or
+// not, also leaves the last observation no longer current. The action is
+// never repeated.
 func (s *Session) Act(ctx context.Context, expected string, a Action, t *Target, o ActOptions) (ActResult, error) {
 	if err := a.check(t); err != nil {
 		return ActResult{}, err
@@ -445,6 +447,11 @@ func (s *Session) Act(ctx context.Context, expected string, a Action, t *Target,
 		if err != nil {
 			err = &SentError{Err: err}
 		}
+	}
+	if err != nil && ctx.Err() != nil {
+		// Cancelled or out of time before the input went out: as for an
+		// observation, the previous one is no longer current.
+		s.invalid = true
 	}
 	return res, err
 }

@@ -440,3 +440,20 @@ func TestCheckCurrent(t *testing.T) {
 		t.Fatalf("calls %v", f.calls)
 	}
 }
+
+// TestActCancelledBeforeSending: an action cancelled before its input went
+// out sends nothing, yet leaves the previous observation no longer
+// current, as a cancelled observation does.
+func TestActCancelledBeforeSending(t *testing.T) {
+	f := &fakeActor{facts: button, prep: prepared{Hits: true}, resolveE: errcode.New(errcode.Cancelled, pkg, "", "context done")}
+	s, rev := actSession(t, f)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := s.Act(ctx, rev, Action{Kind: ActClick}, &Target{Role: "button"}, ActOptions{Deadline: time.Now().Add(time.Minute)})
+	if errcode.CodeOf(err) != errcode.Cancelled || ActionSent(err) || f.sent() {
+		t.Fatalf("got %v, calls %v", err, f.calls)
+	}
+	if _, ok, _ := s.Revision(context.Background()); ok {
+		t.Fatal("the revision is still current after a cancelled action")
+	}
+}
