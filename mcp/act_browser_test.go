@@ -565,3 +565,28 @@ func TestActCanaryNeverShown(t *testing.T) {
 		t.Error("the server's log holds the typed text")
 	}
 }
+
+// TestReadOnlyFlag: `domsnap mcp --read-only` lists no browser_act and
+// refuses a call to it as an unknown tool; browsing still works.
+func TestReadOnlyFlag(t *testing.T) {
+	web := taskSite(t)
+	s := start(t, filepath.Join(t.TempDir(), "state"), "--read-only")
+	list, err := s.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		if tool.Name == "browser_act" {
+			t.Fatal("a read-only server lists browser_act")
+		}
+	}
+	v := s.open(t, web.URL+"/items")
+	_, err = s.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "browser_act",
+		Arguments: map[string]any{"expected_revision": v.Revision, "action": "click", "ref": v.ref(t, "link", "Next")}})
+	if err == nil || !strings.Contains(err.Error(), "unknown tool") {
+		t.Fatalf("browser_act on a read-only server: %v", err)
+	}
+	if got := parseView(t, ok(t, s.call(t, "browser_observe", map[string]any{}))); got.Revision == v.Revision {
+		t.Fatal("no new observation")
+	}
+}
