@@ -130,6 +130,12 @@ type ActResult struct {
 	// PopupsClosed counts the windows and tabs the page opened during the
 	// action; each was closed at once.
 	PopupsClosed int
+	// Pending: the outcome is uncertain because a main-frame navigation
+	// the action started had not committed by the deadline. While it is
+	// pending, the tab answers no call that reaches its document, so no
+	// observation can be taken until it commits or is stopped
+	// (Page.StopLoading).
+	Pending bool
 }
 
 const (
@@ -406,7 +412,9 @@ type effectWatch interface {
 // the element (not_actionable with one reason, or human_only). A refused
 // action sends nothing and leaves the revision current. Once input is
 // sent, the last observation is no longer current, and an error carries
-// action_sent (ActionSent). The action is never repeated.
+// action_sent (ActionSent). A cancellation or the deadline, input sent or
+// not, also leaves the last observation no longer current. The action is
+// never repeated.
 func (s *Session) Act(ctx context.Context, expected string, a Action, t *Target, o ActOptions) (ActResult, error) {
 	if err := a.check(t); err != nil {
 		return ActResult{}, err
@@ -440,7 +448,26 @@ func (s *Session) Act(ctx context.Context, expected string, a Action, t *Target,
 			err = &SentError{Err: err}
 		}
 	}
+	if err != nil && ctx.Err() != nil {
+		// Cancelled or out of time before the input went out: as for an
+		// observation, the previous one is no longer current.
+		s.invalid = true
+	}
 	return res, err
+}
+
+// CheckCurrent checks expected against the session's current revision as
+// Act does before it looks at an element, without acting: a caller that
+// must look up the action's reference in the observation checks the
+// revision first, so a revision error outranks a reference error.
+func (s *Session) CheckCurrent(ctx context.Context, expected string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	nav, err := s.drv.Navigations(ctx)
+	if err != nil {
+		return asCaptureError(ctx, "reading navigations", err)
+	}
+	return s.checkCurrent(expected, nav)
 }
 
 // checkCurrent is checkRevision for a bare revision: expected must name
@@ -531,7 +558,7 @@ func perform(ctx context.Context, tab actor, a Action, t *Target, o ActOptions) 
 	case eff.Committed:
 		res.Outcome, res.HTTPStatus, res.LoadComplete = OutcomeNavigated, eff.Status, eff.Loaded
 	case eff.Started, eff.Busy:
-		res.Outcome = OutcomeUncertain
+		res.Outcome, res.Pending = OutcomeUncertain, eff.Started
 	default:
 		res.Outcome = OutcomeDone
 	}

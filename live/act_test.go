@@ -316,6 +316,9 @@ func TestActAfterSending(t *testing.T) {
 			if (err != nil) != ActionSent(err) {
 				t.Fatalf("an error after sending lacks action_sent: %v", err)
 			}
+			if res.Pending != (c.name == "navigation never committed") {
+				t.Fatalf("pending %v", res.Pending)
+			}
 			if c.outcome == OutcomeNavigated && (res.HTTPStatus != 201 || !res.LoadComplete) {
 				t.Fatalf("navigated: %+v", res)
 			}
@@ -410,5 +413,47 @@ func TestQuadGeometry(t *testing.T) {
 		if got := clamp(c[0], c[1]); got != c[2] {
 			t.Errorf("clamp(%v, %v) = %v, want %v", c[0], c[1], got, c[2])
 		}
+	}
+}
+
+// TestCheckCurrent: the revision check alone answers as Act's does, and
+// sends nothing.
+func TestCheckCurrent(t *testing.T) {
+	f := &fakeActor{facts: button, prep: prepared{Hits: true}}
+	s, rev := actSession(t, f)
+	older, _ := domsnap.LiveRevision(s.id, 0, 2)
+	if err := s.CheckCurrent(context.Background(), rev); err != nil {
+		t.Fatalf("current: %v", err)
+	}
+	if err := s.CheckCurrent(context.Background(), older); errcode.CodeOf(err) != errcode.StaleRevision {
+		t.Fatalf("older: %v", err)
+	}
+	s.invalid = true
+	if err := s.CheckCurrent(context.Background(), rev); errcode.CodeOf(err) != errcode.StaleRevision {
+		t.Fatalf("invalidated: %v", err)
+	}
+	f.nav = 1
+	if err := s.CheckCurrent(context.Background(), rev); errcode.CodeOf(err) != errcode.NavigatedRevision {
+		t.Fatalf("navigated: %v", err)
+	}
+	if len(f.calls) != 0 {
+		t.Fatalf("calls %v", f.calls)
+	}
+}
+
+// TestActCancelledBeforeSending: an action cancelled before its input went
+// out sends nothing, yet leaves the previous observation no longer
+// current, as a cancelled observation does.
+func TestActCancelledBeforeSending(t *testing.T) {
+	f := &fakeActor{facts: button, prep: prepared{Hits: true}, resolveE: errcode.New(errcode.Cancelled, pkg, "", "context done")}
+	s, rev := actSession(t, f)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := s.Act(ctx, rev, Action{Kind: ActClick}, &Target{Role: "button"}, ActOptions{Deadline: time.Now().Add(time.Minute)})
+	if errcode.CodeOf(err) != errcode.Cancelled || ActionSent(err) || f.sent() {
+		t.Fatalf("got %v, calls %v", err, f.calls)
+	}
+	if _, ok, _ := s.Revision(context.Background()); ok {
+		t.Fatal("the revision is still current after a cancelled action")
 	}
 }

@@ -49,7 +49,7 @@ func TestToolSchemasWithAjv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Tools) != 4 {
+	if len(list.Tools) != 5 {
 		t.Fatalf("%d tools", len(list.Tools))
 	}
 
@@ -70,6 +70,8 @@ func TestToolSchemasWithAjv(t *testing.T) {
 	answer("browser_observe", map[string]any{})
 	answer("browser_artifact", map[string]any{"artifact": ex.Artifact})
 	answer("snapshot_observe", map[string]any{"path": "page.html"})
+	cur := parse(t, answer("browser_observe", map[string]any{}))
+	answer("browser_act", map[string]any{"expected_revision": cur.Revision, "action": "scroll"})
 	answer("snapshot_observe", map[string]any{"path": "page.html", "extract": map[string]any{"kind": "table", "index": 0, "fields": []any{map[string]any{"name": "a", "column": 0, "type": "string"}}}})
 	// Error bodies are not answers.
 	for _, c := range []struct {
@@ -80,6 +82,7 @@ func TestToolSchemasWithAjv(t *testing.T) {
 		{"browser_observe", map[string]any{"extract": extractReq(nav.Revision, 3)}},
 		{"browser_artifact", map[string]any{"artifact": "sha256:" + strings.Repeat("0", 64)}},
 		{"snapshot_observe", map[string]any{"path": "../x"}},
+		{"browser_act", map[string]any{"expected_revision": nav.Revision, "action": "back"}},
 	} {
 		res := s.call(t, c.tool, c.args)
 		failed(t, res)
@@ -100,6 +103,12 @@ func TestToolSchemasWithAjv(t *testing.T) {
 		{"browser_artifact", `{"artifact":"sha256:../../x"}`, false},
 		{"snapshot_observe", `{"path":"a.html","model_bytes":1024}`, true},
 		{"snapshot_observe", `{"path":"a.html","model_bytes":1023}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"type","ref":"a1.1","text":""}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"type","ref":"a1.1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"press","key":"Enter"}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"press","key":"F1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"back","ref":"a1.1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"click","ref":"a1.1","option":"x"}`, false},
 	} {
 		cases = append(cases, tcase{c.tool, "inputSchema", json.RawMessage(c.args), c.valid})
 	}
@@ -124,7 +133,7 @@ func TestToolSchemasWithAjv(t *testing.T) {
 	if jerr := json.Unmarshal(out, &rep); jerr != nil {
 		t.Fatalf("the validator said %v: %s", err, out)
 	}
-	if err != nil || len(rep.Failures) > 0 || rep.Tools != 4 || rep.Checked != len(cases) {
+	if err != nil || len(rep.Failures) > 0 || rep.Tools != 5 || rep.Checked != len(cases) {
 		t.Fatalf("Ajv: %v; %d tools, %d of %d cases checked; failures:\n%s", err, rep.Tools, rep.Checked, len(cases), strings.Join(rep.Failures, "\n"))
 	}
 }

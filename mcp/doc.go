@@ -1,8 +1,16 @@
 // Package mcp is domsnap's agent tool server: the Model Context Protocol
-// tools browser_navigate, browser_observe, browser_artifact and
-// snapshot_observe, built on github.com/modelcontextprotocol/go-sdk, so an
-// agent drives one browser session through bounded observations and never
-// receives an unbounded page.
+// tools browser_navigate, browser_observe, browser_artifact,
+// snapshot_observe and browser_act, built on
+// github.com/modelcontextprotocol/go-sdk, so an agent drives one browser
+// session through bounded observations and never receives an unbounded
+// page.
+//
+// browser_act acts on one control of the latest observation through
+// live's Session.Act and answers with a fresh observation. The revision is
+// checked before the action reference is looked up in the remembered
+// observation, so a revision error outranks a reference error. Once input
+// was sent, an error result carries action_sent. Config.ReadOnly leaves the
+// tool out, so such a server never sends input to a page.
 //
 // A Server shares one headless Chromium, started on the first navigation,
 // among its sessions; each MCP session gets its own browser context (a

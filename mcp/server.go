@@ -42,6 +42,9 @@ type Config struct {
 	Root string
 	// Version is the server's version in the MCP handshake.
 	Version string
+	// ReadOnly leaves browser_act out: the server never sends input to a
+	// page, and a call to browser_act is refused as an unknown tool.
+	ReadOnly bool
 }
 
 // Server is the agent tool server. Its sessions share one browser.
@@ -118,7 +121,7 @@ func New(cfg Config) (*Server, error) {
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "domsnap", Title: "domsnap", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}}})
 	for _, t := range tools() {
-		if t.name == "snapshot_observe" && s.root == nil {
+		if t.name == "snapshot_observe" && s.root == nil || t.name == "browser_act" && cfg.ReadOnly {
 			continue
 		}
 		if err := s.addTool(t); err != nil {
@@ -388,11 +391,14 @@ func answer(data []byte) *sdk.CallToolResult {
 	}
 }
 
-// errorBody is the text of an error result.
+// errorBody is the text of an error result. ActionSent marks the error of
+// a browser_act call whose input reached the page: the page may have
+// changed, and the last observation is no longer current.
 type errorBody struct {
 	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
+		Code       string `json:"code"`
+		Message    string `json:"message"`
+		ActionSent bool   `json:"action_sent,omitempty"`
 	} `json:"error"`
 }
 
@@ -413,6 +419,7 @@ func errorResult(err error) *sdk.CallToolResult {
 		b.Error.Code = string(errcode.CaptureFailed)
 		b.Error.Message = "the call failed"
 	}
+	b.Error.ActionSent = live.ActionSent(err)
 	data, _ := json.Marshal(b)
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}, IsError: true}
 }

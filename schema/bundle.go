@@ -44,12 +44,17 @@ func ToolSchemas() []Tool {
 		t("browser_observe", Projection, ""),
 		t("browser_artifact", Observation, ""),
 		t("snapshot_observe", Projection, ""),
+		t("browser_act", Tools, "/$defs/browser_act.output"),
 	}
 }
 
 // BundleInput and BundleOutput build the tool's published schemas from
-// the schema files.
-func (t Tool) BundleInput() ([]byte, error)  { return Bundle(t.inFile, t.inPtr) }
+// the schema files. An input schema is what a client loads to register the
+// server, so it is lean: the definitions it copies from other files (the
+// extract request's) keep every rule and lose their prose, which documents
+// those files and which a tool's own description and the tools file's
+// short notes cover.
+func (t Tool) BundleInput() ([]byte, error)  { return bundle(t.inFile, t.inPtr, true) }
 func (t Tool) BundleOutput() ([]byte, error) { return Bundle(t.outFile, t.outPtr) }
 
 // Bundle returns the schema at pointer ptr ("" for the whole file) of the
@@ -58,8 +63,12 @@ func (t Tool) BundleOutput() ([]byte, error) { return Bundle(t.outFile, t.outPtr
 // the file's stem and the pointer ("result.cell"), and the references point
 // there. The output is indented JSON with sorted keys, so it is the same
 // bytes on every run.
-func Bundle(file, ptr string) ([]byte, error) {
-	b := &bundler{docs: map[string]any{}, defs: map[string]any{}}
+func Bundle(file, ptr string) ([]byte, error) { return bundle(file, ptr, false) }
+
+// bundle is Bundle; lean drops the descriptions of what it copies from
+// files other than file.
+func bundle(file, ptr string, lean bool) ([]byte, error) {
+	b := &bundler{docs: map[string]any{}, defs: map[string]any{}, root: file, lean: lean}
 	root, err := b.resolve(file, ptr)
 	if err != nil {
 		return nil, err
@@ -91,6 +100,10 @@ func Bundle(file, ptr string) ([]byte, error) {
 type bundler struct {
 	docs map[string]any
 	defs map[string]any
+	// root is the file bundled; with lean, what comes from other files
+	// loses its descriptions.
+	root string
+	lean bool
 }
 
 func (b *bundler) doc(file string) (any, error) {
@@ -194,12 +207,42 @@ func (b *bundler) define(ref, file string) (string, error) {
 			delete(m, k)
 		}
 	}
+	if b.lean && target != b.root {
+		stripDescriptions(v)
+	}
 	b.defs[name] = true // a placeholder while its own references are copied
 	if err := b.rewrite(v, target); err != nil {
 		return "", err
 	}
 	b.defs[name] = v
 	return name, nil
+}
+
+// stripDescriptions removes every "description" keyword under v, which is
+// a copy. A property named description is kept: only a keyword beside
+// other keywords is prose.
+func stripDescriptions(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		if d, ok := v["description"].(string); ok && d != "" {
+			delete(v, "description")
+		}
+		for k, x := range v {
+			if k == "properties" {
+				if props, ok := x.(map[string]any); ok {
+					for _, p := range props {
+						stripDescriptions(p)
+					}
+					continue
+				}
+			}
+			stripDescriptions(x)
+		}
+	case []any:
+		for _, x := range v {
+			stripDescriptions(x)
+		}
+	}
 }
 
 func deepCopy(v any) any {

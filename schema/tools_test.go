@@ -146,6 +146,23 @@ func TestToolInputSchemas(t *testing.T) {
 		{"snapshot_observe", `{"path":"a.html"}`, true},
 		{"snapshot_observe", `{"path":"a.html","extract":` + req + `}`, true},
 		{"snapshot_observe", `{"path":""}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"click","ref":"a1.1"}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"click"}`, false},
+		{"browser_act", `{"action":"click","ref":"a1.1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"type","ref":"a1.1","text":""}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"type","ref":"a1.1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"type","ref":"a1.1","text":"` + strings.Repeat("x", 4097) + `"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"click","ref":"a1.1","text":"x"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"select","ref":"a1.1","option":"Red"}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"select","ref":"a1.1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"press","key":"Enter"}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"press","key":"F5"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"press"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"scroll"}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"scroll","key":"End"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"back"}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"back","ref":"a1.1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"hover","ref":"a1.1"}`, false},
 	} {
 		var tool schema.Tool
 		for _, x := range schema.ToolSchemas() {

@@ -34,6 +34,7 @@ func runMCP(c *cli, args []string) int {
 	stateDir := fs.String("state-dir", "", "the artifact store's folder (default $XDG_STATE_HOME/domsnap, else ~/.local/state/domsnap)")
 	maxStore := fs.Int64("max-store-bytes", mcp.DefaultMaxStoreBytes, "the artifact store's size bound; the least recently used artifacts go first")
 	modelBytes := fs.Int("model-bytes", limits.ModelBytes, "the byte budget of every answer; a call may only lower it")
+	readOnly := fs.Bool("read-only", false, "serve no browser_act: the server never sends input to a page")
 	root := fs.String("root", "", "the folder snapshot_observe may read below (without it the tool is not offered)")
 	httpAddr := fs.String("http", "", "serve streamable HTTP at /mcp on this host:port instead of stdio (loopback unless --allow-remote)")
 	tokenFile := fs.String("token-file", "", "with --http: the file holding the bearer token every request must carry (mode 600; required)")
@@ -76,6 +77,7 @@ func runMCP(c *cli, args []string) int {
 		MaxStoreBytes: *maxStore,
 		ModelBytes:    *modelBytes,
 		Root:          *root,
+		ReadOnly:      *readOnly,
 		Version:       moduleVersion(),
 	})
 	if err != nil {

@@ -22,6 +22,12 @@ var valid = map[string][]string{
 	},
 	"browser_artifact": {`{"artifact":"sha256:` + strings.Repeat("0", 64) + `"}`},
 	"snapshot_observe": {`{"path":"a.html","extract":{"kind":"form","index":15,"fields":[{"name":"a","column":4,"type":"boolean"}]}}`},
+	"browser_act": {
+		`{"expected_revision":"r1.0123456789abcdef.n1.o1","action":"type","ref":"a1.1","text":"x","wait":{"until":"load"},"model_bytes":1024}`,
+		`{"expected_revision":"r","action":"select","ref":"a1.2","option":"Red"}`,
+		`{"expected_revision":"r","action":"press","key":"Enter"}`,
+		`{"expected_revision":"r","action":"back"}`,
+	},
 }
 
 // replacements are the values put in place of every member and element.
