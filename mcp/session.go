@@ -7,7 +7,23 @@ import (
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/profile"
 )
+
+// grant is what a session may do: whose it is, where it may go, and the
+// profile it browses with. It is fixed when the session is made, so a
+// principals file read again applies to new sessions only.
+type grant struct {
+	// principal names the hosted caller the session belongs to, "" over
+	// stdio or with a single token.
+	principal string
+	// policy limits the main frame (--allow-origin, or the principal's
+	// allow_origins, each with the other).
+	policy []*Policy
+	// profile names the persistent profile the session browses with, ""
+	// for a fresh browser context.
+	profile string
+}
 
 // session is the state of one MCP session: its browser context, tab and
 // live session, created on the first navigation. Calls hold lock while
@@ -18,6 +34,7 @@ type session struct {
 	lock chan struct{}
 	// owner names the session's artifacts in the store.
 	owner Owner
+	grant grant
 
 	mu      sync.Mutex
 	ended   bool
@@ -25,10 +42,61 @@ type session struct {
 	bctx    *live.BrowserContext
 	page    *live.Page
 	live    *live.Session
+	// With a profile: the lease, held while the session's own browser
+	// runs on the profile's folder, and the profile's origins.
+	lease   *profile.Lease
+	bound   *Policy
 }
 
-func newSession(s *Server) *session {
-	return &session{srv: s, lock: make(chan struct{}, 1), owner: Owner(s.owners.Add(1))}
+func newSession(s *Server, g grant) *session {
+	return &session{srv: s, lock: make(chan struct{}, 1), owner: Owner(s.owners.Add(1)), grant: g}
+}
+
+// check is where the main frame may go, as an error: every policy of the
+// grant, and with a profile its binding, must allow raw. The binding is
+// read again when no browser holds it yet, so a profile that does not
+// exist is unknown_profile before anything starts.
+func (ss *session) check(raw string) error {
+	for _, p := range ss.grant.policy {
+		if err := p.Check(raw); err != nil {
+			return err
+		}
+	}
+	if ss.grant.profile == "" {
+		return nil
+	}
+	ss.mu.Lock()
+	bound := ss.bound
+	ss.mu.Unlock()
+	if bound == nil {
+		prof, err := ss.srv.profileStore().Get(ss.grant.profile)
+		if err != nil {
+			return err
+		}
+		if bound, err = NewPolicy(prof.Origins); err != nil {
+			return err
+		}
+	}
+	if err := bound.Check(raw); err != nil {
+		return errcode.New(errcode.NavigationRefused, pkg, "", "the URL's origin is not one the session's profile is bound to")
+	}
+	return nil
+}
+
+// allow is check as the guard asks it, for every main-frame request.
+func (ss *session) allow(raw string) bool {
+	for _, p := range ss.grant.policy {
+		if !p.Allow(raw) {
+			return false
+		}
+	}
+	if ss.grant.profile == "" {
+		return true
+	}
+	ss.mu.Lock()
+	bound := ss.bound
+	ss.mu.Unlock()
+	return bound != nil && bound.Allow(raw)
 }
 
 // isEnded reports whether the session has ended.
@@ -92,6 +160,9 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 		return p, l, nil
 	}
 	ss.reset()
+	if ss.grant.profile != "" {
+		return ss.openProfile(ctx)
+	}
 	b, err := ss.srv.browserFor(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -115,7 +186,7 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 		bctx.Close()
 		return nil, nil, err
 	}
-	if err := p.Guard(ctx, ss.srv.policy.Allow); err != nil {
+	if err := p.Guard(ctx, ss.allow); err != nil {
 		p.Close()
 		bctx.Close()
 		return nil, nil, err
@@ -137,6 +208,61 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 	return p, l, nil
 }
 
+// openProfile leases the session's profile and starts a browser of the
+// session's own on its folder: the profile's cookies and storage live in
+// the browser's default context, which no other session shares. The lease
+// is held until that browser has exited (reset).
+func (ss *session) openProfile(ctx context.Context) (_ *live.Page, _ *live.Session, err error) {
+	prof, err := ss.srv.profileStore().Get(ss.grant.profile)
+	if err != nil {
+		return nil, nil, err
+	}
+	bound, err := NewPolicy(prof.Origins)
+	if err != nil {
+		return nil, nil, err
+	}
+	lease, err := prof.Lease()
+	if err != nil {
+		return nil, nil, err
+	}
+	var b *live.Browser
+	defer func() {
+		if err != nil {
+			if b != nil {
+				b.Close()
+			}
+			lease.Close()
+		}
+	}()
+	ss.mu.Lock()
+	ss.bound = bound
+	ss.mu.Unlock()
+	if b, err = ss.srv.launchProfile(ctx, lease); err != nil {
+		return nil, nil, err
+	}
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.Guard(ctx, ss.allow); err != nil {
+		p.Close()
+		return nil, nil, err
+	}
+	l, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
+	if err != nil {
+		p.Close()
+		return nil, nil, err
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.ended {
+		p.Close()
+		return nil, nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
+	}
+	ss.browser, ss.page, ss.live, ss.lease = b, p, l, lease
+	return p, l, nil
+}
+
 // fail passes a call's error on. When the browser has died under the
 // call, the session forgets its tab and the server its browser, so the next
 // navigation starts a new one, and the error is capture_failed whatever the
@@ -152,24 +278,34 @@ func (ss *session) fail(err error) error {
 		return err
 	}
 	ss.reset()
-	ss.srv.retire(b)
+	if ss.grant.profile == "" {
+		ss.srv.retire(b)
+	}
 	return errcode.Wrap(errcode.CaptureFailed, pkg, "", "the browser exited; navigate again to start a new one", err)
 }
 
 // probeTimeout bounds the check that a browser still answers.
 const probeTimeout = 2 * time.Second
 
-// reset closes the tab and the browser context, if any.
+// reset closes the tab and the browser context, if any. A session with a
+// profile closes its own browser, and only once that has exited releases
+// the lease, so the next holder never meets a browser still on the folder.
 func (ss *session) reset() {
 	ss.mu.Lock()
-	p, bctx := ss.page, ss.bctx
-	ss.browser, ss.bctx, ss.page, ss.live = nil, nil, nil, nil
+	p, bctx, b, lease := ss.page, ss.bctx, ss.browser, ss.lease
+	ss.browser, ss.bctx, ss.page, ss.live, ss.lease = nil, nil, nil, nil, nil
 	ss.mu.Unlock()
 	if p != nil {
 		p.Close()
 	}
 	if bctx != nil {
 		bctx.Close()
+	}
+	if lease != nil {
+		if b != nil {
+			b.Close()
+		}
+		lease.Close()
 	}
 }
 
