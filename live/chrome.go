@@ -5,11 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -75,8 +73,8 @@ func FindChrome(explicit string) (string, error) {
 type Options struct {
 	// Path is the Chromium binary; empty means FindChrome's search.
 	Path string
-	// StartTimeout bounds how long the browser may take to open its DevTools
-	// endpoint. Zero means 30 seconds.
+	// StartTimeout bounds how long the browser may take to answer over the
+	// DevTools protocol. Zero means 30 seconds.
 	StartTimeout time.Duration
 	// TempDir is the folder the throw-away profile is created in; empty
 	// means os.TempDir().
@@ -84,17 +82,27 @@ type Options struct {
 	// ExtraArgs are appended to the command line (tests use them to provoke
 	// failures). The fixed flags cannot be removed.
 	ExtraArgs []string
+
+	// persist, set by LaunchProfile, is a persistent profile folder used
+	// instead of a throw-away one; lock is handed to the browser with it.
+	persist string
+	lock    *os.File
 }
 
 // Browser is a running headless Chromium with its own throw-away profile.
 type Browser struct {
 	cmd     *exec.Cmd
 	profile string
-	port    int
+	// keep is set for a persistent profile (LaunchProfile): Close leaves it.
+	keep    bool
+	pipe    *devtoolsPipe
 	conn    *rpcc.Conn
 	client  *cdp.Client
 	product string
 	proto   string
+	// answered is set once the browser has answered over the protocol;
+	// one that never did is not asked to close, only killed.
+	answered bool
 
 	// life ends when the browser is shut down; every event stream of its
 	// tabs lives under it, so none outlives the browser.
@@ -108,7 +116,8 @@ type Browser struct {
 }
 
 // baseArgs are the flags every launch uses: headless, no background traffic,
-// no first-run work, a debugging port chosen by the system.
+// no first-run work, and the DevTools protocol over the pipes on fds 3 and 4
+// (pipe.go), never on a port.
 func baseArgs(profile string) []string {
 	return []string{
 		"--headless",
@@ -127,8 +136,7 @@ func baseArgs(profile string) []string {
 		"--use-mock-keychain",
 		"--mute-audio",
 		"--hide-scrollbars",
-		"--remote-debugging-address=127.0.0.1",
-		"--remote-debugging-port=0",
+		"--remote-debugging-pipe",
 		"--user-data-dir=" + profile,
 	}
 }
@@ -147,11 +155,21 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 		return nil, cancelled(err)
 	}
 	sweepStaleProfiles(opts.TempDir)
-	profile, err := os.MkdirTemp(opts.TempDir, profilePrefix)
-	if err != nil {
-		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "creating the browser profile", err)
+	keep := opts.persist != ""
+	profile := opts.persist
+	if !keep {
+		if profile, err = os.MkdirTemp(opts.TempDir, profilePrefix); err != nil {
+			return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "creating the browser profile", err)
+		}
+		markOwner(profile)
 	}
-	markOwner(profile)
+	// removeProfile undoes the folder on a failed start: a throw-away one
+	// goes, a persistent one stays.
+	removeProfile := func() {
+		if !keep {
+			os.RemoveAll(profile)
+		}
+	}
 	args := append(baseArgs(profile), opts.ExtraArgs...)
 	args = append(args, "about:blank")
 	cmd := exec.Command(path, args...)
@@ -165,15 +183,36 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	var stderr tailBuffer
 	cmd.Stdout = nil
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(profile)
+	childFiles, pipe, err := newPipes()
+	if err != nil {
+		removeProfile()
+		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "making the DevTools pipes", err)
+	}
+	cmd.ExtraFiles = childFiles
+	if opts.lock != nil {
+		// The lease's lock, as the browser's fd 5: held while it runs.
+		cmd.ExtraFiles = append(cmd.ExtraFiles[:len(childFiles):len(childFiles)], opts.lock)
+	}
+	err = cmd.Start()
+	// The child holds its own copies now; ours must go, or the reader
+	// would never see the end of the browser's output.
+	for _, f := range childFiles {
+		f.Close()
+	}
+	if err != nil {
+		pipe.close()
+		removeProfile()
 		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "starting "+errcode.Quote(path), errors.Join(ErrNoBrowser, err))
 	}
-	b := &Browser{cmd: cmd, profile: profile, exited: make(chan struct{}), stopWait: make(chan struct{})}
+	pipe.start()
+	b := &Browser{cmd: cmd, profile: profile, keep: keep, pipe: pipe, exited: make(chan struct{}), stopWait: make(chan struct{})}
 	b.life, b.endLife = context.WithCancel(context.Background())
 	go func() {
 		_ = cmd.Wait()
 		close(b.exited)
+		// The protocol ends with the browser, even if a helper it forked
+		// still held its end of the pipe.
+		pipe.close()
 	}()
 	defer func() {
 		if err != nil {
@@ -187,27 +226,25 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	}
 	startCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	port, wsPath, err := b.waitForPort(startCtx, &stderr)
+	conn, err := pipe.dial(startCtx, "")
 	if err != nil {
-		if errcode.CodeOf(err) != "" {
-			return nil, err
-		}
-		// The caller's context ending is a cancellation; StartTimeout
-		// running out is a browser that failed to start.
-		return nil, startError(ctx, "waiting "+timeout.String()+" for the DevTools endpoint", err)
-	}
-	b.port = port
-	conn, err := rpcc.DialContext(startCtx, "ws://"+net.JoinHostPort("127.0.0.1", strconv.Itoa(port))+wsPath)
-	if err != nil {
-		return nil, startError(ctx, "connecting to the DevTools endpoint", err)
+		return nil, startError(ctx, "connecting to the DevTools pipe", err)
 	}
 	b.conn = conn
 	b.client = cdp.NewClient(conn)
+	// The browser reads the pipe once it is ready: the first reply is the
+	// sign that it started.
 	v, err := b.client.Browser.GetVersion(startCtx)
 	if err != nil {
-		return nil, startError(ctx, "Browser.getVersion", err)
+		if startCtx.Err() == nil && b.exitedSoon() {
+			return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "Chromium exited before answering over the DevTools protocol"+stderr.describe(), ErrNoBrowser)
+		}
+		// The caller's context ending is a cancellation; StartTimeout
+		// running out is a browser that failed to start.
+		return nil, startError(ctx, "waiting "+timeout.String()+" for Browser.getVersion", err)
 	}
 	b.product, b.proto = v.Product, v.ProtocolVersion
+	b.answered = true
 	go b.watch(ctx)
 	return b, nil
 }
@@ -222,31 +259,17 @@ func (b *Browser) watch(ctx context.Context) {
 	}
 }
 
-// waitForPort polls for DevToolsActivePort, which Chromium writes into the
-// profile once its endpoint listens: the first line is the port, the second
-// the browser target's WebSocket path.
-func (b *Browser) waitForPort(ctx context.Context, stderr *tailBuffer) (int, string, error) {
-	file := filepath.Join(b.profile, "DevToolsActivePort")
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if data, err := os.ReadFile(file); err == nil {
-			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-			if len(lines) == 2 {
-				port, err := strconv.Atoi(strings.TrimSpace(lines[0]))
-				if err == nil && port > 0 && port < 65536 && strings.HasPrefix(lines[1], "/devtools/browser/") {
-					return port, strings.TrimSpace(lines[1]), nil
-				}
-			}
-			// A half-written file: read it again on the next tick.
-		}
-		select {
-		case <-b.exited:
-			return 0, "", errcode.Wrap(errcode.CaptureFailed, pkg, "", "Chromium exited before opening its DevTools endpoint"+stderr.describe(), ErrNoBrowser)
-		case <-ctx.Done():
-			return 0, "", ctx.Err()
-		case <-tick.C:
-		}
+// exitedSoon reports whether the browser process has exited, or exits
+// within a moment: a browser that dies closes the pipe a little before the
+// process is reaped.
+func (b *Browser) exitedSoon() bool {
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-b.exited:
+		return true
+	case <-t.C:
+		return false
 	}
 }
 
@@ -274,10 +297,8 @@ func (b *Browser) Version() string {
 // ProtocolVersion is the DevTools protocol version the browser speaks.
 func (b *Browser) ProtocolVersion() string { return b.proto }
 
-// Port is the DevTools port the browser listens on (loopback only).
-func (b *Browser) Port() int { return b.port }
-
-// Profile is the temporary profile directory, removed by Close.
+// Profile is the profile directory: a temporary one, removed by Close, or
+// the persistent one LaunchProfile was given, which Close leaves.
 func (b *Browser) Profile() string { return b.profile }
 
 // PID is the browser process id.
@@ -298,7 +319,7 @@ func (b *Browser) shutdown() {
 	b.once.Do(func() {
 		close(b.stopWait)
 		b.endLife()
-		if b.client != nil {
+		if b.answered {
 			ctx, cancel := context.WithTimeout(context.Background(), closeCallTimeout)
 			_ = b.client.Browser.Close(ctx)
 			cancel()
@@ -306,7 +327,15 @@ func (b *Browser) shutdown() {
 		if b.conn != nil {
 			_ = b.conn.Close()
 		}
-		if b.client != nil {
+		if b.pipe != nil {
+			// Our ends of the pipes go whatever the browser does; that
+			// ends the reader and every tab's connection.
+			b.pipe.close()
+			if !b.pipe.wait(5*time.Second) && b.closeErr == nil {
+				b.closeErr = errcode.New(errcode.CaptureFailed, pkg, "", "the DevTools pipe's reader did not stop")
+			}
+		}
+		if b.answered {
 			// A browser asked to close over the protocol usually exits at
 			// once; give it a moment before the kill below.
 			select {
@@ -325,6 +354,11 @@ func (b *Browser) shutdown() {
 		// A browser that was killed or crashed left its singleton folder
 		// outside the profile (singleton.go).
 		removeSingletonDir(b.profile)
+		if b.keep {
+			// A persistent profile stays; its lease's end clears the
+			// singleton links inside it.
+			return
+		}
 		// Chromium helpers may still flush files for a moment after the main
 		// process is gone: retry the removal briefly.
 		var rmErr error
@@ -340,8 +374,8 @@ func (b *Browser) shutdown() {
 	})
 }
 
-// NewPage opens a new tab (about:blank) and connects to it directly over its
-// own WebSocket, so page events and replies never share a connection with
+// NewPage opens a new tab (about:blank) and connects to it over a session
+// of its own, so page events and replies never share a connection with
 // other tabs.
 func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	ctx, cancel := withDeadline(ctx)

@@ -3,8 +3,8 @@
 // revisions (docs/reference.md#revisions, #saved-snapshots and #command-line).
 //
 // It has three layers. [Launch] starts a headless Chromium with a throw-away
-// profile and connects with github.com/mafredri/cdp; a [Page] is one tab on its
-// own WebSocket. [Serve] puts one HTML file's exact bytes on a loopback port, so
+// profile and connects with github.com/mafredri/cdp over a pair of pipes; a
+// [Page] is one tab on a protocol session of its own. [Serve] puts one HTML file's exact bytes on a loopback port, so
 // offline and live analysis of the same bytes can be compared. A Session owns
 // the revision counters of one tab and makes every observation atomic.
 //
@@ -44,7 +44,10 @@
 // The browser runs headless with a fresh profile in a temporary directory
 // (its XDG config and cache folders, where Chromium keeps its crash
 // database, point inside it too), with background networking, sync and
-// component updates off, and its DevTools endpoint on loopback only. Pages served by Serve carry
+// component updates off. It speaks the DevTools protocol only over two
+// pipes inherited from the launching process (--remote-debugging-pipe) and
+// listens on no port, so no other local user can reach it and drive its tabs.
+// Pages served by Serve carry
 // `Content-Security-Policy: script-src 'none'`, and every request other than
 // the page itself fails. Captures request only the display and visibility
 // computed styles; the analysis never reads input values, textarea values or
@@ -75,7 +78,7 @@
 //
 // The analysis of a capture is bounded by the scan budgets of package limits;
 // the capture itself is as large as the page. Launch waits at most
-// Options.StartTimeout for the DevTools endpoint. Every protocol call runs
+// Options.StartTimeout for the browser's first answer. Every protocol call runs
 // under a deadline: the caller's, or [limits.LiveTimeout] when the caller's
 // context has none. A deadline that passes (a server that never answers, a
 // script that never yields, a page that never produces a frame) ends the

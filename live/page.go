@@ -4,10 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net"
-	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/domsnapshot"
@@ -19,14 +18,15 @@ import (
 	"github.com/domsnap/domsnap/errcode"
 )
 
-// Page is one browser tab, connected over its own DevTools WebSocket. It is
-// the Driver a live Session uses.
+// Page is one browser tab, connected over a DevTools session of its own (a
+// virtual connection of the browser's pipe, pipe.go). It is the Driver a live
+// Session uses.
 //
 // A Page listens to Page.frameNavigated from the moment it opens and counts
-// the main frame's navigations. Because the protocol delivers a connection's
-// events before the reply of any later command, draining that stream right
-// after a capture tells whether the main document changed while the capture
-// ran.
+// the main frame's navigations. Because the protocol delivers a session's
+// events before the reply of any later command, and the pipe keeps that
+// order for each session (pipe.go), draining that stream right after a
+// capture tells whether the main document changed while the capture ran.
 type Page struct {
 	b      *Browser
 	id     target.ID
@@ -58,8 +58,11 @@ type Page struct {
 // screen is pinned (pinReferenceScreen). Every tab the package opens comes
 // through here, so no page is ever loaded without these.
 func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error) {
-	url := "ws://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(b.port)) + "/devtools/page/" + string(id)
-	conn, err := rpcc.DialContext(ctx, url)
+	att, err := b.client.Target.AttachToTarget(ctx, target.NewAttachToTargetArgs(id).SetFlatten(true))
+	if err != nil {
+		return nil, callError(ctx, "Target.attachToTarget", err)
+	}
+	conn, err := b.pipe.dial(ctx, string(att.SessionID))
 	if err != nil {
 		return nil, callError(ctx, "connecting to the tab", err)
 	}
@@ -267,6 +270,18 @@ func (p *Page) Evaluate(ctx context.Context, expr string) (json.RawMessage, erro
 		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "script threw an exception")
 	}
 	return json.RawMessage(r.Result.Value), nil
+}
+
+// Answers reports whether the tab's renderer runs a script within timeout.
+// A page whose own script never yields (an endless loop) holds the
+// renderer's main thread, and then nothing that needs the page answers:
+// not a snapshot, not a navigation away. The probe evaluates a literal,
+// which no page script can intercept.
+func (p *Page) Answers(timeout time.Duration) bool {
+	ctx, cancel := context.WithTimeout(p.life, timeout)
+	defer cancel()
+	_, err := p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs("0").SetReturnByValue(true))
+	return err == nil
 }
 
 // Close closes the tab and its connection. It is safe to call more than once.

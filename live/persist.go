@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"os"
+	"path/filepath"
 
 	"github.com/domsnap/domsnap/errcode"
 )
@@ -16,5 +17,13 @@ import (
 // pages of its default context (Browser.NewPage) hold the profile's cookies
 // and storage; a BrowserContext would not.
 func LaunchProfile(ctx context.Context, opts Options, folder string, lock *os.File) (*Browser, error) {
-	return nil, errcode.New(errcode.CaptureFailed, pkg, "", "TODO")
+	if folder == "" || !filepath.IsAbs(folder) {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the profile folder must be an absolute path")
+	}
+	fi, err := os.Lstat(folder)
+	if err != nil || !fi.IsDir() {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the profile folder is not a folder")
+	}
+	opts.persist, opts.lock = folder, lock
+	return Launch(ctx, opts)
 }

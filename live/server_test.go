@@ -118,8 +118,10 @@ func isNoBrowser(err error) bool {
 }
 
 // TestLaunchBrowserThatDies starts a "browser" that exits at once: Launch
-// must fail promptly, say so, and leave no profile behind.
+// must fail promptly, say so, and leave no profile and no pipe reader
+// behind.
 func TestLaunchBrowserThatDies(t *testing.T) {
+	readers, conns := pipeReaders.Load(), pipeConns.Load()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "chrome")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho dying >&2\nexit 3\n"), 0o755); err != nil {
@@ -137,11 +139,14 @@ func TestLaunchBrowserThatDies(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Fatalf("profiles left behind: %v", left)
 	}
+	noPipeLeft(t, readers, conns)
 }
 
-// TestLaunchBrowserThatHangs starts a "browser" that never opens its
-// endpoint: Launch gives up at StartTimeout and kills it.
+// TestLaunchBrowserThatHangs starts a "browser" that never answers over
+// the pipe: Launch gives up at StartTimeout, kills it without asking it to
+// close (it would not answer that either), and leaves no pipe reader behind.
 func TestLaunchBrowserThatHangs(t *testing.T) {
+	readers, conns := pipeReaders.Load(), pipeConns.Load()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "chrome")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755); err != nil {
@@ -158,5 +163,16 @@ func TestLaunchBrowserThatHangs(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Fatalf("profiles left behind: %v", left)
+	}
+	noPipeLeft(t, readers, conns)
+}
+
+// noPipeLeft fails when more pipe readers or virtual connections run than
+// before a failed launch: the launch closed its pipe before it returned,
+// and the shutdown waited for the reader to end.
+func noPipeLeft(t *testing.T, readers, conns int64) {
+	t.Helper()
+	if pipeReaders.Load() != readers || pipeConns.Load() != conns {
+		t.Errorf("readers %d connections %d left, want %d %d", pipeReaders.Load(), pipeConns.Load(), readers, conns)
 	}
 }

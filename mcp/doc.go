@@ -8,7 +8,11 @@
 // among its sessions; each MCP session gets its own browser context (a
 // fresh profile, disposed when the session ends), one tab and one
 // [live.Session], whose revisions are foreign in every other session. The
-// tool calls of a session run one at a time under the session's lock.
+// tool calls of a session run one at a time under the session's lock. A
+// page that stops answering (its script never yields) would hold that lock
+// call after call: a call whose deadline passes on such a page closes its
+// tab, and the next navigation opens a new one in the same browser context,
+// with a new live session.
 //
 // # Hosted
 //

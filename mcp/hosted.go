@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-		"encoding/json"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -248,8 +248,8 @@ type hosted struct {
 	s    *Server
 	cfg  HostedConfig
 	own  map[string]bool // the server's own origins
-	mcp  http.Handler      // the SDK's streamable handler
-	gate http.Handler      // the token check, then serveMCP
+	mcp  http.Handler    // the SDK's streamable handler
+	gate http.Handler    // the token check, then serveMCP
 	log  *log.Logger
 
 	mu sync.Mutex
@@ -258,9 +258,9 @@ type hosted struct {
 	principals *Principals
 	pending    map[string]int // sessions being initialised, by principal
 	leases     map[*sdk.ServerSession]*lease
-	draining bool
-	posts    int       // POST requests in flight: calls and their answers
-	answered time.Time // when the last POST request ended, its answer written
+	draining   bool
+	posts      int       // POST requests in flight: calls and their answers
+	answered   time.Time // when the last POST request ended, its answer written
 }
 
 // lease is one admitted session's place in the front.

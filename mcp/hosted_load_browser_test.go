@@ -160,7 +160,7 @@ func (p *hostedProc) chromePID(t *testing.T) int {
 	t.Helper()
 	ps, _ := leftover.Processes(p.tmp)
 	for _, x := range ps {
-		if !strings.Contains(x.Cmdline, "--type=") && strings.Contains(x.Cmdline, "--remote-debugging-port") {
+		if !strings.Contains(x.Cmdline, "--type=") && strings.Contains(x.Cmdline, "--user-data-dir=") {
 			return x.PID
 		}
 	}

@@ -134,12 +134,12 @@ func processesUnder(dir string) []int {
 }
 
 // browserPID is the main Chromium process of the server: the one under its
-// TMPDIR without a --type= flag.
+// TMPDIR without a --type= flag (helpers have one).
 func (s *server) browserPID(t *testing.T) int {
 	t.Helper()
 	for _, pid := range processesUnder(s.tmp) {
 		cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
-		if !bytes.Contains(cmdline, []byte("--type=")) && bytes.Contains(cmdline, []byte("--remote-debugging-port")) {
+		if !bytes.Contains(cmdline, []byte("--type=")) && bytes.Contains(cmdline, []byte("--user-data-dir=")) {
 			return pid
 		}
 	}

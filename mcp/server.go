@@ -57,9 +57,9 @@ type Server struct {
 	store  *Store
 	// profiles is the profiles folder of the state folder.
 	profiles *profile.Store
-	root   *rootDir
-	mcp    *sdk.Server
-	inputs map[string]*argcheck.Schema
+	root     *rootDir
+	mcp      *sdk.Server
+	inputs   map[string]*argcheck.Schema
 
 	// owners numbers the sessions, for the artifact store.
 	owners atomic.Uint64

@@ -44,8 +44,8 @@ type session struct {
 	live    *live.Session
 	// With a profile: the lease, held while the session's own browser
 	// runs on the profile's folder, and the profile's origins.
-	lease   *profile.Lease
-	bound   *Policy
+	lease *profile.Lease
+	bound *Policy
 }
 
 func newSession(s *Server, g grant) *session {
@@ -151,23 +151,70 @@ func (ss *session) current() (*live.Page, *live.Session) {
 	return ss.page, ss.live
 }
 
-// open makes sure the session has a tab in a running browser: on the first
-// navigation, and after the browser died, it starts over with a new
-// browser context, tab and live session (whose revisions are new, so the
-// old ones are foreign).
+// open makes sure the session has a tab in a running browser. On the
+// first navigation, and after the browser died, it starts over with a new
+// browser context; after a tab was dropped because its page stopped
+// answering (fail), it opens a new tab in the context the session has. Either
+// way the tab comes with a new live session, whose revisions are new, so the
+// old ones are foreign.
 func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) {
 	if p, l := ss.current(); p != nil {
 		return p, l, nil
 	}
-	ss.reset()
 	if ss.grant.profile != "" {
 		return ss.openProfile(ctx)
 	}
+	b, bctx, err := ss.context(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := bctx.NewPage(ctx)
+	if err != nil {
+		ss.reset()
+		return nil, nil, err
+	}
+	if err := p.Guard(ctx, ss.allow); err != nil {
+		p.Close()
+		ss.reset()
+		return nil, nil, err
+	}
+	l, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
+	if err != nil {
+		p.Close()
+		ss.reset()
+		return nil, nil, err
+	}
+	ss.mu.Lock()
+	if ss.ended || ss.bctx != bctx {
+		ss.mu.Unlock()
+		p.Close()
+		return nil, nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
+	}
+	ss.page, ss.live = p, l
+	ss.mu.Unlock()
+	return p, l, nil
+}
+
+// context returns the browser context to open the session's tab in: the
+// one the session has while its browser runs, else a new one, which the
+// session keeps.
+func (ss *session) context(ctx context.Context) (*live.Browser, *live.BrowserContext, error) {
+	ss.mu.Lock()
+	b, bctx := ss.browser, ss.bctx
+	ss.mu.Unlock()
+	if b != nil && bctx != nil {
+		select {
+		case <-b.Done():
+		default:
+			return b, bctx, nil
+		}
+	}
+	ss.reset()
 	b, err := ss.srv.browserFor(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	bctx, err := b.NewContext(ctx)
+	bctx, err = b.NewContext(ctx)
 	if err != nil && ctx.Err() == nil && !b.Responsive(probeTimeout) {
 		// The browser died before its death was noticed (a process killed
 		// a moment ago is not reaped at once): start a new one now rather
@@ -181,111 +228,146 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := bctx.NewPage(ctx)
-	if err != nil {
-		bctx.Close()
-		return nil, nil, err
-	}
-	if err := p.Guard(ctx, ss.allow); err != nil {
-		p.Close()
-		bctx.Close()
-		return nil, nil, err
-	}
-	l, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
-	if err != nil {
-		p.Close()
-		bctx.Close()
-		return nil, nil, err
-	}
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
 	if ss.ended {
-		p.Close()
+		ss.mu.Unlock()
 		bctx.Close()
 		return nil, nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
 	}
-	ss.browser, ss.bctx, ss.page, ss.live = b, bctx, p, l
-	return p, l, nil
+	ss.browser, ss.bctx = b, bctx
+	ss.mu.Unlock()
+	return b, bctx, nil
 }
 
-// openProfile leases the session's profile and starts a browser of the
-// session's own on its folder: the profile's cookies and storage live in
-// the browser's default context, which no other session shares. The lease
-// is held until that browser has exited (reset).
-func (ss *session) openProfile(ctx context.Context) (_ *live.Page, _ *live.Session, err error) {
-	prof, err := ss.srv.profileStore().Get(ss.grant.profile)
+// openProfile opens the session's tab in a browser of its own on its
+// profile's folder: the profile's cookies and storage live in that
+// browser's default context, which no other session shares. The browser is
+// started, under the profile's lease, on the first navigation and after it
+// died; a tab dropped because its page stopped answering (fail) is
+// replaced in the same browser. The lease is held until the browser has
+// exited (reset).
+func (ss *session) openProfile(ctx context.Context) (*live.Page, *live.Session, error) {
+	b, err := ss.profileBrowser(ctx)
 	if err != nil {
-		return nil, nil, err
-	}
-	bound, err := NewPolicy(prof.Origins)
-	if err != nil {
-		return nil, nil, err
-	}
-	lease, err := prof.Lease()
-	if err != nil {
-		return nil, nil, err
-	}
-	var b *live.Browser
-	defer func() {
-		if err != nil {
-			if b != nil {
-				b.Close()
-			}
-			lease.Close()
-		}
-	}()
-	ss.mu.Lock()
-	ss.bound = bound
-	ss.mu.Unlock()
-	if b, err = ss.srv.launchProfile(ctx, lease); err != nil {
 		return nil, nil, err
 	}
 	p, err := b.NewPage(ctx)
 	if err != nil {
+		ss.reset()
 		return nil, nil, err
 	}
 	if err := p.Guard(ctx, ss.allow); err != nil {
 		p.Close()
+		ss.reset()
 		return nil, nil, err
 	}
 	l, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
 	if err != nil {
 		p.Close()
+		ss.reset()
 		return nil, nil, err
 	}
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.ended {
+	if ss.ended || ss.browser != b {
+		ss.mu.Unlock()
 		p.Close()
 		return nil, nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
 	}
-	ss.browser, ss.page, ss.live, ss.lease = b, p, l, lease
+	ss.page, ss.live = p, l
+	ss.mu.Unlock()
 	return p, l, nil
+}
+
+// profileBrowser returns the session's own browser while it runs, else
+// leases the profile and starts a new one, which the session keeps.
+func (ss *session) profileBrowser(ctx context.Context) (_ *live.Browser, err error) {
+	ss.mu.Lock()
+	b := ss.browser
+	ss.mu.Unlock()
+	if b != nil {
+		select {
+		case <-b.Done():
+		default:
+			return b, nil
+		}
+	}
+	ss.reset()
+	prof, err := ss.srv.profileStore().Get(ss.grant.profile)
+	if err != nil {
+		return nil, err
+	}
+	bound, err := NewPolicy(prof.Origins)
+	if err != nil {
+		return nil, err
+	}
+	lease, err := prof.Lease()
+	if err != nil {
+		return nil, err
+	}
+	ss.mu.Lock()
+	ss.bound = bound
+	ss.mu.Unlock()
+	if b, err = ss.srv.launchProfile(ctx, lease); err != nil {
+		lease.Close()
+		return nil, err
+	}
+	ss.mu.Lock()
+	if ss.ended {
+		ss.mu.Unlock()
+		b.Close()
+		lease.Close()
+		return nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
+	}
+	ss.browser, ss.lease = b, lease
+	ss.mu.Unlock()
+	return b, nil
 }
 
 // fail passes a call's error on. When the browser has died under the
 // call, the session forgets its tab and the server its browser, so the next
 // navigation starts a new one, and the error is capture_failed whatever the
-// protocol said.
+// protocol said. When the call ran out of time on a page that no longer
+// answers (its script never yields), the session closes that tab, so the
+// next navigation opens a new one in the same browser context instead of
+// timing out on the stuck page too.
 func (ss *session) fail(err error) error {
 	ss.mu.Lock()
-	b := ss.browser
+	b, p := ss.browser, ss.page
 	ss.mu.Unlock()
 	if b == nil || errcode.CodeOf(err) != errcode.CaptureFailed && errcode.CodeOf(err) != errcode.Timeout {
 		return err
 	}
-	if b.Responsive(probeTimeout) {
-		return err
+	if !b.Responsive(probeTimeout) {
+		ss.reset()
+		if ss.grant.profile == "" {
+			ss.srv.retire(b)
+		}
+		return errcode.Wrap(errcode.CaptureFailed, pkg, "", "the browser exited; navigate again to start a new one", err)
 	}
-	ss.reset()
-	if ss.grant.profile == "" {
-		ss.srv.retire(b)
+	if p != nil && errcode.CodeOf(err) == errcode.Timeout && !p.Answers(probeTimeout) {
+		ss.dropTab(p)
+		return errcode.Wrap(errcode.Timeout, pkg, "", "the page stopped answering and its tab was closed; navigate again to open a new one", err)
 	}
-	return errcode.Wrap(errcode.CaptureFailed, pkg, "", "the browser exited; navigate again to start a new one", err)
+	return err
 }
 
 // probeTimeout bounds the check that a browser still answers.
 const probeTimeout = 2 * time.Second
+
+// dropTab closes tab p and forgets it with its live session, if it is
+// still the session's, and keeps the browser context. Closing the tab ends
+// its renderer, which a page stuck in its own script would hold forever.
+func (ss *session) dropTab(p *live.Page) {
+	ss.mu.Lock()
+	mine := ss.page == p
+	if mine {
+		ss.page, ss.live = nil, nil
+	}
+	ss.mu.Unlock()
+	if mine {
+		p.Close()
+	}
+}
 
 // reset closes the tab and the browser context, if any. A session with a
 // profile closes its own browser, and only once that has exited releases

@@ -30,7 +30,7 @@ type extractFlags struct {
 	Timeout     time.Duration
 	// Profile and StateDir are --profile and --state-dir (liveprofile.go).
 	Profile, StateDir *string
-	MaxWidth    int
+	MaxWidth          int
 	// Styles is --computed-styles, split; nil when not given.
 	Styles []string
 	Wait   *waitFlags

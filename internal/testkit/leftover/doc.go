@@ -6,6 +6,7 @@
 // process of the run carries it, in its arguments or in the environment it
 // inherited, however it was started and whoever its parent became (crash
 // handlers re-parented to init included). Processes reports each one still
-// alive. It reads /proc, so it works on Linux only; elsewhere it says so
+// alive. Family and ListeningTCP tell which TCP ports a process and its
+// descendants listen on, so a test can prove a browser opened none. It reads /proc, so it works on Linux only; elsewhere it says so
 // with an error rather than report none.
 package leftover

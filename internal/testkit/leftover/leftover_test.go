@@ -1,9 +1,13 @@
 package leftover
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,5 +40,53 @@ func TestProcessesFindsMarkedChild(t *testing.T) {
 	}
 	if _, err := Processes(""); err == nil {
 		t.Fatal("an empty marker matched everything")
+	}
+}
+
+// TestListeningTCPFindsListener: a socket this process listens on is found
+// among its family's listening sockets while it is open, and not once it is
+// closed; a child started meanwhile is in the family.
+func TestListeningTCPFindsListener(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		if _, err := ListeningTCP(nil); err == nil {
+			t.Fatal("no error without /proc")
+		}
+		return
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := fmt.Sprintf(":%04X", ln.Addr().(*net.TCPAddr).Port)
+	child := exec.Command("sleep", "30")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { child.Process.Kill(); child.Wait() }()
+	fam, err := Family(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(fam, child.Process.Pid) || !slices.Contains(fam, os.Getpid()) {
+		t.Fatalf("family %v lacks the child %d or the process", fam, child.Process.Pid)
+	}
+	has := func() bool {
+		addrs, err := ListeningTCP(fam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range addrs {
+			if strings.HasSuffix(a, port) {
+				return true
+			}
+		}
+		return false
+	}
+	if !has() {
+		t.Fatal("the open listener was not found")
+	}
+	ln.Close()
+	if has() {
+		t.Fatal("the closed listener is still found")
 	}
 }

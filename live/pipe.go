@@ -1,0 +1,312 @@
+package live
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/domsnap/domsnap/internal/jsonlex"
+)
+
+// The browser speaks the DevTools protocol over two pipes rather than a TCP
+// port (--remote-debugging-pipe): a port on loopback is open to every local
+// user, who could then drive every tab of every session without any of the
+// server's checks; a pipe is open only to the process that made it.
+//
+// The protocol then has one connection for the whole browser. A tab is
+// reached through a flattened session (Target.attachToTarget with flatten):
+// its messages carry a top-level "sessionId". devtoolsPipe turns the one
+// connection into one virtual connection per session, each an rpcc.Conn of
+// its own, so every tab keeps its own event streams and pending calls as it
+// had with a WebSocket of its own.
+//
+// Ordering: the browser writes a session's events and replies to the pipe in
+// the order it produced them, the one reader below hands each message to its
+// session's queue in the order it read them, and rpcc reads a queue one
+// message at a time, delivering an event to its streams before it reads the
+// next message. So a session still sees its events before the reply of any
+// command sent after them, which Page's navigation count relies on. The
+// reader never waits for a session to take a message (the queues are not
+// bounded), so a tab whose messages nobody reads does not hold up the others.
+
+// pipeReaders counts the pipe reader goroutines running and pipeConns the
+// virtual connections open, in the whole process, so tests can show that
+// none outlives its browser.
+var pipeReaders, pipeConns atomic.Int64
+
+// devtoolsPipe is the browser's one DevTools connection.
+type devtoolsPipe struct {
+	w   *os.File   // commands, read by the browser on its fd 3
+	r   *os.File   // replies and events, written by the browser on its fd 4
+	wmu sync.Mutex // one whole message is written at a time
+
+	mu     sync.Mutex
+	conns  map[string]*pipeConn // by session id; "" is the browser itself
+	closed bool
+
+	done chan struct{} // closed when the reader has returned
+	once sync.Once
+}
+
+// newPipes makes the two pipes a browser is started with: the files to give
+// the child as its fds 3 and 4, and ours. The caller closes the child's
+// files once the child has started (or failed to).
+func newPipes() (child []*os.File, p *devtoolsPipe, err error) {
+	cmdR, cmdW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	evR, evW, err := os.Pipe()
+	if err != nil {
+		cmdR.Close()
+		cmdW.Close()
+		return nil, nil, err
+	}
+	p = &devtoolsPipe{w: cmdW, r: evR, conns: map[string]*pipeConn{}, done: make(chan struct{})}
+	return []*os.File{cmdR, evW}, p, nil
+}
+
+// start runs the reader. It returns when the browser closes its end (it
+// exited) or close is called.
+func (p *devtoolsPipe) start() {
+	pipeReaders.Add(1)
+	go p.read()
+}
+
+func (p *devtoolsPipe) read() {
+	defer pipeReaders.Add(-1)
+	defer close(p.done)
+	defer p.close()
+	br := bufio.NewReaderSize(p.r, 64<<10)
+	for {
+		msg, err := br.ReadBytes(0)
+		if err != nil {
+			return
+		}
+		msg = msg[:len(msg)-1]
+		session, ok := sessionOf(msg)
+		if !ok {
+			// Not a message of the protocol; nobody could read it.
+			continue
+		}
+		p.mu.Lock()
+		c := p.conns[session]
+		p.mu.Unlock()
+		// A message of a session no longer open (a reply to a call that
+		// timed out on a tab closed since) has nobody to go to. A session
+		// sends nothing before its first command, which is only sent once
+		// it is open, so nothing is lost for one being opened.
+		if c != nil {
+			c.push(msg)
+		}
+	}
+}
+
+// close ends every virtual connection and closes both pipes, which ends the
+// reader. It is safe to call more than once.
+func (p *devtoolsPipe) close() {
+	p.once.Do(func() {
+		p.mu.Lock()
+		p.closed = true
+		conns := p.conns
+		p.conns = map[string]*pipeConn{}
+		p.mu.Unlock()
+		for _, c := range conns {
+			c.end()
+		}
+		// Not under wmu: a write the browser does not read (its pipe is
+		// full) holds wmu until this Close makes it fail.
+		p.w.Close()
+		p.r.Close()
+	})
+}
+
+// wait waits at most d for the reader to return, and reports whether it did.
+func (p *devtoolsPipe) wait(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// sessionOf returns the top-level "sessionId" of a message, "" when it has
+// none (a message of the browser itself), and false when the message is not
+// a JSON object. The key may come anywhere among the members, so the whole
+// message is walked, once, without building anything: a capture's reply is
+// many megabytes, and rpcc decodes it again for the session.
+func sessionOf(msg []byte) (string, bool) {
+	l := jsonlex.Lexer{Data: msg}
+	id := ""
+	err := l.Members("", func(k jsonlex.Span) error {
+		if l.Kind() == jsonlex.String && l.Decode(k) == "sessionId" {
+			sp, err := l.StringSpan("")
+			if err != nil {
+				return err
+			}
+			id = l.Decode(sp)
+			return nil
+		}
+		return l.SkipValue("")
+	})
+	return id, err == nil
+}
+
+// errPipeClosed is the cause when the browser's connection has ended.
+var errPipeClosed = errors.New("the DevTools pipe is closed")
+
+// dial opens the virtual connection of session ("" for the browser
+// itself) as an rpcc.Conn.
+func (p *devtoolsPipe) dial(ctx context.Context, session string) (*rpcc.Conn, error) {
+	return rpcc.DialContext(ctx, session,
+		rpcc.WithDialer(func(_ context.Context, id string) (io.ReadWriteCloser, error) {
+			c, err := p.open(id)
+			if err != nil {
+				// Not a nil *pipeConn in an interface, which rpcc would
+				// take for a connection to close.
+				return nil, err
+			}
+			return c, nil
+		}),
+		rpcc.WithCodec(func(rw io.ReadWriter) rpcc.Codec { return rw.(*pipeConn) }))
+}
+
+func (p *devtoolsPipe) open(session string) (*pipeConn, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, errPipeClosed
+	}
+	if _, dup := p.conns[session]; dup {
+		return nil, errors.New("a connection to this session is already open")
+	}
+	c := &pipeConn{p: p, session: session, wake: make(chan struct{}, 1)}
+	p.conns[session] = c
+	pipeConns.Add(1)
+	return c, nil
+}
+
+// write sends one message to the browser.
+func (p *devtoolsPipe) write(msg []byte) error {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	_, err := p.w.Write(msg)
+	return err
+}
+
+// pipeConn is one session's virtual connection. rpcc reads and writes it
+// only through its Codec methods; the byte-stream methods exist because
+// rpcc's dialer must return an io.ReadWriteCloser, and refuse.
+type pipeConn struct {
+	p       *devtoolsPipe
+	session string
+
+	mu     sync.Mutex
+	queue  [][]byte
+	closed bool
+	wake   chan struct{} // holds a token when queue or closed changed
+}
+
+// push queues a message for the session's reader.
+func (c *pipeConn) push(msg []byte) {
+	c.mu.Lock()
+	if !c.closed {
+		c.queue = append(c.queue, msg)
+	}
+	c.mu.Unlock()
+	c.signal()
+}
+
+func (c *pipeConn) signal() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// end marks the connection closed: what it had not read yet is dropped,
+// its reader gets io.EOF and its writes fail.
+func (c *pipeConn) end() {
+	c.mu.Lock()
+	was := c.closed
+	c.closed = true
+	c.queue = nil
+	c.mu.Unlock()
+	if !was {
+		pipeConns.Add(-1)
+	}
+	c.signal()
+}
+
+// ReadResponse hands rpcc the session's next message, in arrival order.
+// rpcc calls it from one goroutine only, so one wake token is enough.
+func (c *pipeConn) ReadResponse(r *rpcc.Response) error {
+	for {
+		c.mu.Lock()
+		if len(c.queue) > 0 {
+			msg := c.queue[0]
+			c.queue[0] = nil
+			c.queue = c.queue[1:]
+			c.mu.Unlock()
+			return json.Unmarshal(msg, r)
+		}
+		closed := c.closed
+		c.mu.Unlock()
+		if closed {
+			return io.EOF
+		}
+		<-c.wake
+	}
+}
+
+// wireRequest is rpcc's Request with the session it is for.
+type wireRequest struct {
+	ID        uint64 `json:"id"`
+	Method    string `json:"method"`
+	Params    any    `json:"params,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
+}
+
+// WriteRequest sends a command of the session. Ids are rpcc's, counted per
+// connection: the browser keeps the calls of each session apart, and its
+// replies carry the session, so two sessions may use the same id.
+func (c *pipeConn) WriteRequest(r *rpcc.Request) error {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return errPipeClosed
+	}
+	msg, err := json.Marshal(wireRequest{ID: r.ID, Method: r.Method, Params: r.Args, SessionID: c.session})
+	if err != nil {
+		return err
+	}
+	return c.p.write(append(msg, 0))
+}
+
+// Close takes the session's connection off the pipe; messages that still
+// arrive for it are dropped. The session itself ends when its target is
+// closed.
+func (c *pipeConn) Close() error {
+	c.p.mu.Lock()
+	if c.p.conns[c.session] == c {
+		delete(c.p.conns, c.session)
+	}
+	c.p.mu.Unlock()
+	c.end()
+	return nil
+}
+
+func (c *pipeConn) Read([]byte) (int, error)  { return 0, errors.ErrUnsupported }
+func (c *pipeConn) Write([]byte) (int, error) { return 0, errors.ErrUnsupported }
