@@ -60,6 +60,12 @@ var (
 	ErrTimeout                = errcode.Sentinel(errcode.Timeout)
 )
 
+// ErrTooLarge is the cause of every refusal of an input for its size: an
+// input's bytes (after decompression too), a tree's nodes, a request, a line
+// of an input list. Such an error is also ErrUnsupportedInput, and its
+// message says too_large; branch with errors.Is(err, ErrTooLarge).
+var ErrTooLarge = errcode.ErrTooLarge
+
 // Quote quotes s as every message of domsnap quotes input: in Go syntax,
 // cut to at most limits.QuoteBytes bytes on a rune boundary, "..." marking
 // the cut.

@@ -50,8 +50,7 @@ func DecodeChecked(data []byte) (*Checked, error) {
 func decodeRequest(data []byte) (Request, error) {
 	ruleRuns.Add(1)
 	if len(data) > limits.MaxRequestBytes {
-		return Request{}, errcode.New(errcode.UnsupportedInput, "domsnap", "",
-			"too_large: the request holds more than "+strconv.Itoa(limits.MaxRequestBytes)+" bytes")
+		return Request{}, errcode.TooLarge("domsnap", "the request holds more than "+strconv.Itoa(limits.MaxRequestBytes)+" bytes")
 	}
 	d := decoder{lx: jsonlex.Lexer{Data: data}}
 	r, err := d.request()

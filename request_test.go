@@ -355,7 +355,7 @@ func TestDecodeRequestSizeBound(t *testing.T) {
 		}
 	}
 	_, err := DecodeRequest(pad(limits.MaxRequestBytes + 1))
-	if errcode.CodeOf(err) != errcode.UnsupportedInput || !strings.Contains(err.Error(), "too_large") {
+	if !errors.Is(err, ErrTooLarge) || !errors.Is(err, ErrUnsupportedInput) {
 		t.Errorf("one byte over: %v", err)
 	}
 }

@@ -69,6 +69,31 @@ type Error struct {
 	Err  error
 	// offset is the byte offset plus one; 0 means the error has none.
 	offset int64
+	// reason is a finer cause than the code that callers may branch on
+	// (ErrTooLarge), matched by Is; empty for none. It is kept out of Err so
+	// that the message, which already says it, is not rendered twice.
+	reason reason
+}
+
+// reason is the type of the finer causes an *Error may carry.
+type reason string
+
+func (r reason) Error() string { return string(r) }
+
+// ErrTooLarge is the cause of every refusal of an input for its size (bytes,
+// nodes, a request, a list line): errors.Is(err, ErrTooLarge) holds for all
+// of them and for nothing else, whatever the message says. Such errors are
+// unsupported_input, and their message says too_large, as
+// docs/reference.md#input-bounds promises readers.
+var ErrTooLarge error = tooLarge
+
+const tooLarge reason = "too_large"
+
+// TooLarge returns the unsupported_input refusal of an input for its size,
+// whose cause is ErrTooLarge; what says which bound was passed ("the request
+// holds more than 65536 bytes") and follows "too_large: " in the message.
+func TooLarge(pkg, what string) *Error {
+	return &Error{Code: UnsupportedInput, Pkg: pkg, Msg: string(tooLarge) + ": " + what, reason: tooLarge}
 }
 
 // New returns a coded error.
@@ -129,8 +154,12 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Is matches any *Error with the same code, so a sentinel such as
-// Sentinel(MalformedSnapshot) matches every malformed-snapshot error.
+// Sentinel(MalformedSnapshot) matches every malformed-snapshot error, and
+// the error's reason (ErrTooLarge), when it has one.
 func (e *Error) Is(target error) bool {
+	if r, ok := target.(reason); ok {
+		return e.reason != "" && e.reason == r
+	}
 	t, ok := target.(*Error)
 	return ok && t.Code == e.Code && t.Path == "" && t.Msg == "" && t.Err == nil && t.Pkg == "" && t.offset == 0
 }

@@ -81,3 +81,33 @@ func TestOffsetAndPointer(t *testing.T) {
 		t.Error("sentinel does not match")
 	}
 }
+
+// TestTooLargeIsItsCause: a refusal for size matches ErrTooLarge through any
+// wrapping, and its code's sentinel too; no other error matches it, even one
+// whose message says too_large; and the message says too_large once.
+func TestTooLargeIsItsCause(t *testing.T) {
+	e := TooLarge("readbound", "the input holds more than 9 bytes")
+	for _, err := range []error{e, fmt.Errorf("reading: %w", e), Wrap(CaptureFailed, "live", "", "capture", e)} {
+		if !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%v does not match ErrTooLarge", err)
+		}
+	}
+	if !errors.Is(e, Sentinel(UnsupportedInput)) || CodeOf(e) != UnsupportedInput {
+		t.Errorf("%v is not unsupported_input", e)
+	}
+	for _, err := range []error{
+		New(UnsupportedInput, "snapshot", "", "too_large: said in the text only"),
+		Sentinel(UnsupportedInput),
+		errors.New("too_large"),
+	} {
+		if errors.Is(err, ErrTooLarge) {
+			t.Errorf("%v matches ErrTooLarge", err)
+		}
+	}
+	if got, want := e.Error(), "readbound: unsupported_input: too_large: the input holds more than 9 bytes"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if got := strings.Count(e.Detail(), "too_large"); got != 1 {
+		t.Errorf("Detail() %q says too_large %d times", e.Detail(), got)
+	}
+}

@@ -170,6 +170,10 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 			os.RemoveAll(profile)
 		}
 	}
+	if err := writePreferences(profile, keep); err != nil {
+		removeProfile()
+		return nil, err
+	}
 	args := append(baseArgs(profile), opts.ExtraArgs...)
 	args = append(args, "about:blank")
 	cmd := exec.Command(path, args...)

@@ -9,14 +9,18 @@
 // the revision counters of one tab and makes every observation atomic.
 //
 // Goto navigates a tab and waits for the load event, DOMContentLoaded or an
-// idle network (no request in flight for [NetworkIdleQuiet]), and reports the
-// main document's HTTP status; a [Condition] makes an observation retake its
+// idle network (no request in flight for [NetworkIdleQuiet]), or, when the
+// caller named none, for the load event but at most [LoadGrace] after
+// DOMContentLoaded; it reports the main document's HTTP status and whether
+// the load event had come; a [Condition] makes an observation retake its
 // snapshot until a collection is in the inventory or a deadline passes. A
 // one-shot read (ObserveOnce, ExtractOnce) takes exactly one snapshot of a
 // fresh session: there is no earlier revision to check. A BrowserContext is
 // a fresh profile inside a shared browser, and Guard lets a tab's main frame
 // go only where a policy allows, redirects and page-initiated navigations
-// included.
+// included: it checks where a navigation is requested and again where it
+// commits, since some documents (from a speculation, a blob: URL) come in
+// without a request it could stop. Every launch turns preloading off.
 //
 // A Session does not talk to CDP directly: it depends on the small [Driver]
 // interface (count main-frame navigations, take one DOM snapshot), which Page

@@ -46,8 +46,10 @@ type Page struct {
 	// dismissed counts the dialogs it dismissed.
 	dialogsDone chan struct{}
 	dismissed   atomic.Int64
-	// refused counts main-frame requests Guard aborted.
+	// refused counts main-frame requests Guard aborted; guard is the rest
+	// of Guard's state, nil without a Guard.
 	refused atomic.Uint64
+	guard   atomic.Pointer[guard]
 	// netEnabled is set once Goto has turned the Network domain on.
 	netEnabled atomic.Bool
 }
@@ -143,7 +145,8 @@ func (p *Page) Client() *cdp.Client { return p.client }
 
 // Navigations reports how many main-frame navigations have committed in this
 // tab since it opened. It consumes every event already received and never
-// blocks on the page.
+// blocks on the page. Under a Guard, a main-frame commit outside the policy
+// since the last call makes it answer navigation_refused (see Guard).
 func (p *Page) Navigations(ctx context.Context) (uint64, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -161,7 +164,7 @@ func (p *Page) Navigations(ctx context.Context) (uint64, error) {
 			if err := ctx.Err(); err != nil {
 				return p.navs, cancelled(err)
 			}
-			return p.navs, nil
+			return p.navs, p.policyError()
 		}
 	}
 }

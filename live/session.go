@@ -289,7 +289,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 		s.captures++
 		raw, err = snapper.CaptureSnapshot(ctx, styles)
 		if err != nil {
-			return nil, 0, asCaptureError(ctx, "capture", err)
+			return nil, 0, leftDuringCapture(ctx, snapper, n0, err)
 		}
 		at = s.opts.Now().UTC()
 		if err := ctx.Err(); err != nil {
@@ -380,6 +380,23 @@ func isRevisionError(err error) bool {
 		return true
 	}
 	return false
+}
+
+// leftDuringCapture codes a failed capture. A capture fails when the main
+// frame's document goes away under it (the wait for a rendered frame runs
+// in that document's world); when the navigation count moved, or the
+// driver refuses the document that came, that is what the call answers.
+func leftDuringCapture(ctx context.Context, d Driver, n0 uint64, err error) error {
+	if ctx.Err() == nil {
+		n1, nerr := d.Navigations(ctx)
+		switch {
+		case errcode.CodeOf(nerr) == errcode.NavigationRefused:
+			return nerr
+		case nerr == nil && n1 != n0:
+			return errcode.Wrap(errcode.NavigatedDuringCapture, pkg, "", "the main frame navigated while the snapshot was taken", err)
+		}
+	}
+	return asCaptureError(ctx, "capture", err)
 }
 
 // asCaptureError keeps a coded error's code and gives an uncoded one

@@ -26,7 +26,17 @@ const (
 	// UntilNetworkIdle waits for the load event and then for NetworkIdleQuiet
 	// with no request of the tab in flight.
 	UntilNetworkIdle
+	// UntilLoadOrGrace is the wait when the caller named none: the load
+	// event, but no longer than LoadGrace after DOMContentLoaded. A page
+	// whose load event never comes (a stalled image, font or script) would
+	// otherwise hold every default read until its deadline; its parsed
+	// document is read instead, and Navigation.LoadComplete says so.
+	UntilLoadOrGrace
 )
+
+// LoadGrace is how long UntilLoadOrGrace waits for the load event once the
+// document is parsed.
+const LoadGrace = 5 * time.Second
 
 // NetworkIdleQuiet is how long no request may be in flight before the
 // network counts as idle.
@@ -59,6 +69,8 @@ func (u Until) String() string {
 		return "dom_ready"
 	case UntilNetworkIdle:
 		return "network_idle"
+	case UntilLoadOrGrace:
+		return "load_or_grace"
 	}
 	return "invalid"
 }
@@ -142,8 +154,14 @@ type Navigation struct {
 	ErrorText string
 	// WaitTimedOut is true when the navigation committed but the event it
 	// was to wait for had not come by the deadline. That is not an error:
-	// the snapshot says what is there.
+	// the snapshot says what is there. UntilLoadOrGrace ending at its grace
+	// is not a time-out: that is its designed end.
 	WaitTimedOut bool
+	// LoadComplete is true when the main document's load event had come
+	// by the end of the wait (and for a same-document navigation, which
+	// loads nothing). False, a snapshot taken now may lack what the page
+	// was still loading.
+	LoadComplete bool
 }
 
 // Goto loads url in the main frame and waits for until. The navigation must
@@ -172,11 +190,13 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 	}
 	if r.LoaderID == nil {
 		// A same-document navigation: no new document, no load event.
+		nav.LoadComplete = true
 		return nav, nil
 	}
 	w.loader, w.frame = *r.LoaderID, string(r.FrameID)
 	done, err := w.run(wctx, until)
 	nav.Status = w.status
+	nav.LoadComplete = w.loaded
 	if err != nil {
 		if ctx.Err() != nil {
 			return nav, callError(ctx, "waiting for the navigation", err)
@@ -216,6 +236,7 @@ type navWatch struct {
 	loader   network.LoaderID
 	frame    string
 	status   int
+	loaded   bool
 	inflight map[network.RequestID]struct{}
 }
 
@@ -268,21 +289,25 @@ func (w *navWatch) close() {
 }
 
 // run consumes events until the awaited one (and for network_idle, the
-// quiet period after the load event) or until ctx ends; done says whether
-// the wait was met. The status is read from the events as they come.
+// quiet period after the load event; for load_or_grace, the load event or
+// LoadGrace after dom_ready, whichever is first) or until ctx ends; done
+// says whether the wait was met. The status and whether the load event came
+// are read from the events as they come.
 func (w *navWatch) run(ctx context.Context, until Until) (done bool, err error) {
-	loaded, domReady := false, false
-	var quiet <-chan time.Time
-	var quietTimer *time.Timer
+	domReady := false
+	var quiet, grace <-chan time.Time
+	var quietTimer, graceTimer *time.Timer
 	defer func() {
-		if quietTimer != nil {
-			quietTimer.Stop()
+		for _, t := range []*time.Timer{quietTimer, graceTimer} {
+			if t != nil {
+				t.Stop()
+			}
 		}
 	}()
 	// rearm starts the quiet period again whenever the network is idle
 	// after the load event, and stops it while requests are in flight.
 	rearm := func() {
-		if until != UntilNetworkIdle || !loaded {
+		if until != UntilNetworkIdle || !w.loaded {
 			return
 		}
 		if quietTimer != nil {
@@ -296,30 +321,35 @@ func (w *navWatch) run(ctx context.Context, until Until) (done bool, err error) 
 	}
 	for {
 		switch {
-		case until == UntilDOMReady && domReady, until == UntilLoad && loaded:
+		case until == UntilDOMReady && domReady,
+			(until == UntilLoad || until == UntilLoadOrGrace) && w.loaded:
 			// Drain what is already queued, so a status sent before the
-			// awaited event is not missed.
-			if err := w.drainResponses(); err != nil {
-				return true, err
-			}
-			return true, nil
+			// awaited event is not missed (nor a load event just behind
+			// dom_ready).
+			return true, w.drainQueued()
 		}
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
 		case <-quiet:
 			return true, nil
+		case <-grace:
+			return true, w.drainQueued()
 		case <-w.load.Ready():
 			if _, err := w.load.Recv(); err != nil {
 				return false, err
 			}
-			loaded = true
+			w.loaded = true
 			rearm()
 		case <-w.dom.Ready():
 			if _, err := w.dom.Recv(); err != nil {
 				return false, err
 			}
 			domReady = true
+			if until == UntilLoadOrGrace && graceTimer == nil {
+				graceTimer = time.NewTimer(LoadGrace)
+				grace = graceTimer.C
+			}
 		case <-w.resp.Ready():
 			if err := w.readResponse(); err != nil {
 				return false, err
@@ -347,6 +377,23 @@ func (w *navWatch) run(ctx context.Context, until Until) (done bool, err error) 
 			rearm()
 		}
 	}
+}
+
+// drainQueued reads the responses and the load event already queued when
+// the wait ends, without waiting for more.
+func (w *navWatch) drainQueued() error {
+	if err := w.drainResponses(); err != nil {
+		return err
+	}
+	select {
+	case <-w.load.Ready():
+		if _, err := w.load.Recv(); err != nil {
+			return err
+		}
+		w.loaded = true
+	default:
+	}
+	return nil
 }
 
 func (w *navWatch) drainResponses() error {

@@ -5,6 +5,8 @@ package live
 import (
 	"context"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -84,5 +86,58 @@ func TestGotoNeverCommits(t *testing.T) {
 	nav, err = p.Goto(context.Background(), srv.URL(), UntilNetworkIdle, time.Now().Add(20*time.Second))
 	if err != nil || nav.Status != 200 || nav.WaitTimedOut {
 		t.Fatalf("after the timed-out navigation: %+v %v", nav, err)
+	}
+}
+
+// stalledPage serves a page with a table whose image is on a server that
+// accepts the connection and never answers, so its load event never comes
+// while its document is parsed at once; and a plain page beside it.
+func stalledPage(t *testing.T) (stalled, plain string) {
+	t.Helper()
+	hung := hungServer(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/stalled", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!DOCTYPE html><table><tr><td>a</td><td>b</td></tr></table><img src="` + hung + `stalled.png">`))
+	})
+	mux.HandleFunc("/plain", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!DOCTYPE html><table><tr><td>a</td><td>b</td></tr></table>`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/stalled", srv.URL + "/plain"
+}
+
+// TestGotoLoadGrace: without a named wait, a page whose load event never
+// comes is handed over LoadGrace after dom_ready, well before a deadline
+// that an explicit load wait runs into, and says its load is not complete;
+// a page that loads says it is. The bounds are loose on purpose: the
+// stalled image would hold the wait for the whole minute of the deadline.
+func TestGotoLoadGrace(t *testing.T) {
+	b := launch(t)
+	stalled, plain := stalledPage(t)
+	p, err := b.NewPage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+
+	t0 := time.Now()
+	nav, err := p.Goto(context.Background(), stalled, UntilLoadOrGrace, time.Now().Add(time.Minute))
+	if took := time.Since(t0); err != nil || nav.Status != 200 || nav.LoadComplete || nav.WaitTimedOut || took > 30*time.Second {
+		t.Fatalf("default wait on a stalled page: %+v %v after %v", nav, err, took)
+	}
+	nav, err = p.Goto(context.Background(), plain, UntilLoadOrGrace, time.Now().Add(time.Minute))
+	if err != nil || nav.Status != 200 || !nav.LoadComplete || nav.WaitTimedOut {
+		t.Fatalf("default wait on a page that loads: %+v %v", nav, err)
+	}
+	// An explicit load wait holds to its deadline, and then says the load
+	// did not complete.
+	const timeout = 8 * time.Second
+	t0 = time.Now()
+	nav, err = p.Goto(context.Background(), stalled, UntilLoad, time.Now().Add(timeout))
+	if took := time.Since(t0); err != nil || nav.LoadComplete || !nav.WaitTimedOut || took < timeout {
+		t.Fatalf("explicit load on a stalled page: %+v %v after %v", nav, err, took)
 	}
 }

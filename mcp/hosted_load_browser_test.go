@@ -462,7 +462,7 @@ func TestHostedLoad(t *testing.T) {
 		percentile(lat, 1).Round(time.Millisecond), serverPeak, chromePeak)
 
 	// Every artifact reads back in its own session, hashing to its name,
-	// and is foreign in the next session.
+	// and is unknown in the next session, exactly as one never stored.
 	read := map[string][]byte{}
 	for s, list := range refs {
 		for _, ref := range list {
@@ -473,7 +473,7 @@ func TestHostedLoad(t *testing.T) {
 			read[ref] = o.raw
 		}
 		other := invoke(clients[(s+1)%sessions], "browser_artifact", map[string]any{"artifact": list[0]})
-		if other.code != "foreign_revision" {
+		if other.code != "unknown_artifact" {
 			t.Fatalf("session %d's artifact in session %d: %q %v", s, (s+1)%sessions, other.code, other.err)
 		}
 	}

@@ -49,3 +49,16 @@ func TestPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedByBrowser: Chromium's own refusals of where a navigation led
+// are refusals; other network errors are not.
+func TestRefusedByBrowser(t *testing.T) {
+	for text, want := range map[string]bool{
+		"net::ERR_UNSAFE_REDIRECT": true, "net::ERR_UNKNOWN_URL_SCHEME": true, "net::ERR_DISALLOWED_URL_SCHEME": true,
+		"net::ERR_CONNECTION_REFUSED": false, "net::ERR_ABORTED": false, "": false,
+	} {
+		if refusedByBrowser(text) != want {
+			t.Errorf("%q: want %v", text, want)
+		}
+	}
+}

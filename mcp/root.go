@@ -104,7 +104,7 @@ func notRegular() error {
 }
 
 func tooLargeFile() error {
-	return errcode.New(errcode.UnsupportedInput, pkg, "", "too_large: the file is larger than "+strconv.Itoa(maxInputBytes)+" bytes")
+	return errcode.TooLarge(pkg, "the file is larger than "+strconv.Itoa(maxInputBytes)+" bytes")
 }
 
 // readChunk is how much of a file is read between two looks at the call's

@@ -38,7 +38,7 @@ func tools() []toolDef {
 		{
 			name:  "browser_navigate",
 			title: "Open a web page",
-			description: "Open an http or https URL in this session's browser tab, wait (wait.until: load by default, dom_ready or network_idle; wait.for a collection; wait.settle_ms), and answer with the page's inventory: its visible tables, lists and forms with their kind, index, name and row count, the revision of this observation, the artifact digest of the complete observation, and http_status (the main document's HTTP status). " +
+			description: "Open an http or https URL in this session's browser tab, wait (wait.until: load, dom_ready or network_idle; not given, load but at most 5 s after dom_ready; wait.for a collection; wait.settle_ms), and answer with the page's inventory: its visible tables, lists and forms with their kind, index, name and row count, the revision of this observation, the artifact digest of the complete observation, http_status (the main document's HTTP status), and load_complete false when the page had not finished loading. " +
 				"Next, extract one collection with browser_observe, naming it by kind and index and passing this revision as expected_revision." + untrusted,
 			annotations: &sdk.ToolAnnotations{Title: "Open a web page", ReadOnlyHint: false, DestructiveHint: no(), IdempotentHint: false, OpenWorldHint: yes()},
 			handle:      navigate,
@@ -90,7 +90,8 @@ type waitPlan struct {
 }
 
 func (w *waitArgs) plan() waitPlan {
-	p := waitPlan{timeout: defaultTimeout}
+	// No until named: load, but not past live.LoadGrace after dom_ready.
+	p := waitPlan{until: live.UntilLoadOrGrace, timeout: defaultTimeout}
 	if w == nil {
 		return p
 	}
@@ -208,6 +209,12 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	deadline := time.Now().Add(plan.timeout)
 	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
 	defer cancel()
+	// A move of the previous page outside the policy that no call has
+	// answered for yet was stopped already; this call opens another page
+	// and answers for that one only.
+	if _, err := p.Navigations(cctx); err != nil && errcode.CodeOf(err) != errcode.NavigationRefused {
+		return nil, ss.fail(overdue(ctx, cctx, err))
+	}
 	before := p.Refused()
 	nav, err := p.Goto(cctx, a.URL, plan.until, deadline)
 	if err != nil {
@@ -215,6 +222,9 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	}
 	if p.Refused() != before {
 		return nil, errcode.New(errcode.NavigationRefused, pkg, "", "the navigation was redirected to a URL the server does not allow; the page stayed where it was")
+	}
+	if refusedByBrowser(nav.ErrorText) {
+		return nil, errcode.New(errcode.NavigationRefused, pkg, "", "the browser refused where the navigation led: "+errcode.Quote(nav.ErrorText))
 	}
 	if nav.ErrorText != "" {
 		return nil, ss.fail(errcode.New(errcode.CaptureFailed, pkg, "", "the navigation failed: "+errcode.Quote(nav.ErrorText)))
@@ -227,7 +237,24 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
-	return s.save(ss, o, budget, `,"http_status":`+strconv.Itoa(nav.Status))
+	suffix := `,"http_status":` + strconv.Itoa(nav.Status)
+	if !nav.LoadComplete {
+		suffix += `,"load_complete":false`
+	}
+	return s.save(ss, o, budget, suffix)
+}
+
+// refusedByBrowser reports whether Chromium's network error for a
+// navigation says that Chromium itself refused where it led (a redirect to
+// file:, a scheme it does not load): that is a refused navigation, whoever
+// refused it. The guard stops such redirects before Chromium sees them;
+// this covers what it cannot.
+func refusedByBrowser(errorText string) bool {
+	switch errorText {
+	case "net::ERR_UNSAFE_REDIRECT", "net::ERR_UNKNOWN_URL_SCHEME", "net::ERR_DISALLOWED_URL_SCHEME":
+		return true
+	}
+	return false
 }
 
 // budgetAndRequest checks a call's model_bytes and decodes its extract

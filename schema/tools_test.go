@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/schema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -159,6 +160,37 @@ func TestToolInputSchemas(t *testing.T) {
 		}
 		if err := s.Validate(v); (err == nil) != c.ok {
 			t.Errorf("%s %s: valid=%v, want %v (%v)", c.tool, c.args, err == nil, c.ok, err)
+		}
+	}
+}
+
+// TestNavigateOutputLoadComplete: browser_navigate's answer may carry
+// load_complete, and only as false (the key is absent when the load event
+// came), after http_status.
+func TestNavigateOutputLoadComplete(t *testing.T) {
+	var tool schema.Tool
+	for _, x := range schema.ToolSchemas() {
+		if x.Name == "browser_navigate" {
+			tool = x
+		}
+	}
+	s := compileAlone(t, tool.Output)
+	base := `{"schema_version":"` + domsnap.SchemaVersion + `","trust":"` + domsnap.Trust + `","revision":"r1.0123456789abcdef.n1.o1","artifact":"sha256:` + strings.Repeat("0", 64) + `","inventory":[],"omitted":{"inventory":0,"rows":0},"http_status":200`
+	for _, c := range []struct {
+		tail string
+		ok   bool
+	}{
+		{`}`, true},
+		{`,"load_complete":false}`, true},
+		{`,"load_complete":true}`, false},
+		{`,"load_complete":null}`, false},
+	} {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(base + c.tail))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Validate(v); (err == nil) != c.ok {
+			t.Errorf("%s: valid=%v, want %v (%v)", c.tail, err == nil, c.ok, err)
 		}
 	}
 }

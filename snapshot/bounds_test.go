@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 )
 
 func isTooLarge(err error) bool {
-	return errcode.CodeOf(err) == errcode.UnsupportedInput && strings.Contains(err.Error(), "too_large")
+	return errors.Is(err, errcode.ErrTooLarge) && errcode.CodeOf(err) == errcode.UnsupportedInput
 }
 
 // TestLoadInputBytesBound probes the input byte bound just under, at and

@@ -216,6 +216,7 @@ func TestHelpNumbersNameTheirLimits(t *testing.T) {
 		{"before the snapshot, at most " + live.MaxSettle.String(), true},
 		{"(at most " + limits.MaxLiveTimeout.String() + ")", true},
 		{"no request in flight for " + live.NetworkIdleQuiet.String(), true},
+		{"load but at most " + live.LoadGrace.String() + " after dom_ready", true},
 		{"HTTP status of " + itoa(minErrorStatus) + " or more", true},
 		{"(1 to " + itoa(mcp.MaxMaxSessions) + ")", true},
 		{"(" + mcp.IdleTimeoutRange() + ")", true},

@@ -28,6 +28,7 @@ import (
 	"sync/atomic"
 
 	"github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/readbound"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
@@ -394,7 +395,7 @@ func (l *listReader) next() (string, bool, error) {
 }
 
 func (l *listReader) tooLong() error {
-	return &domsnap.Error{Code: domsnap.UnsupportedInput, Msg: "--inputs line " + strconv.Itoa(l.line) + " is longer than " + strconv.Itoa(limits.MaxListLine) + " bytes (too_large): a line holds one path"}
+	return errcode.TooLarge("", "--inputs line "+strconv.Itoa(l.line)+" is longer than "+strconv.Itoa(limits.MaxListLine)+" bytes: a line holds one path")
 }
 
 // extractMany is the many-inputs mode of extract: each line holds the

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/internal/testkit/cascadehostile"
 	"github.com/domsnap/domsnap/limits"
 )
@@ -519,5 +521,19 @@ func TestManyLoadFlags(t *testing.T) {
 		if r.code != exitUsage || r.stdout != "" || !strings.HasPrefix(r.stderr, "invalid_request: ") {
 			t.Errorf("%v: exit %d %q %q", args, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestListLineTooLargeIsItsCause: a list line over MaxListLine is refused
+// with the cause every refusal for size has, not only the word in its
+// message.
+func TestListLineTooLargeIsItsCause(t *testing.T) {
+	l := newListReader(strings.NewReader("a.html\n" + strings.Repeat("x", limits.MaxListLine+1) + "\n"))
+	if _, _, err := l.next(); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := l.next()
+	if !errors.Is(err, domsnap.ErrTooLarge) || !errors.Is(err, domsnap.ErrUnsupportedInput) {
+		t.Fatalf("line 2: %v", err)
 	}
 }

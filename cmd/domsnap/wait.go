@@ -32,7 +32,9 @@ type waitFlags struct {
 // addWaitFlags defines the wait flags on fs.
 func addWaitFlags(fs *flag.FlagSet) *waitFlags {
 	w := &waitFlags{}
-	fs.StringVar(&w.until, "wait-until", "load", "the navigation event to wait for: load, dom_ready or network_idle (no request in flight for "+live.NetworkIdleQuiet.String()+")")
+	// Left empty, the wait is load but ends LoadGrace after dom_ready: a
+	// page whose load event never comes is read then, not at the deadline.
+	fs.StringVar(&w.until, "wait-until", "", "the navigation event to wait for: load, dom_ready or network_idle (no request in flight for "+live.NetworkIdleQuiet.String()+"); unset, load but at most "+live.LoadGrace.String()+" after dom_ready")
 	fs.StringVar(&w.waitFor, "wait-for", "", "KIND[:INDEX]: retake the snapshot until that visible collection is in the inventory, or the deadline passes")
 	fs.DurationVar(&w.settle, "settle", 0, "extra time to wait before the snapshot, at most "+live.MaxSettle.String())
 	fs.BoolVar(&w.failHTTP, "fail-http", false, "make a main-document HTTP status of "+strconv.Itoa(minErrorStatus)+" or more an error (http_error) before any analysis")
@@ -52,11 +54,14 @@ type liveWait struct {
 // parse checks the flags; a bad value is a usage error.
 func (w *waitFlags) parse() (liveWait, error) {
 	var lw liveWait
-	u, ok := live.ParseUntil(w.until)
-	if !ok {
-		return lw, &usageError{"--wait-until must be load, dom_ready or network_idle, got " + domsnap.Quote(w.until)}
+	lw.until = live.UntilLoadOrGrace
+	if w.until != "" {
+		u, ok := live.ParseUntil(w.until)
+		if !ok {
+			return lw, &usageError{"--wait-until must be load, dom_ready or network_idle, got " + domsnap.Quote(w.until)}
+		}
+		lw.until = u
 	}
-	lw.until = u
 	if w.settle < 0 || w.settle > live.MaxSettle {
 		return lw, &usageError{"--settle must be 0 to " + live.MaxSettle.String() + ", got " + w.settle.String()}
 	}
@@ -137,10 +142,12 @@ const minErrorStatus = 400
 // and opens a session on the tab, whose condition for the snapshot it
 // returns (nil without --wait-for). The main document's status is reported
 // on standard error when it is 400 or more, or the navigation failed; with
-// --fail-http a status of 400 or more is http_error. closeAll must be
+// --fail-http a status of 400 or more is http_error. A snapshot about to be
+// taken before the load event is reported there too, as load_complete
+// false: standard output stays the observation alone. closeAll must be
 // called whatever happened. With a profile (prof not nil) the browser runs
 // on the profile's folder under its lease, and its main frame may go only
-// to the profile's origins (openProfile).
+// to the profile's origins (liveProfile.open).
 func openLive(ctx context.Context, c *cli, chrome, url string, w liveWait, prof *liveProfile) (s *live.Session, cond *live.Condition, closeAll func(), err error) {
 	closeAll = func() {}
 	var b *live.Browser
@@ -168,6 +175,9 @@ func openLive(ctx context.Context, c *cli, chrome, url string, w liveWait, prof 
 		return nil, nil, closeAll, &domsnap.Error{Code: domsnap.HTTPError, Msg: "the main document answered HTTP " + strconv.Itoa(nav.Status)}
 	case nav.Status >= minErrorStatus:
 		fmt.Fprintf(c.stderr, "warning: HTTP %d\n", nav.Status)
+	}
+	if nav.ErrorText == "" && !nav.LoadComplete {
+		fmt.Fprintln(c.stderr, "warning: load_complete false: the page's load event had not come when the wait ended")
 	}
 	if err := live.Settle(ctx, w.settle, deadline); err != nil {
 		return nil, nil, closeAll, err

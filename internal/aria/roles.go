@@ -1,16 +1,39 @@
 package aria
 
-import "github.com/domsnap/domsnap/domtree"
+import (
+	"strings"
+
+	"github.com/domsnap/domsnap/domtree"
+)
 
 // maxRoleLen is the length of the longest WAI-ARIA 1.2 role name
 // ("menuitemcheckbox"); a longer token cannot name a role, so it is skipped
 // without being lower-cased.
 const maxRoleLen = len("menuitemcheckbox")
 
+// roles maps each non-abstract WAI-ARIA 1.2 role name to itself, so that a
+// lookup by a lower-cased token returns the table's own string.
+var roles = func() map[string]string {
+	m := map[string]string{}
+	for _, r := range strings.Fields(`alert alertdialog application article banner
+		blockquote button caption cell checkbox code columnheader combobox complementary
+		contentinfo definition deletion dialog directory document emphasis feed figure form
+		generic grid gridcell group heading img insertion link list listbox listitem log main
+		marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none
+		note option paragraph presentation progressbar radio radiogroup region row rowgroup
+		rowheader scrollbar search searchbox separator slider spinbutton status strong
+		subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar
+		tooltip tree treegrid treeitem`) {
+		m[r] = r
+	}
+	return m
+}()
+
 // canonicalRole returns the WAI-ARIA 1.2 non-abstract role that tok names,
-// compared ASCII case-insensitively, or "" when tok names none. Each case
-// returns its own constant, so the lower-cased token never escapes and
-// nothing is allocated.
+// compared ASCII case-insensitively, or "" when tok names none. The token
+// is lower-cased into a buffer on the stack, and a map index by a converted
+// byte slice does not allocate, so the lookup allocates nothing; the role
+// returned is the table's string, never the token.
 func canonicalRole(tok string) string {
 	if len(tok) == 0 || len(tok) > maxRoleLen {
 		return ""
@@ -23,173 +46,7 @@ func canonicalRole(tok string) string {
 		}
 		buf[i] = c
 	}
-	switch string(buf[:len(tok)]) {
-	case "alert":
-		return "alert"
-	case "alertdialog":
-		return "alertdialog"
-	case "application":
-		return "application"
-	case "article":
-		return "article"
-	case "banner":
-		return "banner"
-	case "blockquote":
-		return "blockquote"
-	case "button":
-		return "button"
-	case "caption":
-		return "caption"
-	case "cell":
-		return "cell"
-	case "checkbox":
-		return "checkbox"
-	case "code":
-		return "code"
-	case "columnheader":
-		return "columnheader"
-	case "combobox":
-		return "combobox"
-	case "complementary":
-		return "complementary"
-	case "contentinfo":
-		return "contentinfo"
-	case "definition":
-		return "definition"
-	case "deletion":
-		return "deletion"
-	case "dialog":
-		return "dialog"
-	case "directory":
-		return "directory"
-	case "document":
-		return "document"
-	case "emphasis":
-		return "emphasis"
-	case "feed":
-		return "feed"
-	case "figure":
-		return "figure"
-	case "form":
-		return "form"
-	case "generic":
-		return "generic"
-	case "grid":
-		return "grid"
-	case "gridcell":
-		return "gridcell"
-	case "group":
-		return "group"
-	case "heading":
-		return "heading"
-	case "img":
-		return "img"
-	case "insertion":
-		return "insertion"
-	case "link":
-		return "link"
-	case "list":
-		return "list"
-	case "listbox":
-		return "listbox"
-	case "listitem":
-		return "listitem"
-	case "log":
-		return "log"
-	case "main":
-		return "main"
-	case "marquee":
-		return "marquee"
-	case "math":
-		return "math"
-	case "menu":
-		return "menu"
-	case "menubar":
-		return "menubar"
-	case "menuitem":
-		return "menuitem"
-	case "menuitemcheckbox":
-		return "menuitemcheckbox"
-	case "menuitemradio":
-		return "menuitemradio"
-	case "meter":
-		return "meter"
-	case "navigation":
-		return "navigation"
-	case "none":
-		return "none"
-	case "note":
-		return "note"
-	case "option":
-		return "option"
-	case "paragraph":
-		return "paragraph"
-	case "presentation":
-		return "presentation"
-	case "progressbar":
-		return "progressbar"
-	case "radio":
-		return "radio"
-	case "radiogroup":
-		return "radiogroup"
-	case "region":
-		return "region"
-	case "row":
-		return "row"
-	case "rowgroup":
-		return "rowgroup"
-	case "rowheader":
-		return "rowheader"
-	case "scrollbar":
-		return "scrollbar"
-	case "search":
-		return "search"
-	case "searchbox":
-		return "searchbox"
-	case "separator":
-		return "separator"
-	case "slider":
-		return "slider"
-	case "spinbutton":
-		return "spinbutton"
-	case "status":
-		return "status"
-	case "strong":
-		return "strong"
-	case "subscript":
-		return "subscript"
-	case "superscript":
-		return "superscript"
-	case "switch":
-		return "switch"
-	case "tab":
-		return "tab"
-	case "table":
-		return "table"
-	case "tablist":
-		return "tablist"
-	case "tabpanel":
-		return "tabpanel"
-	case "term":
-		return "term"
-	case "textbox":
-		return "textbox"
-	case "time":
-		return "time"
-	case "timer":
-		return "timer"
-	case "toolbar":
-		return "toolbar"
-	case "tooltip":
-		return "tooltip"
-	case "tree":
-		return "tree"
-	case "treegrid":
-		return "treegrid"
-	case "treeitem":
-		return "treeitem"
-	}
-	return ""
+	return roles[string(buf[:len(tok)])]
 }
 
 // ExplicitRole is the first token of n's role attribute, split on ASCII

@@ -54,6 +54,16 @@ func TestCanonicalRoleSet(t *testing.T) {
 	}
 }
 
+// TestCanonicalRoleAllocatesNothing: the lookup of a role, in any case, or
+// of a token that is none, allocates nothing.
+func TestCanonicalRoleAllocatesNothing(t *testing.T) {
+	for _, tok := range []string{"button", "MenuItemCheckbox", "widget", "x"} {
+		if n := testing.AllocsPerRun(100, func() { canonicalRole(tok) }); n != 0 {
+			t.Errorf("canonicalRole(%q) allocates %v times", tok, n)
+		}
+	}
+}
+
 func TestExplicitRole(t *testing.T) {
 	cases := []struct{ role, want string }{
 		{"button", "button"},

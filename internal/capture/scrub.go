@@ -385,7 +385,10 @@ func (sc *scrubber) parseLayout(d *scrubDocTables, path string) (err error) {
 }
 
 // scrubDoc decides what one document loses and records every string
-// reference, removed or kept.
+// reference, removed or kept. Its phases run in this order because each
+// reads what the one before decided: which nodes are secret, then their
+// value attributes and text removed, then every reference that stays, then
+// the layout's text of the secret nodes.
 func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 	if sc.strClass == nil {
 		sc.strClass = make([]uint8, len(sc.strs))
@@ -394,28 +397,9 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 	}
 	np := path + "/nodes"
 	namePath, attrPath := np+"/nodeName", np+"/attributes"
-	n := -1
-	for _, t := range []struct {
-		name string
-		v    []int32
-	}{{"parentIndex", d.parent}, {"nodeType", d.nodeType}, {"nodeName", d.nodeName}, {"nodeValue", d.nodeValue}} {
-		if t.v == nil {
-			continue
-		}
-		if n >= 0 && len(t.v) != n {
-			return Malformed(np+"/"+t.name, "length "+strconv.Itoa(len(t.v))+", want "+strconv.Itoa(n))
-		}
-		n = len(t.v)
-	}
-	if d.attrStart != nil {
-		got := len(d.attrStart) - 1
-		if n >= 0 && got != n {
-			return Malformed(np+"/attributes", "length "+strconv.Itoa(got)+", want "+strconv.Itoa(n))
-		}
-		n = got
-	}
-	if n <= 0 {
-		n = 0
+	n, err := nodeCount(d, np)
+	if err != nil {
+		return err
 	}
 	hasAttrs := d.attrStart != nil && n > 0
 	hasText := d.nodeValue != nil && n > 0
@@ -425,85 +409,20 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 	if hasText && d.parent == nil {
 		return Malformed(np+"/parentIndex", "parents are needed to find textarea text")
 	}
-
-	// secretNode marks non-button inputs and textareas (and, below, the
-	// text under a textarea).
 	d.secretNode = make([]bool, n)
 	if hasAttrs || hasText {
-		for i := 0; i < n; i++ {
-			if d.nodeType[i] != nodeElement {
-				continue
-			}
-			c, err := sc.class(d.nodeName[i], namePath, i)
-			if err != nil {
-				return err
-			}
-			switch {
-			case c&clsTextarea != 0:
-				d.secretNode[i] = true
-			case c&clsInput != 0:
-				secret, err := sc.secretInput(d, i, attrPath)
-				if err != nil {
-					return err
-				}
-				d.secretNode[i] = secret
-			}
-		}
-	}
-
-	// Value attributes of inputs that are not buttons.
-	if hasAttrs {
-		kept := make([]int32, 0, len(d.attrs))
-		start := make([]int32, 1, n+1)
-		for i := 0; i < n; i++ {
-			a := d.attrs[d.attrStart[i]:d.attrStart[i+1]]
-			input := d.secretNode[i] && sc.strClass[d.nodeName[i]]&clsInput != 0
-			for k := 0; k < len(a); k += 2 {
-				if k+1 >= len(a) {
-					kept = append(kept, a[k])
-					break
-				}
-				if input {
-					c, err := sc.class(a[k], attrPath, i, k)
-					if err != nil {
-						return err
-					}
-					if c&clsValue != 0 {
-						sc.ref(a[k], false)
-						sc.ref(a[k+1], false)
-						d.attrsChanged = true
-						continue
-					}
-				}
-				kept = append(kept, a[k], a[k+1])
-			}
-			start = append(start, int32(len(kept)))
-		}
-		d.attrs, d.attrStart = kept, start
-	}
-
-	// Text under textareas and inside editing hosts: emptied, pointed at
-	// the empty string later.
-	if hasText {
-		inHost, err := sc.insideEditingHosts(d, n, np, attrPath)
-		if err != nil {
+		if err := sc.markSecretControls(d, n, namePath, attrPath); err != nil {
 			return err
 		}
-		for i := 0; i < n; i++ {
-			if t := d.nodeType[i]; t != nodeText && t != nodeCDATA {
-				continue
-			}
-			p := d.parent[i]
-			underTextarea := p >= 0 && int(p) < n && d.nodeType[p] == nodeElement && sc.strClass[d.nodeName[p]]&clsTextarea != 0
-			if !underTextarea && (inHost == nil || !inHost[i]) {
-				continue
-			}
-			d.secretNode[i] = true
-			if v := d.nodeValue[i]; v != -1 {
-				sc.ref(v, false)
-				d.nodeValue[i] = -1 // a placeholder: refers to nothing
-				d.emptied = append(d.emptied, int32(i))
-			}
+	}
+	if hasAttrs {
+		if err := sc.dropValueAttrs(d, n, attrPath); err != nil {
+			return err
+		}
+	}
+	if hasText {
+		if err := sc.emptySecretText(d, n, np, attrPath); err != nil {
+			return err
 		}
 	}
 	for _, r := range d.removedRare {
@@ -511,16 +430,131 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 			sc.ref(v, false)
 		}
 	}
+	sc.refKept(d)
+	sc.scrubLayoutText(d, n)
+	return nil
+}
 
-	// What stays.
-	for _, v := range d.nodeName {
-		sc.ref(v, true)
+// nodeCount is the number of nodes the node tables agree on (0 when none is
+// there); tables of different lengths are malformed.
+func nodeCount(d *scrubDocTables, np string) (int, error) {
+	n := -1
+	for _, t := range []struct {
+		name string
+		v    []int32
+	}{{"parentIndex", d.parent}, {"nodeType", d.nodeType}, {"nodeName", d.nodeName}, {"nodeValue", d.nodeValue}} {
+		if t.v == nil {
+			continue
+		}
+		if n >= 0 && len(t.v) != n {
+			return 0, Malformed(np+"/"+t.name, "length "+strconv.Itoa(len(t.v))+", want "+strconv.Itoa(n))
+		}
+		n = len(t.v)
 	}
-	for _, v := range d.nodeValue {
-		sc.ref(v, true)
+	if d.attrStart != nil {
+		got := len(d.attrStart) - 1
+		if n >= 0 && got != n {
+			return 0, Malformed(np+"/attributes", "length "+strconv.Itoa(got)+", want "+strconv.Itoa(n))
+		}
+		n = got
 	}
-	for _, v := range d.attrs {
-		sc.ref(v, true)
+	return max(n, 0), nil
+}
+
+// markSecretControls marks in d.secretNode the textareas and the inputs
+// that are not buttons (the text under a textarea is marked later, by
+// emptySecretText).
+func (sc *scrubber) markSecretControls(d *scrubDocTables, n int, namePath, attrPath string) error {
+	for i := 0; i < n; i++ {
+		if d.nodeType[i] != nodeElement {
+			continue
+		}
+		c, err := sc.class(d.nodeName[i], namePath, i)
+		if err != nil {
+			return err
+		}
+		switch {
+		case c&clsTextarea != 0:
+			d.secretNode[i] = true
+		case c&clsInput != 0:
+			secret, err := sc.secretInput(d, i, attrPath)
+			if err != nil {
+				return err
+			}
+			d.secretNode[i] = secret
+		}
+	}
+	return nil
+}
+
+// dropValueAttrs removes the value attributes of the secret inputs from the
+// attribute tables, recording their name and value as removed references.
+// A dangling name without a value is kept as it is.
+func (sc *scrubber) dropValueAttrs(d *scrubDocTables, n int, attrPath string) error {
+	kept := make([]int32, 0, len(d.attrs))
+	start := make([]int32, 1, n+1)
+	for i := 0; i < n; i++ {
+		a := d.attrs[d.attrStart[i]:d.attrStart[i+1]]
+		input := d.secretNode[i] && sc.strClass[d.nodeName[i]]&clsInput != 0
+		for k := 0; k < len(a); k += 2 {
+			if k+1 >= len(a) {
+				kept = append(kept, a[k])
+				break
+			}
+			if input {
+				c, err := sc.class(a[k], attrPath, i, k)
+				if err != nil {
+					return err
+				}
+				if c&clsValue != 0 {
+					sc.ref(a[k], false)
+					sc.ref(a[k+1], false)
+					d.attrsChanged = true
+					continue
+				}
+			}
+			kept = append(kept, a[k], a[k+1])
+		}
+		start = append(start, int32(len(kept)))
+	}
+	d.attrs, d.attrStart = kept, start
+	return nil
+}
+
+// emptySecretText empties the text under textareas and inside editing
+// hosts, marking those text nodes secret; an emptied value is left as -1,
+// pointed at the empty string later.
+func (sc *scrubber) emptySecretText(d *scrubDocTables, n int, np, attrPath string) error {
+	inHost, err := sc.insideEditingHosts(d, n, np, attrPath)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		if t := d.nodeType[i]; t != nodeText && t != nodeCDATA {
+			continue
+		}
+		p := d.parent[i]
+		underTextarea := p >= 0 && int(p) < n && d.nodeType[p] == nodeElement && sc.strClass[d.nodeName[p]]&clsTextarea != 0
+		if !underTextarea && (inHost == nil || !inHost[i]) {
+			continue
+		}
+		d.secretNode[i] = true
+		if v := d.nodeValue[i]; v != -1 {
+			sc.ref(v, false)
+			d.nodeValue[i] = -1 // a placeholder: refers to nothing
+			d.emptied = append(d.emptied, int32(i))
+		}
+	}
+	return nil
+}
+
+// refKept records every string reference the node tables still hold after
+// the scrub, and those of the rare data and integer tables kept whole.
+func (sc *scrubber) refKept(d *scrubDocTables) {
+	for _, table := range [][]int32{d.nodeName, d.nodeValue, d.attrs} {
+		for _, v := range table {
+			sc.ref(v, true)
+		}
 	}
 	for _, r := range d.keptRare {
 		for _, v := range r.value {
@@ -532,16 +566,20 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 			sc.ref(v, true)
 		}
 	}
+}
+
+// scrubLayoutText removes the layout's text of the secret nodes and records
+// the rest as kept. Without a node index for each text none can be tied to
+// a node: it all stays.
+func (sc *scrubber) scrubLayoutText(d *scrubDocTables, n int) {
 	if d.layoutText == nil {
-		return nil
+		return
 	}
 	if len(d.layoutNode) != len(d.layoutText) {
-		// Without a node index for each text none can be tied to a node:
-		// it all stays.
 		for _, v := range d.layoutText {
 			sc.ref(v, true)
 		}
-		return nil
+		return
 	}
 	for li, ni := range d.layoutNode {
 		if ni >= 0 && int(ni) < n && d.secretNode[ni] && d.layoutText[li] != -1 {
@@ -552,7 +590,6 @@ func (sc *scrubber) scrubDoc(d *scrubDocTables, path string) error {
 		}
 		sc.ref(d.layoutText[li], true)
 	}
-	return nil
 }
 
 // insideEditingHosts marks the nodes that have an editing host among their

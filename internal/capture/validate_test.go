@@ -2,7 +2,7 @@ package capture
 
 import (
 	"bytes"
-	"strings"
+	"errors"
 	"testing"
 
 	"github.com/domsnap/domsnap/errcode"
@@ -22,7 +22,7 @@ func TestValidateNodeBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc.maxNodes = 4
-	if err := validate(rc); errcode.CodeOf(err) != errcode.UnsupportedInput || !strings.Contains(err.Error(), "too_large") {
+	if err := validate(rc); !errors.Is(err, errcode.ErrTooLarge) || errcode.CodeOf(err) != errcode.UnsupportedInput {
 		t.Errorf("validate: %v", err)
 	}
 }

@@ -5,7 +5,8 @@
 //
 // # Limits
 //
-// Every refusal for size is errcode.UnsupportedInput with "too_large" in its
+// Every refusal for size is errcode.TooLarge: unsupported_input whose cause
+// is errcode.ErrTooLarge (test it with errors.Is), with "too_large" in its
 // message. A regular file larger than the bound is refused from its size,
 // before a byte is read; a smaller one is read into a buffer of exactly its
 // size. A stream (standard input, a pipe, a device) is read in chunks that

@@ -19,8 +19,7 @@ const chunkBytes = 1 << 20
 // TooLarge is the refusal of an input of more than limit bytes; what names
 // it ("input", "request", "gzip output").
 func TooLarge(what string, limit int64) *errcode.Error {
-	return errcode.New(errcode.UnsupportedInput, pkgName, "",
-		"too_large: the "+what+" holds more than "+strconv.FormatInt(limit, 10)+" bytes")
+	return errcode.TooLarge(pkgName, "the "+what+" holds more than "+strconv.FormatInt(limit, 10)+" bytes")
 }
 
 // TooManyNodes is the refusal of a tree of more than limit nodes, TooLarge's
@@ -28,8 +27,7 @@ func TooLarge(what string, limit int64) *errcode.Error {
 // HTML file) refuses with it, in the name of pkg, the package the caller
 // called.
 func TooManyNodes(pkg string, limit int) *errcode.Error {
-	return errcode.New(errcode.UnsupportedInput, pkg, "",
-		"too_large: the tree would hold more than "+strconv.Itoa(limit)+" nodes")
+	return errcode.TooLarge(pkg, "the tree would hold more than "+strconv.Itoa(limit)+" nodes")
 }
 
 // All reads r to its end and returns its bytes, or TooLarge when r holds

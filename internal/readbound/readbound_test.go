@@ -39,7 +39,7 @@ func (endless) Read(p []byte) (int, error) {
 }
 
 func isTooLarge(err error) bool {
-	return errcode.CodeOf(err) == errcode.UnsupportedInput && strings.Contains(err.Error(), "too_large")
+	return errors.Is(err, errcode.ErrTooLarge) && errcode.CodeOf(err) == errcode.UnsupportedInput
 }
 
 func TestAllUnderAtOver(t *testing.T) {

@@ -2,6 +2,7 @@ package htmlsource
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 )
 
 func isTooLarge(err error) bool {
-	return errcode.CodeOf(err) == errcode.UnsupportedInput && strings.Contains(err.Error(), "too_large")
+	return errors.Is(err, errcode.ErrTooLarge) && errcode.CodeOf(err) == errcode.UnsupportedInput
 }
 func TestHTMLNodeBound(t *testing.T) {
 	// "<i></i>" repeated: each start tag is one token. The parser adds

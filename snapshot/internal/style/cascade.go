@@ -352,124 +352,171 @@ func New(doc *html.Node, opts Options) *Engine {
 	e := &Engine{
 		byID: map[string][]int32{}, byClass: map[string][]int32{}, byTag: map[string][]int32{},
 	}
-	order := 0
-	preferred := ""
-	ctx := newSheetContext()
 	src := opts.Sources
 	if src == nil {
 		src = findSources(doc)
 	}
-	elements := src.Elements
+	r := sheetReader{e: e, ctx: newSheetContext()}
+	preferred := ""
 	for _, n := range src.Nodes {
-		if preferred == "" && isDefaultStyleMeta(n) {
-			// <meta http-equiv=default-style> names the preferred set,
-			// unless a titled sheet before it already has (Chromium keeps
-			// the first name it is given). The content is kept as written.
-			preferred, _ = attrValue(n, "content")
+		if !sheetApplies(n, r.ctx.screen, &preferred) {
 			continue
-		}
-		if !isStyleElement(n, ctx.screen) {
-			continue
-		}
-		// A titled sheet belongs to a named set: the first title names the
-		// preferred set, and sheets of any other set are alternates, which
-		// a browser does not apply.
-		if title, _ := attrValue(n, "title"); title != "" {
-			if preferred == "" {
-				preferred = title
-			} else if title != preferred {
-				continue
-			}
 		}
 		e.Sheets++
-		var sb strings.Builder
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type == html.TextNode {
-				sb.WriteString(c.Data)
-			}
-		}
-		toks := tokenize(sb.String())
+		toks := tokenize(sheetText(n))
 		if opts.Quirks {
 			lowerNames(toks)
 		}
-		// Style rules in document order, nested ones after their parent:
-		// a stack holds the rules still to read, the next one on top.
-		type item struct {
-			r       rawRule
-			parents []string // the parent's resolved selectors; nil at top level
-			depth   int
-			// trailing, when not nil, makes the item the declarations that
-			// follow a nested rule, for the selectors sels: they cascade
-			// after that rule and all it nests, as CSS Nesting says.
-			trailing []decl
-			sels     []complexSel
-			layer    int32
-		}
-		top := readRules(toks, ctx)
-		stack := make([]item, 0, len(top))
-		for i := len(top) - 1; i >= 0; i-- {
-			stack = append(stack, item{r: top[i]})
-		}
-		for len(stack) > 0 {
-			it := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if it.trailing != nil {
-				for _, s := range it.sels {
-					e.add(rule{sel: s, decls: it.trailing, order: order, layer: it.layer})
-				}
-				order++
-				continue
-			}
-			if it.r.at != "" {
-				layer, ok := ctx.groupApplies(it.r.at, it.r.atPrelude, it.r.layer)
-				if !ok {
-					continue
-				}
-				it.r.layer = layer
-			}
-			prelude := it.r.prelude
-			var resolved []string
-			if it.parents != nil {
-				var ok bool
-				if resolved, ok = nestSelectors(prelude, it.parents); !ok {
-					continue
-				}
-				prelude = tokenize(strings.Join(resolved, ", "))
-			} else {
-				resolved = splitSelectors(trimSpace(prelude))
-			}
-			sels, ok := parseSelectors(prelude)
-			if !ok {
-				continue // an invalid selector drops the rule and all it holds
-			}
-			segs, nested := readBlock(it.r.block)
-			decls := parseDecls(segs[0])
-			for _, s := range sels {
-				if len(decls) > 0 {
-					e.add(rule{sel: s, decls: decls, order: order, layer: it.r.layer})
-				}
-			}
-			order++
-			for i := len(nested) - 1; i >= 0; i-- {
-				if d := parseDecls(segs[i+1]); len(d) > 0 {
-					stack = append(stack, item{trailing: d, sels: sels, layer: it.r.layer})
-				}
-				if it.depth+1 < MaxNesting {
-					nested[i].layer = it.r.layer
-					stack = append(stack, item{r: nested[i], parents: resolved, depth: it.depth + 1})
-				}
-			}
-		}
+		r.read(toks)
 	}
 	e.m = newMatcher(opts)
 	// Layer order is known once every sheet is read.
-	ctx.layers.finish()
+	r.ctx.layers.finish()
 	for i := range e.rules {
-		e.rules[i].layer = ctx.layers.rank[e.rules[i].layer]
+		e.rules[i].layer = r.ctx.layers.rank[e.rules[i].layer]
 	}
 	e.varSteps = VarSteps
-	e.checkBudget(doc, elements)
+	e.checkBudget(doc, src.Elements)
 	return e
+}
+
+// sheetApplies reports whether n is a style sheet the page applies, given
+// the name of the preferred set of sheets so far, which it updates.
+// <meta http-equiv=default-style> names the preferred set, unless a titled
+// sheet before it already has (Chromium keeps the first name it is given);
+// the content is kept as written. A titled sheet belongs to a named set:
+// the first title names the preferred set, and sheets of any other set are
+// alternates, which a browser does not apply.
+func sheetApplies(n *html.Node, screen media.Screen, preferred *string) bool {
+	if *preferred == "" && isDefaultStyleMeta(n) {
+		*preferred, _ = attrValue(n, "content")
+		return false
+	}
+	if !isStyleElement(n, screen) {
+		return false
+	}
+	if title, _ := attrValue(n, "title"); title != "" {
+		if *preferred == "" {
+			*preferred = title
+		} else if title != *preferred {
+			return false
+		}
+	}
+	return true
+}
+
+// sheetText is the text of a style element: its text children, joined.
+func sheetText(n *html.Node) string {
+	var sb strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			sb.WriteString(c.Data)
+		}
+	}
+	return sb.String()
+}
+
+// sheetReader adds the style rules of the page's sheets to its engine, in
+// document order, nested rules after their parent. order numbers the rules
+// across every sheet, as the cascade's last tie-break.
+type sheetReader struct {
+	e     *Engine
+	ctx   *sheetContext
+	order int
+	// stack holds the rules of the sheet still to read, the next one on
+	// top.
+	stack []nestedItem
+}
+
+// nestedItem is one entry of sheetReader's stack: a rule to read, or the
+// declarations that trail a nested rule.
+type nestedItem struct {
+	r       rawRule
+	parents []string // the parent's resolved selectors; nil at top level
+	depth   int
+	// trailing, when not nil, makes the item the declarations that follow
+	// a nested rule, for the selectors sels: they cascade after that rule
+	// and all it nests, as CSS Nesting says.
+	trailing []decl
+	sels     []complexSel
+	layer    int32
+}
+
+// read adds the rules of one sheet's tokens.
+func (r *sheetReader) read(toks []token) {
+	top := readRules(toks, r.ctx)
+	r.stack = make([]nestedItem, 0, len(top))
+	for i := len(top) - 1; i >= 0; i-- {
+		r.stack = append(r.stack, nestedItem{r: top[i]})
+	}
+	for len(r.stack) > 0 {
+		it := r.stack[len(r.stack)-1]
+		r.stack = r.stack[:len(r.stack)-1]
+		if it.trailing != nil {
+			r.add(it.sels, it.trailing, it.layer)
+			continue
+		}
+		r.readRule(it)
+	}
+}
+
+// add adds one rule per selector with decls, and takes the next order
+// (whether or not there were declarations, as the order of what follows
+// depends on it).
+func (r *sheetReader) add(sels []complexSel, decls []decl, layer int32) {
+	if len(decls) > 0 {
+		for _, s := range sels {
+			r.e.add(rule{sel: s, decls: decls, order: r.order, layer: layer})
+		}
+	}
+	r.order++
+}
+
+// readRule reads one style rule, or the group rule of it.r.at, when it
+// applies: its own declarations are added, and its nested rules, with the
+// declarations that trail each, are pushed to be read next, up to
+// MaxNesting deep. An invalid selector drops the rule and all it holds.
+func (r *sheetReader) readRule(it nestedItem) {
+	if it.r.at != "" {
+		layer, ok := r.ctx.groupApplies(it.r.at, it.r.atPrelude, it.r.layer)
+		if !ok {
+			return
+		}
+		it.r.layer = layer
+	}
+	resolved, sels, ok := ruleSelectors(it.r.prelude, it.parents)
+	if !ok {
+		return
+	}
+	segs, nested := readBlock(it.r.block)
+	r.add(sels, parseDecls(segs[0]), it.r.layer)
+	for i := len(nested) - 1; i >= 0; i-- {
+		if d := parseDecls(segs[i+1]); len(d) > 0 {
+			r.stack = append(r.stack, nestedItem{trailing: d, sels: sels, layer: it.r.layer})
+		}
+		if it.depth+1 < MaxNesting {
+			nested[i].layer = it.r.layer
+			r.stack = append(r.stack, nestedItem{r: nested[i], parents: resolved, depth: it.depth + 1})
+		}
+	}
+}
+
+// ruleSelectors parses a rule's prelude, resolved against its parent's
+// selectors when it is nested (parents not nil), and returns the resolved
+// selectors as text too, for the rules it nests in turn.
+func ruleSelectors(prelude []token, parents []string) (resolved []string, sels []complexSel, ok bool) {
+	if parents != nil {
+		if resolved, ok = nestSelectors(prelude, parents); !ok {
+			return nil, nil, false
+		}
+		prelude = tokenize(strings.Join(resolved, ", "))
+	} else {
+		resolved = splitSelectors(trimSpace(prelude))
+	}
+	if sels, ok = parseSelectors(prelude); !ok {
+		return nil, nil, false
+	}
+	return resolved, sels, true
 }
 
 // OverBudget reports whether matching ran out of MatchSteps. Styles computed

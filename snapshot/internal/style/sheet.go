@@ -634,263 +634,381 @@ func parseSelectors(prelude []token) ([]complexSel, bool) {
 	return out, true
 }
 
-// parseComplex parses one complex selector.
+// parseComplex parses one complex selector. Its text is rewritten, one
+// compound at a time, into what the selector library parses and weighs as
+// CSS does (complexParser.rewrite), and each compound is then compiled
+// (complexParser.compile).
 func parseComplex(toks []token) (cs complexSel, pseudoElement, ok bool) {
 	if len(toks) == 0 || rejected(toks) {
 		return cs, false, false
 	}
-	// nested counts the combinators inside functional pseudo-classes.
-	nested := 0
-	type part struct {
-		text    strings.Builder
-		comb    byte
-		key     keyKind
-		keyText string
-		n       int                  // tokens at depth 0
-		zero    cascadia.Specificity // weight of top-level :where() arguments, taken off
-		nth     []nthOf
-		plus    cascadia.Specificity // weight the text does not show (:nth-child of S)
+	p := complexParser{toks: toks, cur: &complexPart{}}
+	if !p.rewrite() {
+		return cs, false, false
 	}
-	var parts []*part
-	cur := &part{}
-	var pending byte
-	var b blocks
-	// extra records, per open block, what the :is() rewrite owes when the
-	// block closes.
-	type debt struct {
-		paren bool // one more ")"
-		where int  // for a top-level :where(), where its argument starts in the text; else -1
-		// nth, for a top-level :nth-child(An+B of S), waits for S, which
-		// starts in the text at nthStart.
-		nth      *nthOf
-		nthStart int
+	if p.pseudoElement {
+		return p.cs, true, true
 	}
-	var extra []debt
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if b.depth() == 0 {
-			switch {
-			case t.tt == css.WhitespaceToken:
-				if cur.n > 0 && pending == 0 {
-					pending = ' '
-				}
-				continue
-			case t.tt == css.DelimToken && (t.data == ">" || t.data == "+" || t.data == "~"):
-				if cur.n == 0 || (pending != 0 && pending != ' ') {
-					return cs, false, false
-				}
-				pending = t.data[0]
-				continue
-			case t.tt == css.ColumnToken:
-				return cs, false, false
+	if !p.compile() {
+		return cs, false, false
+	}
+	return p.cs, false, true
+}
+
+// complexPart is one compound of a complex selector as it is rewritten.
+type complexPart struct {
+	text    strings.Builder
+	comb    byte
+	key     keyKind
+	keyText string
+	n       int                  // tokens at depth 0
+	zero    cascadia.Specificity // weight of top-level :where() arguments, taken off
+	nth     []nthOf
+	plus    cascadia.Specificity // weight the text does not show (:nth-child of S)
+}
+
+// blockDebt is what the rewrite owes when an open block closes.
+type blockDebt struct {
+	paren bool // one more ")"
+	where int  // for a top-level :where(), where its argument starts in the text; else -1
+	// nth, for a top-level :nth-child(An+B of S), waits for S, which
+	// starts in the text at nthStart.
+	nth      *nthOf
+	nthStart int
+}
+
+// complexParser holds the state of parseComplex over toks; i is the token
+// being read.
+type complexParser struct {
+	toks          []token
+	i             int
+	cs            complexSel
+	parts         []*complexPart
+	cur           *complexPart
+	pending       byte // the combinator before the next compound, 0 for none
+	b             blocks
+	extra         []blockDebt // one per open block
+	nested        int         // combinators inside functional pseudo-classes
+	pseudoElement bool
+}
+
+// rewrite reads every token into the compounds' text; false when the
+// selector is invalid or unsupported.
+func (p *complexParser) rewrite() bool {
+	for p.i = 0; p.i < len(p.toks); p.i++ {
+		t := p.toks[p.i]
+		if p.b.depth() == 0 {
+			skip, ok := p.topLevel(t)
+			if !ok {
+				return false
 			}
-			if pending != 0 {
-				parts = append(parts, cur)
-				cur = &part{comb: pending}
-				pending = 0
-				if len(parts) >= MaxCompounds {
-					return cs, false, false
-				}
+			if skip {
+				continue
 			}
 		}
 		if t.tt == css.DelimToken && t.data == "&" || t.tt == css.DelimToken && t.data == "|" {
-			return cs, false, false // nesting and namespace selectors are not supported
+			return false // nesting and namespace selectors are not supported
 		}
-		// Key of the compound, from its own top-level simple selectors.
-		if b.depth() == 0 && !strings.ContainsRune(t.data, '\\') {
-			switch {
-			case t.tt == css.HashToken && cur.key != keyID:
-				cur.key, cur.keyText = keyID, t.data[1:]
-			case t.tt == css.IdentToken && cur.n == 0:
-				cur.key, cur.keyText = keyTag, strings.ToLower(t.data)
-			case t.tt == css.DelimToken && t.data == "." && i+1 < len(toks) && toks[i+1].tt == css.IdentToken &&
-				!strings.ContainsRune(toks[i+1].data, '\\') && (cur.key == keyNone || cur.key == keyTag):
-				cur.key, cur.keyText = keyClass, toks[i+1].data
-			}
-		}
-		if b.depth() == 0 {
-			cur.n++
+		if p.b.depth() == 0 {
+			p.noteKey(t)
+			p.cur.n++
 		}
 		if t.tt == css.ColonToken {
-			// Pseudo-elements: "::name" or a legacy one-colon name.
-			if i+1 < len(toks) && toks[i+1].tt == css.ColonToken {
-				pseudoElement = true
-			} else if i+1 < len(toks) && toks[i+1].tt == css.IdentToken && legacyPseudoElements[strings.ToLower(toks[i+1].data)] {
-				pseudoElement = true
+			done, ok := p.pseudo()
+			if !ok {
+				return false
 			}
-			if i+1 < len(toks) && (i == 0 || toks[i-1].tt != css.ColonToken) {
-				nt := toks[i+1]
-				name := strings.ToLower(nt.data)
-				switch {
-				case nt.tt == css.IdentToken && neverPseudo[name]:
-					// :nth-child(0) matches nothing and weighs like a pseudo-class.
-					cur.text.WriteString(":nth-child(0)")
-					i++
-					continue
-				case nt.tt == css.IdentToken && (name == "any-link" || name == "-webkit-any-link"):
-					cur.text.WriteString(":link")
-					i++
-					continue
-				case nt.tt == css.IdentToken && name == "scope":
-					cur.text.WriteString(":root")
-					i++
-					continue
-				case nt.tt == css.IdentToken && statePseudo[name] != 0:
-					cur.text.WriteString(stateSel(statePseudo[name], false))
-					i++
-					continue
-				case nt.tt == css.IdentToken && negatedStatePseudo[name] != 0:
-					cur.text.WriteString(stateSel(negatedStatePseudo[name], true))
-					i++
-					continue
-				case nt.tt == css.FunctionToken && name == "dir(":
-					// The caller marks right-to-left elements; every other
-					// element is left-to-right. Another direction matches
-					// nothing.
-					if dir, end, ok := dirArgument(toks, i+1); ok {
-						switch dir {
-						case "ltr":
-							cur.text.WriteString(stateSel(RTL, true))
-						case "rtl":
-							cur.text.WriteString(stateSel(RTL, false))
-						default:
-							cur.text.WriteString(":nth-child(0)")
-						}
-						i = end
-						continue
-					}
-				case nt.tt == css.FunctionToken && (name == "is(" || name == "where(" || name == "-webkit-any("):
-					// :is(X) matches like :not(:not(X)) and weighs like X;
-					// :where(X) weighs nothing, so a top-level one has X's
-					// weight taken off again when its block closes.
-					where := -1
-					if name == "where(" && b.depth() == 0 {
-						where = cur.text.Len() + len(":not(:not(")
-					}
-					cur.text.WriteString(":not(:not(")
-					b.step(nt)
-					extra = append(extra, debt{paren: true, where: where})
-					i++
-					continue
-				case nt.tt == css.FunctionToken && (name == "nth-child(" || name == "nth-last-child(") && b.depth() == 0:
-					anb, sStart, hasOf := nthOfArgs(toks, i+1)
-					if !hasOf {
-						break // plain An+B: the selector library knows it
-					}
-					a, bb, ok := parseAnB(anb)
-					if !ok || sStart >= len(toks) || toks[sStart].tt == css.RightParenthesisToken {
-						return cs, false, false
-					}
-					// The element matches S, which weighs what S does, and
-					// the pseudo-class weighs one more; the position is
-					// checked while matching (compound.nth).
-					cs.costly = true
-					cur.plus = cur.plus.Add(cascadia.Specificity{0, 1, 0})
-					cur.text.WriteString(":not(:not(")
-					b.step(nt)
-					extra = append(extra, debt{paren: true, where: -1,
-						nth: &nthOf{a: a, b: bb, last: name == "nth-last-child("}, nthStart: cur.text.Len()})
-					i = sStart - 1
-					continue
-				case nt.tt == css.FunctionToken && name == "has(":
-					cs.costly = true
-					// The selector library reads :has(> X) as :haschild(X).
-					j := i + 2
-					if j < len(toks) && toks[j].tt == css.WhitespaceToken {
-						j++
-					}
-					if j < len(toks) && toks[j].tt == css.DelimToken && toks[j].data == ">" {
-						cur.text.WriteString(":haschild(")
-						b.step(nt)
-						extra = append(extra, debt{where: -1})
-						i = j
-						continue
-					}
-				}
+			if done {
+				continue
 			}
 		}
 		// HTML compares the values of some attributes case-insensitively
 		// in attribute selectors: add the i flag where none is given.
-		if t.tt == css.RightBracketToken && b.depth() > 0 && caseInsensitiveValue(toks, i) {
-			cur.text.WriteString(" i")
+		if t.tt == css.RightBracketToken && p.b.depth() > 0 && caseInsensitiveValue(p.toks, p.i) {
+			p.cur.text.WriteString(" i")
 		}
-		// Track blocks, paying the :is() rewrite's debt when its block closes.
-		before := b.depth()
-		b.step(t)
-		switch {
-		case b.depth() > before:
-			extra = append(extra, debt{where: -1})
-		case b.depth() < before:
-			if len(extra) > 0 {
-				d := extra[len(extra)-1]
-				if d.where >= 0 {
-					if g, err := cascadia.ParseGroup(cur.text.String()[d.where:]); err == nil {
-						var most cascadia.Specificity
-						for _, sel := range g {
-							if sp := sel.Specificity(); most.Less(sp) {
-								most = sp
-							}
-						}
-						cur.zero = cur.zero.Add(most)
-					}
-				}
-				if d.nth != nil {
-					text := cur.text.String()[d.nthStart:]
-					if _, err := cascadia.ParseGroup(text); err != nil {
-						return cs, false, false
-					}
-					g, inner, ok := parseGroupText(text)
-					if !ok {
-						return cs, false, false
-					}
-					nested += inner
-					d.nth.of = g
-					cur.nth = append(cur.nth, *d.nth)
-				}
-				if d.paren {
-					cur.text.WriteString(")")
-				}
-				extra = extra[:len(extra)-1]
-			}
+		if !p.step(t) {
+			return false
 		}
 		if t.tt == css.WhitespaceToken {
-			cur.text.WriteByte(' ')
+			p.cur.text.WriteByte(' ')
 		} else {
-			cur.text.WriteString(t.data)
+			p.cur.text.WriteString(t.data)
 		}
 	}
-	if pending != 0 || cur.n == 0 || b.depth() != 0 {
-		return cs, false, false
+	if p.pending != 0 || p.cur.n == 0 || p.b.depth() != 0 {
+		return false
 	}
-	parts = append(parts, cur)
-	if pseudoElement {
-		return cs, true, true
-	}
-	for _, p := range parts {
-		sel, err := cascadia.Parse(p.text.String())
-		if err != nil || sel.PseudoElement() != "" {
-			return cs, false, false
+	p.parts = append(p.parts, p.cur)
+	return true
+}
+
+// topLevel reads t outside any block: white space and combinators are
+// taken (skip), and a token after a combinator starts the next compound.
+func (p *complexParser) topLevel(t token) (skip, ok bool) {
+	switch {
+	case t.tt == css.WhitespaceToken:
+		if p.cur.n > 0 && p.pending == 0 {
+			p.pending = ' '
 		}
-		m, inner, searches, ok := parseCompound(p.text.String())
+		return true, true
+	case t.tt == css.DelimToken && (t.data == ">" || t.data == "+" || t.data == "~"):
+		if p.cur.n == 0 || (p.pending != 0 && p.pending != ' ') {
+			return false, false
+		}
+		p.pending = t.data[0]
+		return true, true
+	case t.tt == css.ColumnToken:
+		return false, false
+	}
+	if p.pending != 0 {
+		p.parts = append(p.parts, p.cur)
+		p.cur = &complexPart{comb: p.pending}
+		p.pending = 0
+		if len(p.parts) >= MaxCompounds {
+			return false, false
+		}
+	}
+	return false, true
+}
+
+// noteKey sets the key of the compound from its own top-level simple
+// selectors: its id, else its first class, else its tag.
+func (p *complexParser) noteKey(t token) {
+	if strings.ContainsRune(t.data, '\\') {
+		return
+	}
+	cur, toks, i := p.cur, p.toks, p.i
+	switch {
+	case t.tt == css.HashToken && cur.key != keyID:
+		cur.key, cur.keyText = keyID, t.data[1:]
+	case t.tt == css.IdentToken && cur.n == 0:
+		cur.key, cur.keyText = keyTag, strings.ToLower(t.data)
+	case t.tt == css.DelimToken && t.data == "." && i+1 < len(toks) && toks[i+1].tt == css.IdentToken &&
+		!strings.ContainsRune(toks[i+1].data, '\\') && (cur.key == keyNone || cur.key == keyTag):
+		cur.key, cur.keyText = keyClass, toks[i+1].data
+	}
+}
+
+// pseudo reads the colon at p.i: it notes a pseudo-element, and rewrites
+// the pseudo-classes the selector library does not know, or knows
+// otherwise, into ones it does. done is true when the rewrite took the
+// pseudo-class's tokens; false, the colon is written as it is.
+func (p *complexParser) pseudo() (done, ok bool) {
+	toks, i := p.toks, p.i
+	// Pseudo-elements: "::name" or a legacy one-colon name.
+	if i+1 < len(toks) && toks[i+1].tt == css.ColonToken {
+		p.pseudoElement = true
+	} else if i+1 < len(toks) && toks[i+1].tt == css.IdentToken && legacyPseudoElements[strings.ToLower(toks[i+1].data)] {
+		p.pseudoElement = true
+	}
+	if i+1 >= len(toks) || (i > 0 && toks[i-1].tt == css.ColonToken) {
+		return false, true
+	}
+	nt := toks[i+1]
+	name := strings.ToLower(nt.data)
+	if nt.tt == css.IdentToken {
+		if text, ok := identPseudo(name); ok {
+			p.cur.text.WriteString(text)
+			p.i++
+			return true, true
+		}
+		return false, true
+	}
+	if nt.tt != css.FunctionToken {
+		return false, true
+	}
+	switch name {
+	case "dir(":
+		return p.dir(), true
+	case "is(", "where(", "-webkit-any(":
+		p.openIs(nt, name == "where(")
+		return true, true
+	case "nth-child(", "nth-last-child(":
+		if p.b.depth() == 0 {
+			return p.openNthOf(nt, name == "nth-last-child(")
+		}
+	case "has(":
+		return p.openHas(nt), true
+	}
+	return false, true
+}
+
+// identPseudo is the rewrite of the pseudo-class :name, when it has one.
+func identPseudo(name string) (string, bool) {
+	switch {
+	case neverPseudo[name]:
+		// :nth-child(0) matches nothing and weighs like a pseudo-class.
+		return ":nth-child(0)", true
+	case name == "any-link" || name == "-webkit-any-link":
+		return ":link", true
+	case name == "scope":
+		return ":root", true
+	case statePseudo[name] != 0:
+		return stateSel(statePseudo[name], false), true
+	case negatedStatePseudo[name] != 0:
+		return stateSel(negatedStatePseudo[name], true), true
+	}
+	return "", false
+}
+
+// dir rewrites ":dir(X)". The caller marks right-to-left elements; every
+// other element is left-to-right. Another direction matches nothing. An
+// argument that is not one identifier is left to the selector library.
+func (p *complexParser) dir() bool {
+	dir, end, ok := dirArgument(p.toks, p.i+1)
+	if !ok {
+		return false
+	}
+	switch dir {
+	case "ltr":
+		p.cur.text.WriteString(stateSel(RTL, true))
+	case "rtl":
+		p.cur.text.WriteString(stateSel(RTL, false))
+	default:
+		p.cur.text.WriteString(":nth-child(0)")
+	}
+	p.i = end
+	return true
+}
+
+// openIs opens ":is(X)", which matches like :not(:not(X)) and weighs like
+// X; ":where(X)" weighs nothing, so a top-level one has X's weight taken
+// off again when its block closes.
+func (p *complexParser) openIs(fn token, where bool) {
+	at := -1
+	if where && p.b.depth() == 0 {
+		at = p.cur.text.Len() + len(":not(:not(")
+	}
+	p.cur.text.WriteString(":not(:not(")
+	p.b.step(fn)
+	p.extra = append(p.extra, blockDebt{paren: true, where: at})
+	p.i++
+}
+
+// openNthOf opens a top-level ":nth-child(An+B of S)": the element matches
+// S, which weighs what S does, and the pseudo-class weighs one more; the
+// position is checked while matching (compound.nth). A plain An+B is left
+// to the selector library (done false).
+func (p *complexParser) openNthOf(fn token, last bool) (done, ok bool) {
+	anb, sStart, hasOf := nthOfArgs(p.toks, p.i+1)
+	if !hasOf {
+		return false, true
+	}
+	a, b, ok := parseAnB(anb)
+	if !ok || sStart >= len(p.toks) || p.toks[sStart].tt == css.RightParenthesisToken {
+		return false, false
+	}
+	p.cs.costly = true
+	p.cur.plus = p.cur.plus.Add(cascadia.Specificity{0, 1, 0})
+	p.cur.text.WriteString(":not(:not(")
+	p.b.step(fn)
+	p.extra = append(p.extra, blockDebt{paren: true, where: -1,
+		nth: &nthOf{a: a, b: b, last: last}, nthStart: p.cur.text.Len()})
+	p.i = sStart - 1
+	return true, true
+}
+
+// openHas marks a ":has(" costly, and rewrites ":has(> X)" as
+// ":haschild(X)", as the selector library reads it; any other :has() is
+// left to the library.
+func (p *complexParser) openHas(fn token) bool {
+	p.cs.costly = true
+	j := p.i + 2
+	if j < len(p.toks) && p.toks[j].tt == css.WhitespaceToken {
+		j++
+	}
+	if j >= len(p.toks) || p.toks[j].tt != css.DelimToken || p.toks[j].data != ">" {
+		return false
+	}
+	p.cur.text.WriteString(":haschild(")
+	p.b.step(fn)
+	p.extra = append(p.extra, blockDebt{where: -1})
+	p.i = j
+	return true
+}
+
+// step tracks blocks through t, paying what the rewrite owes when one
+// closes.
+func (p *complexParser) step(t token) bool {
+	before := p.b.depth()
+	p.b.step(t)
+	switch {
+	case p.b.depth() > before:
+		p.extra = append(p.extra, blockDebt{where: -1})
+	case p.b.depth() < before && len(p.extra) > 0:
+		d := p.extra[len(p.extra)-1]
+		p.extra = p.extra[:len(p.extra)-1]
+		return p.pay(d)
+	}
+	return true
+}
+
+// pay settles the debt of a closed block: a top-level :where()'s weight
+// taken off, an :nth-child(of S)'s S compiled, the :is() rewrite's extra
+// parenthesis.
+func (p *complexParser) pay(d blockDebt) bool {
+	cur := p.cur
+	if d.where >= 0 {
+		if g, err := cascadia.ParseGroup(cur.text.String()[d.where:]); err == nil {
+			var most cascadia.Specificity
+			for _, sel := range g {
+				if sp := sel.Specificity(); most.Less(sp) {
+					most = sp
+				}
+			}
+			cur.zero = cur.zero.Add(most)
+		}
+	}
+	if d.nth != nil {
+		text := cur.text.String()[d.nthStart:]
+		if _, err := cascadia.ParseGroup(text); err != nil {
+			return false
+		}
+		g, inner, ok := parseGroupText(text)
 		if !ok {
-			return cs, false, false
+			return false
 		}
-		nested += inner
+		p.nested += inner
+		d.nth.of = g
+		cur.nth = append(cur.nth, *d.nth)
+	}
+	if d.paren {
+		cur.text.WriteString(")")
+	}
+	return true
+}
+
+// compile parses each compound's rewritten text, with the selector library
+// for its weight and with parseCompound for matching, and sums the weight
+// and the key of the selector.
+func (p *complexParser) compile() bool {
+	cs := &p.cs
+	for _, part := range p.parts {
+		sel, err := cascadia.Parse(part.text.String())
+		if err != nil || sel.PseudoElement() != "" {
+			return false
+		}
+		m, inner, searches, ok := parseCompound(part.text.String())
+		if !ok {
+			return false
+		}
+		p.nested += inner
 		cs.costly = cs.costly || searches
-		cs.parts = append(cs.parts, compound{sel: sel, m: m, comb: p.comb, nth: p.nth})
+		cs.parts = append(cs.parts, compound{sel: sel, m: m, comb: part.comb, nth: part.nth})
 		sp := sel.Specificity()
 		for k := range sp {
-			sp[k] -= p.zero[k]
+			sp[k] -= part.zero[k]
 		}
-		sp = sp.Add(p.plus)
+		sp = sp.Add(part.plus)
 		cs.spec = cs.spec.Add(sp)
 	}
-	last := parts[len(parts)-1]
-	if nested > MaxNestedCombinators {
-		return cs, false, false
+	if p.nested > MaxNestedCombinators {
+		return false
 	}
+	last := p.parts[len(p.parts)-1]
 	cs.key, cs.keyText = last.key, last.keyText
-	return cs, false, true
+	return true
 }
 
 // caseInsensitiveAttrs are the attributes whose values attribute selectors

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs what the browser tests need and only what is missing: Debian's
+# chromium, Node.js with npm for the capture programs of examples/capture,
+# and xvfb and xdotool, with which the profile tests show a sign-in window on
+# a virtual display and type into it as a person would.
+# `make install-browser` runs it.
+#
+# Each command is checked on its own because a machine may already carry some
+# of them from elsewhere: Node.js from another packager bundles npm, and
+# asking apt for Debian's npm beside it stops with "nodejs : Conflicts: npm"
+# before anything is installed. So a present command is never asked for, and
+# apt is not touched at all (not even its index) when nothing is missing.
+set -eu
+
+missing=""
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+command -v Xvfb >/dev/null 2>&1 || missing="$missing xvfb"
+command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
+
+if [ -z "$missing" ]; then
+	echo "install-browser: chromium, node, npm, Xvfb and xdotool present: $(chromium --version 2>/dev/null || echo chromium); node $(node --version 2>/dev/null || echo '?')"
+	exit 0
+fi
+
+echo "install-browser: installing$missing"
+apt-get update
+# $missing is a list of package names built above, split on purpose.
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive apt-get install -y $missing
