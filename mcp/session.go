@@ -46,6 +46,8 @@ type session struct {
 	// runs on the profile's folder, and the profile's origins.
 	lease *profile.Lease
 	bound *Policy
+	// closing counts the resets closing what the session had.
+	closing sync.WaitGroup
 }
 
 func newSession(s *Server, g grant) *session {
@@ -376,7 +378,9 @@ func (ss *session) reset() {
 	ss.mu.Lock()
 	p, bctx, b, lease := ss.page, ss.bctx, ss.browser, ss.lease
 	ss.browser, ss.bctx, ss.page, ss.live, ss.lease = nil, nil, nil, nil, nil
+	ss.closing.Add(1)
 	ss.mu.Unlock()
+	defer ss.closing.Done()
 	if p != nil {
 		p.Close()
 	}
@@ -398,6 +402,11 @@ func (ss *session) end() {
 	ss.ended = true
 	ss.mu.Unlock()
 	ss.reset()
+	// Another goroutine's reset may be closing what the session had (a
+	// server shutting down and the SDK ending the session both end it):
+	// end returns once that is closed too, so a profile's browser never
+	// outlives its session's end.
+	ss.closing.Wait()
 	if ss.srv.store != nil {
 		ss.srv.store.Release(ss.owner)
 	}
