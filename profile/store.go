@@ -68,15 +68,16 @@ type Store struct {
 	dir string
 }
 
-// Open opens the profiles folder of the state folder stateDir, creating it
-// (the owner's alone) when needed.
+// Open opens the profiles folder of the state folder stateDir. The folder
+// is created (the owner's alone) by the first Create, not here, so a state
+// folder that never held a profile gets none; one that exists is made the
+// owner's alone.
 func Open(stateDir string) (*Store, error) {
 	dir := filepath.Join(stateDir, Dir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, ioError("creating the profiles folder", err)
-	}
-	if err := checkFolder(dir); err != nil {
-		return nil, err
+	if _, err := os.Lstat(dir); err == nil {
+		if err := checkFolder(dir); err != nil {
+			return nil, err
+		}
 	}
 	return &Store{dir: dir}, nil
 }
@@ -139,6 +140,12 @@ func (s *Store) Create(name string, origins []string) (*Profile, error) {
 	}
 	canon, err := canonical(origins)
 	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, ioError("creating the profiles folder", err)
+	}
+	if err := checkFolder(s.dir); err != nil {
 		return nil, err
 	}
 	dir := s.folder(name)
@@ -276,6 +283,9 @@ func (s *Store) readBinding(name string) ([]string, error) {
 // not a profile and is left out.
 func (s *Store) List() ([]Info, error) {
 	ents, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, ioError("reading the profiles folder", err)
 	}
