@@ -38,6 +38,7 @@ func TestLaunchProfileKeepsFolderAndLease(t *testing.T) {
 		lease.Close()
 		t.Fatal(err)
 	}
+	defer b.Close()
 	if b.Profile() != p.Folder {
 		t.Errorf("profile %s", b.Profile())
 	}
