@@ -696,6 +696,12 @@ func (h *hosted) admitLocked(id string, p *Principal) {
 	if ss == nil {
 		return
 	}
+	if h.principals.byName(p.Name) == nil {
+		// The principals file was read again while the session opened,
+		// and no longer names its principal.
+		go ss.Close()
+		return
+	}
 	g := grant{principal: p.Name, policy: []*Policy{h.s.policy}, profile: p.Profile}
 	if p.policy != nil && p.policy != h.s.policy {
 		g.policy = append(g.policy, p.policy)
