@@ -34,7 +34,7 @@ func Extract(t *domtree.Tree, revision string, req Query) (*Result, error) {
 	if q == nil {
 		return nil, errNoRequest()
 	}
-	o, err := analyze(t, revision, q, false)
+	o, err := analyze(t, revision, q, false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func Extract(t *domtree.Tree, revision string, req Query) (*Result, error) {
 // compares the expected revision with it and checks the tree, in the order
 // docs/reference.md#errors gives, and only then computes: the inventory when
 // asked for, and q's extraction.
-func analyze(t *domtree.Tree, revision string, q *Checked, withInventory bool) (*Observation, error) {
+func analyze(t *domtree.Tree, revision string, q *Checked, withInventory bool, ex *Expansion) (*Observation, error) {
 	cur, err := ParseRevision(revision)
 	if err != nil {
 		return nil, malformedRevision(revision)
@@ -56,12 +56,29 @@ func analyze(t *domtree.Tree, revision string, q *Checked, withInventory bool) (
 			return nil, err
 		}
 	}
+	var anchor regionAnchor
+	if ex != nil {
+		if anchor, err = ex.check(cur); err != nil {
+			return nil, err
+		}
+	}
 	if !t.Root().Valid() {
 		return nil, errcode.New(errcode.MalformedSnapshot, pkgName, "", "no tree to analyze")
 	}
+	start := t.Root()
+	if ex != nil {
+		if start, err = anchor.find(t, ex.Region); err != nil {
+			return nil, err
+		}
+	}
 	o := &Observation{SchemaVersion: SchemaVersion, Trust: Trust, Revision: revision}
 	if withInventory {
-		o.Inventory = inventory(t)
+		entries := collect.Inventory(t)
+		o.Inventory = inventory(entries)
+		o.pageView(start, ex == nil, entries, sequenceOf(cur))
+		if ex != nil {
+			o.ViewScan.Region = ex.Region
+		}
 	}
 	if q != nil {
 		o.Extraction = extract(t, revision, cur, &q.req)

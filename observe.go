@@ -10,7 +10,8 @@ import (
 )
 
 // Observation is one observation of a document (docs/reference.md#the-observation): which
-// collections the page shows, and the extraction a request asked for.
+// collections the page shows, its page view, and the extraction a request
+// asked for.
 // Observe fills every field; Canonical writes them in the contract's
 // byte-exact form.
 type Observation struct {
@@ -20,9 +21,27 @@ type Observation struct {
 	// Inventory lists, in tree order, the first MaxInventoryPerKind visible
 	// collections of each kind that the inventory's own collection scan saw.
 	Inventory []InventoryEntry
+	// ViewScan, Controls, ControlsOmitted, Regions, RegionsOmitted, Text
+	// and TextTruncated are the page view (docs/reference.md#the-page-view),
+	// all gathered by one view scan: the controls with their action
+	// references, the landmarks and headings with their region references,
+	// and the page's visible text.
+	ViewScan        ViewScan
+	Controls        []Control
+	ControlsOmitted int
+	Regions         []Region
+	RegionsOmitted  int
+	Text            string
+	TextTruncated   bool
 	// Extraction is the request's result (docs/reference.md#the-result),
 	// nil when Observe was given none.
 	Extraction *Result
+
+	// targets and anchors are what the page view's references stand for,
+	// index for index with Controls and Regions: never written, kept so
+	// that ActionTarget and an expansion can find the elements again.
+	targets []ActionTarget
+	anchors []regionAnchor
 }
 
 // InventoryEntry is one collection of an observation's inventory.
@@ -56,12 +75,11 @@ func Observe(t *domtree.Tree, revision string, req Query) (*Observation, error) 
 	if err != nil {
 		return nil, err
 	}
-	return analyze(t, revision, q, true)
+	return analyze(t, revision, q, true, nil)
 }
 
-// inventory names every collection collect.Inventory lists.
-func inventory(t *domtree.Tree) []InventoryEntry {
-	entries := collect.Inventory(t)
+// inventory names every collection of entries.
+func inventory(entries []collect.Entry) []InventoryEntry {
 	out := make([]InventoryEntry, 0, len(entries))
 	for _, e := range entries {
 		out = append(out, InventoryEntry{
@@ -89,15 +107,16 @@ func (o *Observation) MarshalJSON() ([]byte, error) { return o.Canonical(), nil 
 
 // Artifact is the reference by which the complete observation is retrieved:
 // DigestPrefix and the lower-case hex SHA-256 of Canonical. It changes with
-// every observation, since the revision and the evidence references are
-// fresh each time.
+// every observation, since the revision and the evidence, action and
+// region references are fresh each time.
 func (o *Observation) Artifact() string { return sha256Ref(o.Canonical()) }
 
 // Digest is the observation's replay digest: DigestPrefix and the SHA-256
-// of the canonical observation with the revision and every evidence reference
-// removed, and the extraction written as its own digest's input. Two
-// observations of an unchanged page share it, as their extractions share
-// theirs; any change to an inventory entry or a printed cell changes it.
+// of the canonical observation with the revision and every evidence, action
+// and region reference removed, and the extraction written as its own
+// digest's input. Two observations of an unchanged page share it, as their
+// extractions share theirs; any change to an inventory entry, a control, a
+// region, the text or a printed cell changes it.
 func (o *Observation) Digest() string { return sha256Ref(o.appendJSON(nil, false)) }
 
 // sha256Ref is DigestPrefix and the lower-case hex SHA-256 of b.
@@ -107,7 +126,8 @@ func sha256Ref(b []byte) string {
 }
 
 // appendJSON writes the observation; with refs false it leaves out the
-// revision and the extraction's revision, evidence and digest.
+// revision, the page view's action and region references, and the
+// extraction's revision, evidence and digest.
 func (o *Observation) appendJSON(b []byte, refs bool) []byte {
 	b = append(b, `{"schema_version":`...)
 	b = appendString(b, o.SchemaVersion)
@@ -118,6 +138,7 @@ func (o *Observation) appendJSON(b []byte, refs bool) []byte {
 		b = appendString(b, o.Revision)
 	}
 	b = appendInventory(append(b, `,"inventory":`...), o.Inventory)
+	b = o.appendView(b, refs)
 	if o.Extraction != nil {
 		b = append(b, `,"extraction":`...)
 		b = o.Extraction.appendJSON(b, len(o.Extraction.Rows), o.Extraction.Digest, refs)

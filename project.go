@@ -8,8 +8,9 @@ import (
 )
 
 // Projection is an observation fitted into a byte budget for a model to read
-// (docs/reference.md#the-observation). Project computes it once; Canonical returns the bytes
-// computed then, so showing it again shows exactly the same bytes.
+// (docs/reference.md#the-observation and #the-page-view). Project computes
+// it once; Canonical returns the bytes computed then, so showing it again
+// shows exactly the same bytes.
 type Projection struct {
 	SchemaVersion string
 	Trust         string
@@ -19,6 +20,20 @@ type Projection struct {
 	// Inventory holds the leading entries of the observation's inventory
 	// that fit.
 	Inventory []InventoryEntry
+	// ViewScan is the observation's, always shown.
+	ViewScan ViewScan
+	// Controls and Regions hold the leading records of the observation's
+	// that fit; ControlsOmitted and RegionsOmitted are the observation's own
+	// counts of records its view scan saw past its bounds.
+	Controls        []Control
+	ControlsOmitted int
+	Regions         []Region
+	RegionsOmitted  int
+	// TextShown is false when the page's text was left out whole; Text and
+	// TextTruncated are then not written.
+	TextShown     bool
+	Text          string
+	TextTruncated bool
 	// Extraction is the observation's extraction with only its leading rows
 	// that fit; its collection, coverage and digest are the extraction's own,
 	// unchanged. It is nil when ExtractionOmitted or when the observation has
@@ -35,30 +50,49 @@ type Projection struct {
 	canonical []byte
 }
 
-// Omitted counts the records a projection dropped: trailing inventory
-// entries, and trailing rows of the extraction (all of them when the
-// extraction was omitted). The shown records and these counts add up to
-// what the full observation holds.
+// Omitted counts what a projection dropped: the text (1 when it was left
+// out), trailing regions, trailing inventory entries, trailing controls,
+// and trailing rows of the extraction (all of them when the extraction was
+// omitted). The shown records and these counts add up to what the full
+// observation holds.
 type Omitted struct {
+	Text      int
+	Regions   int
 	Inventory int
+	Controls  int
 	Rows      int
 }
 
-// Project fits o into budget bytes of canonical JSON (docs/reference.md#the-observation).
+// The parts a projection drops, in the order it drops them.
+const (
+	partText = iota
+	partRegions
+	partInventory
+	partControls
+	partRows
+	partExtraction
+	nParts
+)
+
+// Project fits o into budget bytes of canonical JSON
+// (docs/reference.md#the-observation and #the-page-view).
 //
-// It keeps the revision and the artifact reference always, and prefers the
-// requested extraction's rows over inventory entries: it drops whole
-// trailing inventory entries first, then whole trailing rows, counting each.
-// If even the extraction without rows does not fit, the extraction is
-// omitted whole ("extraction_omitted":true) and the inventory is fitted
-// again into what that frees. No record, string or reference is ever
-// clipped; the extraction's coverage is written unchanged whenever the
-// extraction is shown.
+// It keeps the revision, the artifact reference, the view scan's coverage
+// and the extraction's coverage always. When everything does not fit it
+// drops, in this order, until it does: the text (whole), trailing regions,
+// trailing inventory entries, trailing controls, trailing extraction rows,
+// and then the extraction as a whole ("extraction_omitted":true); an
+// ordinary observation so keeps its controls longest, and requested rows
+// outrank controls, regions and text. Once the extraction is omitted, what
+// it freed is filled again in the reverse order (controls, inventory
+// entries, regions, the text), each part only once the one before is
+// whole. No record, string or reference is ever
+// clipped.
 //
 // The budget counts every byte of the JSON Canonical returns (escaping and
 // the artifact included, a printed trailing newline not). A budget too small
-// for the projection with no inventory and the extraction omitted is an
-// invalid_request error; limits.MinModelBytes is always enough, and
+// for the projection with no records, no text and the extraction omitted is
+// an invalid_request error; limits.MinModelBytes is always enough, and
 // limits.ModelBytes is the default a caller should use.
 //
 // When o has no extraction, the projection has neither "extraction" nor
@@ -71,60 +105,81 @@ func Project(o *Observation, budget int) (*Projection, error) {
 		return nil, errcode.New(errcode.InvalidRequest, pkgName, "", "the model byte budget must be positive, got "+strconv.Itoa(budget))
 	}
 	p := &Projection{
-		SchemaVersion: o.SchemaVersion,
-		Trust:         o.Trust,
-		Revision:      o.Revision,
-		Artifact:      o.Artifact(),
-		Budget:        budget,
-	}
-	nInv := len(o.Inventory)
-	nRows := 0
-	if o.Extraction != nil {
-		nRows = len(o.Extraction.Rows)
+		SchemaVersion:   o.SchemaVersion,
+		Trust:           o.Trust,
+		Revision:        o.Revision,
+		Artifact:        o.Artifact(),
+		ViewScan:        o.ViewScan,
+		ControlsOmitted: o.ControlsOmitted,
+		RegionsOmitted:  o.RegionsOmitted,
+		Budget:          budget,
 	}
 	f := &fitter{p: p, o: o}
-
-	// Everything; else fewer inventory entries with every row; else no
-	// inventory and fewer rows; else no extraction and what inventory fits.
-	kInv, kRows, mode := nInv, nRows, shown
-	if o.Extraction == nil {
-		mode = absent
+	var full [nParts]int
+	full[partText] = 1
+	full[partRegions] = len(o.Regions)
+	full[partInventory] = len(o.Inventory)
+	full[partControls] = len(o.Controls)
+	if o.Extraction != nil {
+		full[partRows] = len(o.Extraction.Rows)
+		full[partExtraction] = 1
 	}
-	if f.size(nInv, nRows, mode) > budget {
-		if k, ok := limits.FitRecords(nInv, budget, func(k int) int { return f.size(k, nRows, mode) }); ok {
-			kInv = k
-		} else if k, ok := limits.FitRecords(nRows, budget, func(k int) int { return f.size(0, k, mode) }); ok && mode == shown {
-			kInv, kRows = 0, k
-		} else {
-			if mode == shown {
-				mode = omitted
-			}
-			kRows = 0
-			k, ok := limits.FitRecords(nInv, budget, func(k int) int { return f.size(k, 0, mode) })
-			if !ok {
-				what := "the revision, the artifact reference and an omitted extraction"
-				if mode == absent {
-					what = "the revision and the artifact reference"
-				}
-				return nil, errcode.New(errcode.InvalidRequest, pkgName, "", "a model byte budget of "+strconv.Itoa(budget)+
-					" bytes cannot hold even "+what+" ("+strconv.Itoa(f.size(0, 0, mode))+" bytes)")
-			}
-			kInv = k
+	k, ok := f.fit(full, budget)
+	if !ok {
+		zero := [nParts]int{}
+		what := "the revision, the artifact reference, the view scan and an omitted extraction"
+		if o.Extraction == nil {
+			what = "the revision, the artifact reference and the view scan"
 		}
+		return nil, errcode.New(errcode.InvalidRequest, pkgName, "", "a model byte budget of "+strconv.Itoa(budget)+
+			" bytes cannot hold even "+what+" ("+strconv.Itoa(f.size(zero))+" bytes)")
 	}
-	f.set(kInv, kRows, mode)
+	f.set(k)
 	p.canonical = p.appendJSON(nil)
 	return p, nil
 }
 
-// extractionMode says how a projection writes the extraction.
-type extractionMode uint8
-
-const (
-	shown   extractionMode = iota // "extraction": the result with its leading rows
-	omitted                       // "extraction_omitted": true
-	absent                        // neither: the observation has no extraction
-)
+// fit chooses how many of each part to show: everything if it fits; else
+// the parts dropped in order, each cut to what fits while the later ones
+// stay whole; else, with the extraction omitted, the earlier parts filled
+// again from the one kept longest, up to the first that does not fit
+// whole. An observation without an extraction
+// never omits one. ok is false when nothing fits at all.
+func (f *fitter) fit(full [nParts]int, budget int) ([nParts]int, bool) {
+	k := full
+	if f.size(k) <= budget {
+		return k, true
+	}
+	for d := partText; d < partExtraction; d++ {
+		if n, ok := limits.FitRecords(full[d], budget, func(n int) int {
+			k[d] = n
+			return f.size(k)
+		}); ok {
+			k[d] = n
+			return k, true
+		}
+		k[d] = 0
+	}
+	if f.o.Extraction == nil {
+		return k, false // nothing left to drop
+	}
+	// Omit the extraction, then fill again what it freed.
+	k[partExtraction], k[partRows] = 0, 0
+	if f.size(k) > budget {
+		return k, false
+	}
+	for _, d := range [...]int{partControls, partInventory, partRegions, partText} {
+		n, _ := limits.FitRecords(full[d], budget, func(n int) int {
+			k[d] = n
+			return f.size(k)
+		})
+		k[d] = n
+		if n < full[d] {
+			break // what comes after was to be dropped before this
+		}
+	}
+	return k, true
+}
 
 // fitter builds candidate projections of one observation to measure them.
 // buf is reused from one measurement to the next.
@@ -134,27 +189,39 @@ type fitter struct {
 	buf []byte
 }
 
-// set makes f.p the projection with the first kInv entries and kRows rows.
-func (f *fitter) set(kInv, kRows int, mode extractionMode) {
+// set makes f.p the projection showing k[d] of each part d.
+func (f *fitter) set(k [nParts]int) {
 	p, o := f.p, f.o
-	p.Inventory = o.Inventory[:kInv:kInv]
-	p.Extraction = nil
-	p.ExtractionOmitted = mode == omitted
-	p.Omitted = Omitted{Inventory: len(o.Inventory) - kInv}
-	if o.Extraction != nil {
-		p.Omitted.Rows = len(o.Extraction.Rows) - kRows
+	p.Inventory = o.Inventory[:k[partInventory]:k[partInventory]]
+	p.Controls = o.Controls[:k[partControls]:k[partControls]]
+	p.Regions = o.Regions[:k[partRegions]:k[partRegions]]
+	p.TextShown = k[partText] == 1
+	p.Text, p.TextTruncated = "", false
+	if p.TextShown {
+		p.Text, p.TextTruncated = o.Text, o.TextTruncated
 	}
-	if mode == shown {
-		e := *o.Extraction
-		e.Rows = o.Extraction.Rows[:kRows:kRows]
-		p.Extraction = &e
+	p.Extraction = nil
+	p.ExtractionOmitted = o.Extraction != nil && k[partExtraction] == 0
+	p.Omitted = Omitted{
+		Text:      1 - k[partText],
+		Regions:   len(o.Regions) - k[partRegions],
+		Inventory: len(o.Inventory) - k[partInventory],
+		Controls:  len(o.Controls) - k[partControls],
+	}
+	if o.Extraction != nil {
+		p.Omitted.Rows = len(o.Extraction.Rows)
+		if k[partExtraction] == 1 {
+			p.Omitted.Rows -= k[partRows]
+			e := *o.Extraction
+			e.Rows = o.Extraction.Rows[:k[partRows]:k[partRows]]
+			p.Extraction = &e
+		}
 	}
 }
 
-// size is the length of the canonical projection with the first kInv
-// entries and kRows rows.
-func (f *fitter) size(kInv, kRows int, mode extractionMode) int {
-	f.set(kInv, kRows, mode)
+// size is the length of the canonical projection showing k.
+func (f *fitter) size(k [nParts]int) int {
+	f.set(k)
 	f.buf = f.p.appendJSON(f.buf[:0])
 	return len(f.buf)
 }
@@ -184,6 +251,16 @@ func (p *Projection) appendJSON(b []byte) []byte {
 	b = append(b, `,"artifact":`...)
 	b = appendString(b, p.Artifact)
 	b = appendInventory(append(b, `,"inventory":`...), p.Inventory)
+	b = p.ViewScan.appendJSON(append(b, `,"view_scan":`...), true)
+	b = appendControls(append(b, `,"controls":`...), p.Controls, true)
+	b = append(b, `,"controls_omitted":`...)
+	b = strconv.AppendInt(b, int64(p.ControlsOmitted), 10)
+	b = appendRegions(append(b, `,"regions":`...), p.Regions, true)
+	b = append(b, `,"regions_omitted":`...)
+	b = strconv.AppendInt(b, int64(p.RegionsOmitted), 10)
+	if p.TextShown {
+		b = appendText(b, p.Text, p.TextTruncated)
+	}
 	switch {
 	case p.Extraction != nil:
 		b = append(b, `,"extraction":`...)
@@ -191,8 +268,14 @@ func (p *Projection) appendJSON(b []byte) []byte {
 	case p.ExtractionOmitted:
 		b = append(b, `,"extraction_omitted":true`...)
 	}
-	b = append(b, `,"omitted":{"inventory":`...)
+	b = append(b, `,"omitted":{"text":`...)
+	b = strconv.AppendInt(b, int64(p.Omitted.Text), 10)
+	b = append(b, `,"regions":`...)
+	b = strconv.AppendInt(b, int64(p.Omitted.Regions), 10)
+	b = append(b, `,"inventory":`...)
 	b = strconv.AppendInt(b, int64(p.Omitted.Inventory), 10)
+	b = append(b, `,"controls":`...)
+	b = strconv.AppendInt(b, int64(p.Omitted.Controls), 10)
 	b = append(b, `,"rows":`...)
 	b = strconv.AppendInt(b, int64(p.Omitted.Rows), 10)
 	return append(b, "}}"...)

@@ -24,16 +24,19 @@ var projectionBudgets = []struct {
 	shows  string
 }{
 	{16384, "the default budget: everything"},
-	{3348, "exactly everything"},
-	{3100, "trailing inventory entries dropped"},
-	{2000, "no inventory, trailing rows dropped"},
-	{777, "exactly the extraction without rows"},
-	{600, "the extraction omitted whole, inventory fitted into the space it freed"},
-	{254, "the smallest projection: revision, artifact, omitted extraction and counts"},
+	{4240, "exactly everything"},
+	{4239, "the text dropped whole"},
+	{3800, "no text, trailing regions dropped"},
+	{3500, "no regions, trailing inventory entries dropped"},
+	{3150, "no inventory, trailing controls dropped"},
+	{2000, "no controls, trailing rows dropped"},
+	{938, "exactly the extraction without rows"},
+	{760, "the extraction omitted whole, controls and inventory fitted into the space it freed"},
+	{415, "the smallest projection: revision, artifact, view scan, omitted extraction and counts"},
 }
 
 // smallestGoldenBudget is one byte under the smallest projection.
-const smallestGoldenBudget = 253
+const smallestGoldenBudget = 414
 
 func init() {
 	// The fixture tests of this package share -update; whichever file comes
@@ -108,47 +111,52 @@ func TestProjectionGoldens(t *testing.T) {
 	}
 
 	// The budgets show what they claim: read the goldens back.
-	shape := func(budget int) (inv, rows int, omittedEx bool) {
+	shape := func(budget int) [nParts]int {
 		data, err := os.ReadFile(filepath.Join(projectionDir, "page."+strconv.Itoa(budget)+".golden.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var p struct {
-			Inventory  []json.RawMessage
-			Extraction *struct{ Rows []json.RawMessage }
-			Omitted    bool `json:"extraction_omitted"`
+			Inventory, Controls, Regions []json.RawMessage
+			Text                         *string
+			Extraction                   *struct{ Rows []json.RawMessage }
 		}
 		if err := json.Unmarshal(data, &p); err != nil {
 			t.Fatal(err)
 		}
+		var k [nParts]int
+		if p.Text != nil {
+			k[partText] = 1
+		}
+		k[partRegions], k[partInventory], k[partControls] = len(p.Regions), len(p.Inventory), len(p.Controls)
 		if p.Extraction != nil {
-			rows = len(p.Extraction.Rows)
+			k[partRows], k[partExtraction] = len(p.Extraction.Rows), 1
 		}
-		return len(p.Inventory), rows, p.Omitted
+		return k
 	}
-	nInv, nRows := len(o.Inventory), len(o.Extraction.Rows)
+	full := fullParts(o)
+	// -1 means "some, but neither none nor all": the part that was cut.
 	for _, c := range []struct {
-		budget, inv, rows int
-		omitted           bool
+		budget int
+		want   [nParts]int
 	}{
-		{16384, nInv, nRows, false},
-		{3348, nInv, nRows, false},
-		{2000, 0, -1, false},
-		{777, 0, 0, false},
-		{254, 0, 0, true},
+		{16384, full},
+		{4240, full},
+		{4239, [nParts]int{0, full[1], full[2], full[3], full[4], 1}},
+		{3800, [nParts]int{0, -1, full[2], full[3], full[4], 1}},
+		{3500, [nParts]int{0, 0, -1, full[3], full[4], 1}},
+		{3150, [nParts]int{0, 0, 0, -1, full[4], 1}},
+		{2000, [nParts]int{0, 0, 0, 0, -1, 1}},
+		{938, [nParts]int{0, 0, 0, 0, 0, 1}},
+		{760, [nParts]int{0, 0, -1, full[3], 0, 0}},
+		{415, [nParts]int{}},
 	} {
-		inv, rows, om := shape(c.budget)
-		if inv != c.inv || (c.rows >= 0 && rows != c.rows) || om != c.omitted {
-			t.Errorf("golden at %d shows %d entries, %d rows, omitted %v", c.budget, inv, rows, om)
+		got := shape(c.budget)
+		for d, w := range c.want {
+			if w == -1 && (got[d] == 0 || got[d] == full[d]) || w >= 0 && got[d] != w {
+				t.Errorf("golden at %d shows %v, want %v (-1: cut)", c.budget, got, c.want)
+				break
+			}
 		}
-	}
-	if inv, rows, _ := shape(3100); inv == 0 || inv == nInv || rows != nRows {
-		t.Errorf("golden at 3100 should drop some entries and keep every row: %d entries, %d rows", inv, rows)
-	}
-	if _, rows, _ := shape(2000); rows == 0 || rows == nRows {
-		t.Errorf("golden at 2000 should keep some rows: %d", rows)
-	}
-	if inv, _, om := shape(600); !om || inv == 0 {
-		t.Errorf("golden at 600 should omit the extraction and show entries: %d entries, omitted %v", inv, om)
 	}
 }

@@ -46,6 +46,18 @@ func genObservation(t *rapid.T) *Observation {
 		b.WriteString(`<ul aria-label="` + html.EscapeString(genText(t, "lname")) + `"><li>` +
 			html.EscapeString(genText(t, "item")) + `</li></ul>`)
 	}
+	for i := rapid.IntRange(0, 12).Draw(t, "views"); i > 0; i-- {
+		switch rapid.IntRange(0, 3).Draw(t, "view") {
+		case 0:
+			b.WriteString(`<a href="x">` + html.EscapeString(genText(t, "link")) + `</a>`)
+		case 1:
+			b.WriteString(`<h2>` + html.EscapeString(genText(t, "heading")) + `</h2>`)
+		case 2:
+			b.WriteString(`<nav aria-label="` + html.EscapeString(genText(t, "nav")) + `"><button>b</button></nav>`)
+		default:
+			b.WriteString(`<p>` + html.EscapeString(genText(t, "prose")) + `</p>`)
+		}
+	}
 	for i := rapid.IntRange(0, 4).Draw(t, "forms"); i > 0; i-- {
 		b.WriteString(`<form><input aria-label="` + html.EscapeString(genText(t, "label")) + `"></form>`)
 	}
@@ -84,8 +96,22 @@ type fataler interface {
 	Fatalf(format string, args ...any)
 }
 
-// checkProjection asserts every promise of docs/reference.md#the-observation about p, a
-// projection of o at budget.
+// fullParts is how many of each part o holds, in a projection's terms.
+func fullParts(o *Observation) [nParts]int {
+	var full [nParts]int
+	full[partText] = 1
+	full[partRegions] = len(o.Regions)
+	full[partInventory] = len(o.Inventory)
+	full[partControls] = len(o.Controls)
+	if o.Extraction != nil {
+		full[partRows] = len(o.Extraction.Rows)
+		full[partExtraction] = 1
+	}
+	return full
+}
+
+// checkProjection asserts every promise of docs/reference.md#the-observation
+// and #the-page-view about p, a projection of o at budget.
 func checkProjection(t fataler, o *Observation, p *Projection, budget int) {
 	data := p.Canonical()
 	if len(data) > budget {
@@ -98,9 +124,13 @@ func checkProjection(t fataler, o *Observation, p *Projection, budget int) {
 		Revision          string
 		Artifact          string
 		Inventory         []json.RawMessage
+		ViewScan          json.RawMessage `json:"view_scan"`
+		Controls          []json.RawMessage
+		Regions           []json.RawMessage
+		Text              *string
 		Extraction        *json.RawMessage
 		ExtractionOmitted *bool `json:"extraction_omitted"`
-		Omitted           struct{ Inventory, Rows int }
+		Omitted           struct{ Text, Regions, Inventory, Controls, Rows int }
 	}
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
@@ -108,15 +138,35 @@ func checkProjection(t fataler, o *Observation, p *Projection, budget int) {
 	if got.Revision != o.Revision || got.Artifact != o.Artifact() {
 		t.Fatalf("revision %q artifact %q, want %q %q", got.Revision, got.Artifact, o.Revision, o.Artifact())
 	}
+	if want := o.ViewScan.appendJSON(nil, true); !bytes.Equal(got.ViewScan, want) {
+		t.Fatalf("view scan %s, want %s", got.ViewScan, want)
+	}
 
-	// No record clipped: the shown entries are the observation's first ones,
+	// No record clipped: the shown records are the observation's first ones,
 	// byte for byte.
 	for i, raw := range got.Inventory {
 		if want := o.Inventory[i].appendJSON(nil); !bytes.Equal(raw, want) {
 			t.Fatalf("entry %d is %s, want %s", i, raw, want)
 		}
 	}
-	inv, rows := len(got.Inventory), 0
+	for i, raw := range got.Controls {
+		if want := o.Controls[i].appendJSON(nil, true); !bytes.Equal(raw, want) {
+			t.Fatalf("control %d is %s, want %s", i, raw, want)
+		}
+	}
+	for i, raw := range got.Regions {
+		if want := o.Regions[i].appendJSON(nil, true); !bytes.Equal(raw, want) {
+			t.Fatalf("region %d is %s, want %s", i, raw, want)
+		}
+	}
+	var k [nParts]int
+	if got.Text != nil {
+		if *got.Text != o.Text {
+			t.Fatal("the text was changed")
+		}
+		k[partText] = 1
+	}
+	k[partInventory], k[partControls], k[partRegions] = len(got.Inventory), len(got.Controls), len(got.Regions)
 	switch {
 	case o.Extraction == nil:
 		if got.Extraction != nil || got.ExtractionOmitted != nil {
@@ -126,67 +176,69 @@ func checkProjection(t fataler, o *Observation, p *Projection, budget int) {
 		if got.ExtractionOmitted != nil {
 			t.Fatal("extraction both shown and omitted")
 		}
-		rows = len(p.Extraction.Rows)
+		k[partExtraction] = 1
+		k[partRows] = len(p.Extraction.Rows)
 		// The shown extraction is the observation's with its leading rows:
 		// same collection, coverage and digest, and whole rows.
-		want := o.Extraction.appendJSON(nil, rows, o.Extraction.Digest, true)
+		want := o.Extraction.appendJSON(nil, k[partRows], o.Extraction.Digest, true)
 		if !bytes.Equal(*got.Extraction, want) {
-			t.Fatalf("shown extraction is not the observation's first %d rows:\n%s\n%s", rows, *got.Extraction, want)
+			t.Fatalf("shown extraction is not the observation's first %d rows:\n%s\n%s", k[partRows], *got.Extraction, want)
 		}
 	default:
 		if got.ExtractionOmitted == nil || !*got.ExtractionOmitted {
 			t.Fatal("extraction neither shown nor omitted")
 		}
 	}
-	nRows := 0
-	if o.Extraction != nil {
-		nRows = len(o.Extraction.Rows)
-	}
-	if inv+got.Omitted.Inventory != len(o.Inventory) || rows+got.Omitted.Rows != nRows {
-		t.Fatalf("shown %d+%d and omitted %+v do not add up to %d+%d", inv, rows, got.Omitted, len(o.Inventory), nRows)
+	full := fullParts(o)
+	omitted := [nParts]int{partText: got.Omitted.Text, partRegions: got.Omitted.Regions,
+		partInventory: got.Omitted.Inventory, partControls: got.Omitted.Controls, partRows: got.Omitted.Rows}
+	for d := partText; d < partExtraction; d++ {
+		if k[d]+omitted[d] != full[d] {
+			t.Fatalf("part %d: shown %d and omitted %d do not add up to %d", d, k[d], omitted[d], full[d])
+		}
 	}
 
-	// Preference and maximality: rows are dropped only once the inventory is
-	// empty, the extraction is omitted only when no row-less extraction fits,
-	// and whatever was dropped next in line would not have fitted.
-	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
-	switch {
-	case got.Extraction != nil && rows < nRows:
-		if inv != 0 {
-			t.Fatalf("%d inventory entries kept while %d rows were dropped", inv, nRows-rows)
+	// Preference and maximality.
+	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision,
+		Artifact: o.Artifact(), ViewScan: o.ViewScan, ControlsOmitted: o.ControlsOmitted, RegionsOmitted: o.RegionsOmitted}, o: o}
+	order := []int{partText, partRegions, partInventory, partControls, partRows}
+	if o.Extraction != nil && k[partExtraction] == 0 {
+		// Omitted only when no row-less extraction fits; then refilled
+		// from the part kept longest.
+		least := [nParts]int{partExtraction: 1}
+		if f.size(least) <= budget {
+			t.Fatal("the extraction was omitted but fits without rows or anything else")
 		}
-		if f.size(0, rows+1, shown) <= budget {
-			t.Fatalf("row %d was dropped but fits", rows)
+		order = []int{partText, partRegions, partInventory, partControls}
+	}
+	// A part is cut only when every part dropped before it is gone, and
+	// one more of the last part cut would not have fitted.
+	last := -1
+	for i, d := range order {
+		if k[d] == full[d] {
+			continue
 		}
-	case got.Extraction != nil || o.Extraction == nil:
-		if inv < len(o.Inventory) && f.size(inv+1, rows, modeOf(o)) <= budget {
-			t.Fatalf("entry %d was dropped but fits", inv)
+		for _, e := range order[:i] {
+			if k[e] != 0 {
+				t.Fatalf("part %d kept %d while part %d was cut", e, k[e], d)
+			}
 		}
-	default:
-		if f.size(0, 0, shown) <= budget {
-			t.Fatal("the extraction was omitted but fits without rows")
-		}
-		if inv < len(o.Inventory) && f.size(inv+1, 0, omitted) <= budget {
-			t.Fatalf("entry %d was dropped but fits beside the omitted extraction", inv)
+		last = d
+	}
+	if last >= 0 {
+		more := k
+		more[last]++
+		if f.size(more) <= budget {
+			t.Fatalf("part %d: %d shown but %d fit", last, k[last], k[last]+1)
 		}
 	}
-}
-
-func modeOf(o *Observation) extractionMode {
-	if o.Extraction == nil {
-		return absent
-	}
-	return shown
 }
 
 // smallestProjection is the size of the least projection of o there is.
 func smallestProjection(o *Observation) int {
-	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
-	mode := omitted
-	if o.Extraction == nil {
-		mode = absent
-	}
-	return f.size(0, 0, mode)
+	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision,
+		Artifact: o.Artifact(), ViewScan: o.ViewScan, ControlsOmitted: o.ControlsOmitted, RegionsOmitted: o.RegionsOmitted}, o: o}
+	return f.size([nParts]int{})
 }
 
 func TestProjectProperty(t *testing.T) {

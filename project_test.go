@@ -47,6 +47,15 @@ func bigPage(rows int) string {
 		b.WriteString(`<ul aria-label="` + name("list", i) + `"><li>a</li><li>b</li></ul>`)
 		b.WriteString(`<form aria-label="` + name("form", i) + `"><input aria-label="q"></form>`)
 	}
+	// More regions and controls than a page view lists, and more text than
+	// it keeps.
+	for i := 0; i < limits.MaxRegions+2; i++ {
+		b.WriteString(`<h2>Heading ` + strconv.Itoa(i) + `</h2>`)
+	}
+	for i := 0; i < limits.MaxControls+2; i++ {
+		b.WriteString(`<a href="/` + strconv.Itoa(i) + `">link ` + strconv.Itoa(i) + `</a>`)
+	}
+	b.WriteString(`<p>` + strings.Repeat("prose ", limits.ProseUnits/4) + `</p>`)
 	return b.String()
 }
 
@@ -84,8 +93,12 @@ func TestProjectMinModelBytesAlwaysEnough(t *testing.T) {
 	if n := len(p.Canonical()); n > limits.MinModelBytes {
 		t.Fatalf("projection of %d bytes over the budget", n)
 	}
-	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
-	smallest := f.size(0, 0, omitted)
+	o.ViewScan.Region = RegionRef(^uint64(0), limits.MaxRegions) // as long as a view scan gets
+	p, err = Project(o, limits.MinModelBytes)
+	if err != nil {
+		t.Fatalf("MinModelBytes refused: %v", err)
+	}
+	smallest := smallestProjection(o)
 	if smallest > limits.MinModelBytes {
 		t.Fatalf("the smallest projection is %d bytes, over MinModelBytes", smallest)
 	}
@@ -99,7 +112,9 @@ func TestProjectMinModelBytesAlwaysEnough(t *testing.T) {
 		t.Fatalf("budget at the smallest projection refused: %v", err)
 	}
 	want := `{"schema_version":"1.4.0","trust":"external-untrusted","revision":"` + o.Revision + `","artifact":"` + o.Artifact() +
-		`","inventory":[],"extraction_omitted":true,"omitted":{"inventory":48,"rows":50}}`
+		`","inventory":[],"view_scan":{"limit":8192,"visited":` + strconv.Itoa(o.ViewScan.Visited) + `,"exhausted":false,"region":"` + o.ViewScan.Region +
+		`"},"controls":[],"controls_omitted":18,"regions":[],"regions_omitted":18` +
+		`,"extraction_omitted":true,"omitted":{"text":1,"regions":64,"inventory":48,"controls":256,"rows":50}}`
 	if diff := cmp.Diff(want, string(at.Canonical())); diff != "" {
 		t.Errorf("smallest projection (-want +got):\n%s", diff)
 	}
@@ -116,60 +131,65 @@ func TestProjectMinModelBytesAlwaysEnough(t *testing.T) {
 	}
 }
 
-// counts is what a projection shows.
-func shownCounts(p *Projection) (inv, rows int) {
-	if p.Extraction != nil {
-		rows = len(p.Extraction.Rows)
+// shown is what a projection shows of each part.
+func shown(p *Projection) [nParts]int {
+	var k [nParts]int
+	if p.TextShown {
+		k[partText] = 1
 	}
-	return len(p.Inventory), rows
+	k[partRegions], k[partInventory], k[partControls] = len(p.Regions), len(p.Inventory), len(p.Controls)
+	if p.Extraction != nil {
+		k[partRows], k[partExtraction] = len(p.Extraction.Rows), 1
+	}
+	return k
 }
 
 func TestProjectPreferenceOrder(t *testing.T) {
 	o := observeBig(t, liveRev(t, 7))
-	full := len(o.Canonical())
-	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision, Artifact: o.Artifact()}, o: o}
-	nInv, nRows := len(o.Inventory), len(o.Extraction.Rows)
-	allOf := f.size(nInv, nRows, shown)
-	noInv := f.size(0, nRows, shown)
-	noRows := f.size(0, 0, shown)
-	noExt := f.size(0, 0, omitted)
-	if !(noExt < noRows && noRows < noInv && noInv < allOf) {
-		t.Fatalf("sizes out of order: %d %d %d %d", noExt, noRows, noInv, allOf)
+	f := &fitter{p: &Projection{SchemaVersion: o.SchemaVersion, Trust: o.Trust, Revision: o.Revision,
+		Artifact: o.Artifact(), ViewScan: o.ViewScan, ControlsOmitted: o.ControlsOmitted, RegionsOmitted: o.RegionsOmitted}, o: o}
+	full := fullParts(o)
+	// Each step drops one more part whole, in the order of
+	// docs/reference.md#the-page-view.
+	steps := []int{partText, partRegions, partInventory, partControls, partRows}
+	k := full
+	prev := f.size(k)
+	if p, err := Project(o, prev); err != nil || shown(p) != full {
+		t.Fatalf("everything at %d bytes: %v %v", prev, err, p)
 	}
-	for _, c := range []struct {
-		name               string
-		budget             int
-		inv, rows          int
-		extraction, omitEx bool
-	}{
-		{"everything fits", allOf, nInv, nRows, true, false},
-		{"well over", full * 2, nInv, nRows, true, false},
-		{"one byte short drops an entry", allOf - 1, nInv - 1, nRows, true, false},
-		{"exactly every row and no entry", noInv, 0, nRows, true, false},
-		{"one byte short of every row drops a row", noInv - 1, 0, nRows - 1, true, false},
-		{"exactly no rows", noRows, 0, 0, true, false},
-		{"one byte short of no rows omits the extraction", noRows - 1, -1, 0, false, true},
-		{"exactly the omitted extraction", noExt, 0, 0, false, true},
-	} {
-		p, err := Project(o, c.budget)
+	for _, d := range steps {
+		if full[d] == 0 {
+			t.Fatalf("part %d is empty on the big page", d)
+		}
+		// One byte short of what is kept so far cuts part d by one
+		// record (the text whole).
+		p, err := Project(o, prev-1)
 		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
+			t.Fatal(err)
 		}
-		data := p.Canonical()
-		if len(data) > c.budget || !json.Valid(data) {
-			t.Errorf("%s: %d bytes for a budget of %d, valid JSON %v", c.name, len(data), c.budget, json.Valid(data))
+		want := k
+		want[d] = full[d] - 1
+		if got := shown(p); got != want {
+			t.Errorf("part %d: one byte short of %d shows %v, want %v", d, prev, got, want)
 		}
-		inv, rows := shownCounts(p)
-		if (c.inv >= 0 && inv != c.inv) || rows != c.rows || (p.Extraction != nil) != c.extraction || p.ExtractionOmitted != c.omitEx {
-			t.Errorf("%s: %d entries, %d rows, extraction %v, omitted %v; want %d, %d, %v, %v",
-				c.name, inv, rows, p.Extraction != nil, p.ExtractionOmitted, c.inv, c.rows, c.extraction, c.omitEx)
+		k[d] = 0
+		prev = f.size(k)
+		if p, err := Project(o, prev); err != nil || shown(p) != k {
+			t.Errorf("part %d gone: at %d bytes shows %v, want %v (%v)", d, prev, shown(p), k, err)
 		}
-		if p.Omitted.Inventory+inv != nInv || p.Omitted.Rows+rows != nRows {
-			t.Errorf("%s: counts %+v do not add up", c.name, p.Omitted)
-		}
-		if p.Extraction != nil && p.Extraction.Coverage != o.Extraction.Coverage {
-			t.Errorf("%s: coverage changed:\n%s", c.name, cmp.Diff(o.Extraction.Coverage, p.Extraction.Coverage))
-		}
+	}
+	// Short of the row-less extraction, the extraction is omitted and the
+	// controls come back first.
+	p, err := Project(o, prev-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := shown(p)
+	if !p.ExtractionOmitted || got[partExtraction] != 0 || got[partControls] == 0 || got[partText] != 0 && got[partRegions] != full[partRegions] {
+		t.Errorf("one byte short of the bare extraction shows %v, omitted %v", got, p.ExtractionOmitted)
+	}
+	if p.Omitted.Rows != full[partRows] {
+		t.Errorf("omitted rows %d, want %d", p.Omitted.Rows, full[partRows])
 	}
 }
 
@@ -186,7 +206,7 @@ func TestProjectWithoutExtraction(t *testing.T) {
 	if strings.Contains(data, `"extraction`) {
 		t.Errorf("a projection of an observation without extraction mentions one: %s", data)
 	}
-	if !strings.HasSuffix(data, `,"omitted":{"inventory":`+strconv.Itoa(p.Omitted.Inventory)+`,"rows":0}}`) || p.Omitted.Inventory == 0 {
+	if !strings.HasSuffix(data, `,"inventory":`+strconv.Itoa(p.Omitted.Inventory)+`,"controls":0,"rows":0}}`) || p.Omitted.Inventory == 0 {
 		t.Errorf("expected a trimmed inventory: %s", data[max(0, len(data)-80):])
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
 )
 
 // Revision is a parsed revision (docs/reference.md#revisions). A live revision names a
@@ -217,3 +218,84 @@ func ParseEvidenceRef(s string) (sequence uint64, n int, ok bool) {
 // maxEvidence is more than any result holds: one collection and at most
 // MaxRowLimit rows.
 const maxEvidence = 1 << 16
+
+// ActionRef returns the action reference a<sequence>.<n> of a page view's
+// n-th control.
+func ActionRef(sequence uint64, n int) string { return ref('a', sequence, n) }
+
+// RegionRef returns the region reference g<sequence>.<n> of a page view's
+// n-th region.
+func RegionRef(sequence uint64, n int) string { return ref('g', sequence, n) }
+
+func ref(letter byte, sequence uint64, n int) string {
+	return string(letter) + strconv.FormatUint(sequence, 10) + "." + strconv.Itoa(n)
+}
+
+// ParseActionRef parses an action reference. Only action references name a
+// control to act on: an evidence or region reference, or a malformed one,
+// is not one (ok false).
+func ParseActionRef(s string) (sequence uint64, n int, ok bool) {
+	return parseRef(s, 'a', maxActionRef)
+}
+
+// ParseRegionRef parses a region reference. Only region references anchor
+// an expansion: an evidence or action reference, or a malformed one, is not
+// one (ok false).
+func ParseRegionRef(s string) (sequence uint64, n int, ok bool) {
+	return parseRef(s, 'g', maxRegionRef)
+}
+
+// maxActionRef and maxRegionRef are the highest numbers a page view
+// publishes: one per listed control or region.
+const (
+	maxActionRef = limits.MaxControls
+	maxRegionRef = limits.MaxRegions
+)
+
+// parseRef parses <letter><sequence>.<n>, both decimal without leading
+// zeros, n from 1 to most.
+func parseRef(s string, letter byte, most int) (uint64, int, bool) {
+	if len(s) < 4 || s[0] != letter {
+		return 0, 0, false
+	}
+	a, b, found := strings.Cut(s[1:], ".")
+	if !found {
+		return 0, 0, false
+	}
+	seq, ok1 := counter(string(letter)+a, letter)
+	num, ok2 := counter(string(letter)+b, letter)
+	if !ok1 || !ok2 || num == 0 || num > uint64(most) {
+		return 0, 0, false
+	}
+	return seq, int(num), true
+}
+
+// parseActionRef is ParseActionRef as an error: invalid_reference for
+// anything that is not an action reference, naming what it is instead.
+func parseActionRef(s string) (uint64, int, error) {
+	if seq, n, ok := ParseActionRef(s); ok {
+		return seq, n, nil
+	}
+	return 0, 0, refError(s, "an action reference")
+}
+
+// parseRegionRef is ParseRegionRef as an error.
+func parseRegionRef(s string) (uint64, int, error) {
+	if seq, n, ok := ParseRegionRef(s); ok {
+		return seq, n, nil
+	}
+	return 0, 0, refError(s, "a region reference")
+}
+
+// refError is the invalid_reference error for s where want was expected.
+func refError(s, want string) error {
+	what := "is not a reference"
+	if _, _, ok := ParseEvidenceRef(s); ok {
+		what = "is an evidence reference"
+	} else if _, _, ok := parseRef(s, 'a', maxActionRef); ok {
+		what = "is an action reference"
+	} else if _, _, ok := parseRef(s, 'g', maxRegionRef); ok {
+		what = "is a region reference"
+	}
+	return errcode.New(errcode.InvalidReference, pkgName, "", errcode.Quote(s)+" "+what+"; "+want+" is expected")
+}

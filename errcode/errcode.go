@@ -44,6 +44,24 @@ const (
 	// PathRefused: a path outside the served root, through "..", an
 	// absolute path or a symbolic link.
 	PathRefused Code = "path_refused"
+	// InvalidReference: a reference of the wrong kind where another is
+	// expected (an evidence or action reference where a region reference
+	// anchors an expansion, say), or one that is not a reference at all.
+	InvalidReference Code = "invalid_reference"
+	// UnknownReference: a well-formed reference of the right kind that the
+	// observation it names never published.
+	UnknownReference Code = "unknown_reference"
+)
+
+// The codes of acting on a page (docs/reference.md#acting).
+const (
+	// NotActionable: the element an action names cannot take it now; the
+	// message names one reason (detached, hidden, disabled, wrong_role,
+	// obscured, no_such_option, no_history). Nothing was sent.
+	NotActionable Code = "not_actionable"
+	// HumanOnly: typing into a password or one-time-code field, which is
+	// left to a person. Nothing was sent.
+	HumanOnly Code = "human_only"
 )
 
 // The codes of profiles (docs/reference.md#profiles).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/domsnap/domsnap"
@@ -118,3 +119,85 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// viewPages are seeds for the page view: every kind of control and region,
+// values planted where none may be read, and structures that stress the
+// scan.
+var viewPages = []string{
+	`<header><nav aria-label=Main><a href=/>Home <img alt=logo></a></nav></header><main><h1>T</h1><section aria-label=S><h4 aria-level=9>x</h4></section></main><footer>f</footer>`,
+	`<form aria-label=Login><label>User <input autocomplete=username value=CANARY></label><input type=password value=CANARY><select><option>a<option selected>CANARY-CHOSEN</select><textarea>CANARY</textarea></form>`,
+	`<div contenteditable>CANARY<a href=x>in</a></div><div role=tab aria-selected=TRUE aria-expanded=false>t</div><div role=menuitemcheckbox aria-checked=mixed>m</div>`,
+	`<table><tr><td><a href=1>Details</a></td></tr><tr><td><button disabled>Buy</button></td></tr></table>`,
+}
+
+// FuzzObserveView observes any page the HTML parser accepts: the page view
+// keeps its bounds, is identical when repeated, writes valid JSON, and every
+// action and region reference it publishes resolves; no canary value
+// reaches a name or the text of a seed.
+func FuzzObserveView(f *testing.F) {
+	for _, p := range append(append([]string{}, seedPages...), viewPages...) {
+		f.Add([]byte(p))
+	}
+	f.Fuzz(func(t *testing.T, page []byte) {
+		tree, _, err := snapshot.ParseHTML(page, snapshot.HTMLOptions{})
+		if err != nil {
+			return
+		}
+		rev := snapshot.FileRevision(page)
+		o, err := domsnap.Observe(tree, rev, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := domsnap.Observe(tree, rev, nil)
+		if err != nil || !bytes.Equal(o.Canonical(), again.Canonical()) {
+			t.Fatal("two observations of one tree differ")
+		}
+		if !json.Valid(o.Canonical()) {
+			t.Fatal("not JSON")
+		}
+		if o.ViewScan.Visited > limits.ViewScanNodes || len(o.Controls) > limits.MaxControls || len(o.Regions) > limits.MaxRegions {
+			t.Fatalf("a bound was passed: %+v, %d controls, %d regions", o.ViewScan, len(o.Controls), len(o.Regions))
+		}
+		for _, c := range o.Controls {
+			if _, err := o.ActionTarget(c.Ref); err != nil {
+				t.Fatalf("published %s does not resolve: %v", c.Ref, err)
+			}
+			if len(c.Options) > limits.MaxOptions {
+				t.Fatalf("%d options", len(c.Options))
+			}
+		}
+		for _, r := range o.Regions {
+			x, err := domsnap.ObserveExpanded(tree, rev, nil, domsnap.Expansion{From: o, Region: r.Ref})
+			if err != nil {
+				t.Fatalf("published %s does not expand: %v", r.Ref, err)
+			}
+			if x.ViewScan.Region != r.Ref || x.ViewScan.Visited > limits.ViewScanNodes {
+				t.Fatalf("expansion scan %+v", x.ViewScan)
+			}
+		}
+		if !seeded[string(page)] {
+			return
+		}
+		// In the seeds every CANARY is a value: it may reach no name, no
+		// option list but a select's, and not the text.
+		names := o.Text
+		for _, c := range o.Controls {
+			names += c.Name
+		}
+		for _, r := range o.Regions {
+			names += r.Name
+		}
+		if strings.Contains(names, "CANARY") {
+			t.Fatalf("a planted value reached a name or the text")
+		}
+	})
+}
+
+// seeded holds the page view seeds whose every CANARY is a value.
+var seeded = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range viewPages {
+		m[p] = true
+	}
+	return m
+}()

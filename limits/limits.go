@@ -59,6 +59,21 @@ const (
 	MaxInventoryPerKind = 16
 )
 
+// Page-view bounds (docs/reference.md#the-page-view).
+const (
+	// ViewScanNodes bounds the one walk that gathers a page's controls,
+	// regions and text.
+	ViewScanNodes = 8192
+	// MaxControls is how many controls a page view lists.
+	MaxControls = 256
+	// MaxRegions is how many regions (landmarks and headings) a page view lists.
+	MaxRegions = 64
+	// MaxOptions is how many options of one <select> a control record lists.
+	MaxOptions = 32
+	// ProseUnits is the most page text, in UTF-16 code units, a page view keeps.
+	ProseUnits = 2048
+)
+
 // Live bounds (the command line's --timeout).
 const (
 	// LiveTimeout is how long one live operation may take, browser launch,
@@ -67,6 +82,13 @@ const (
 	LiveTimeout = 30 * time.Second
 	// MaxLiveTimeout is the longest deadline a live operation may be given.
 	MaxLiveTimeout = 5 * time.Minute
+)
+
+// Acting bounds (docs/reference.md#acting).
+const (
+	// MaxTypeUnits is the longest text one type action may insert, in
+	// UTF-16 code units.
+	MaxTypeUnits = 4096
 )
 
 // Input bounds.

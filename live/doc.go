@@ -55,8 +55,8 @@
 // `Content-Security-Policy: script-src 'none'`, and every request other than
 // the page itself fails. Captures request only the display and visibility
 // computed styles; the analysis never reads input values, textarea values or
-// option-selected states from a snapshot (package snapshot drops them), and no
-// input action is ever sent to a page. A capture's bytes as the protocol sent
+// option-selected states from a snapshot (package snapshot drops them), and
+// no observation or extraction ever sends input to a page: only Act does. A capture's bytes as the protocol sent
 // them do hold control values: the session builds the tree from them and
 // scrubs them ([snapshot.ScrubEnvelope]) where they arrive, once, and keeps
 // only the scrubbed capture. Nothing a [Snapshot] exports holds the bytes as
@@ -67,6 +67,33 @@
 // docs/reference.md#saved-snapshots, and the saved file still analyses to the
 // live result byte for byte. Error messages quote at most [limits.QuoteBytes] of anything
 // and never page content.
+//
+// # Acting
+//
+// [Session.Act] acts on one element of the tab (docs/reference.md#acting):
+// click, type, select, check, uncheck, press, scroll or back, given the
+// backend node id the observation captured the element from and its role
+// ([Target]). Everything that can refuse the action is checked before any
+// input is sent: the action itself, the expected revision, then the element,
+// read in an isolated world the page's script cannot see or stall (still
+// in the document, rendered with a box, not disabled, of a fitting role,
+// and for clicks not covered by another element). A refusal is
+// not_actionable with one reason ([Reason]) or human_only (typing into a
+// password or one-time-code field), and leaves the revision current.
+//
+// The input is real: Input.dispatchMouseEvent, Input.insertText and
+// Input.dispatchKeyEvent, as a person's mouse and keyboard send it; only a
+// select's choice is made in the isolated world, firing input and change.
+// The event streams that follow the page's reaction are opened before the
+// input, so a navigation it starts is never missed; the wait is bounded by
+// the action's deadline, and windows the page opens are closed as soon as
+// the browser reports them. Once input was sent the session's last
+// observation is no longer current, and an error carries [ActionSent]. The
+// typed text is never put in an error, a result or a log.
+//
+// Act depends on a small interface of the tab (resolve, prepare, watch,
+// send), which Page implements and tests fake, so the rule that a refused
+// action sends nothing is tested at every step without a browser.
 //
 // # The reference screen
 //
@@ -88,7 +115,9 @@
 // script that never yields, a page that never produces a frame) ends the
 // call with the timeout code, a cancelled context with cancelled. Closing a
 // tab or a browser uses short fixed deadlines of its own, so it completes
-// after a timeout too. JavaScript dialogs, which would stop a page's parser
+// after a timeout too. An action ([Session.Act]) and its wait end by
+// ActOptions.Deadline: a renderer that never returns from the action's
+// input ends the call with timeout, the action sent. JavaScript dialogs, which would stop a page's parser
 // and script until answered, are dismissed as they open.
 //
 // # Concurrency

@@ -52,6 +52,8 @@ type Page struct {
 	guard   atomic.Pointer[guard]
 	// netEnabled is set once Goto has turned the Network domain on.
 	netEnabled atomic.Bool
+	// act is the state of acting on the tab (act_page.go).
+	act actState
 }
 
 // openPage connects to a tab the browser just created and readies it

@@ -227,6 +227,9 @@ type observeSpec struct {
 	once bool
 	// cond, when set, is the condition the snapshot is retaken for.
 	cond *Condition
+	// expected, when set, is a revision the caller insists is the latest
+	// (an expansion's), checked as a request's expected revision is.
+	expected string
 }
 
 // computeFunc computes what an observation is taken for, on the new tree
@@ -278,6 +281,11 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 	}
 	if req != nil && req.HasExpectedRevision() {
 		if err := s.checkRevision(req, n0); err != nil {
+			return nil, 0, err
+		}
+	}
+	if spec.expected != "" {
+		if err := s.checkExpected(spec.expected, n0); err != nil {
 			return nil, 0, err
 		}
 	}

@@ -467,3 +467,49 @@ func TestRootReadCancelled(t *testing.T) {
 		t.Fatalf("%q, %v", data, err)
 	}
 }
+
+func TestSnapshotObserveExpand(t *testing.T) {
+	root := t.TempDir()
+	page, err := os.ReadFile(filepath.Join("..", "testdata", "projections", "page.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "page.html"), page, 0o600)
+	cs := connect(t, offlineServer(t, root))
+
+	type view struct {
+		Revision string
+		ViewScan struct {
+			Visited int
+			Region  string
+		} `json:"view_scan"`
+		Regions []struct{ Ref, Role, Name string }
+		Text    string
+	}
+	var whole view
+	json.Unmarshal(wantAnswer(t, call(t, cs, "snapshot_observe", map[string]any{"path": "page.html"}), 0), &whole)
+	if len(whole.Regions) < 4 || whole.Regions[3].Role != "form" {
+		t.Fatalf("regions %+v", whole.Regions)
+	}
+	form := whole.Regions[3].Ref
+	var part view
+	json.Unmarshal(wantAnswer(t, call(t, cs, "snapshot_observe", map[string]any{"path": "page.html",
+		"expand": map[string]any{"expected_revision": whole.Revision, "region": form}}), 0), &part)
+	if part.ViewScan.Region != form || part.ViewScan.Visited >= whole.ViewScan.Visited ||
+		len(part.Regions) != 1 || part.Regions[0].Name != "Newsletter" || part.Text != "Email Join" {
+		t.Errorf("expanded %+v", part)
+	}
+	for _, c := range []struct {
+		expand map[string]any
+		code   string
+	}{
+		{map[string]any{"expected_revision": whole.Revision, "region": "e0.1"}, "invalid_reference"},
+		{map[string]any{"expected_revision": whole.Revision, "region": "a0.1"}, "invalid_reference"},
+		{map[string]any{"expected_revision": whole.Revision, "region": "main"}, "invalid_reference"},
+		{map[string]any{"expected_revision": whole.Revision, "region": "g0.60"}, "unknown_reference"},
+		{map[string]any{"expected_revision": "r1.file.0000000000000000", "region": form}, "foreign_revision"},
+		{map[string]any{"region": form}, "invalid_request"},
+	} {
+		wantError(t, call(t, cs, "snapshot_observe", map[string]any{"path": "page.html", "expand": c.expand}), c.code)
+	}
+}

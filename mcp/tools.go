@@ -147,6 +147,7 @@ func (s *Server) save(ss *session, o *domsnap.Observation, budget int, suffix st
 	if _, err := s.store.PutFor(ss.owner, o.Canonical(), out, budget); err != nil {
 		return nil, err
 	}
+	ss.remember(o)
 	return answer(out), nil
 }
 
@@ -277,7 +278,15 @@ func (s *Server) budgetAndRequest(modelBytes int, extract json.RawMessage) (int,
 type observeArgs struct {
 	Extract    json.RawMessage `json:"extract"`
 	Wait       *waitArgs       `json:"wait"`
+	Expand     *expandArgs     `json:"expand"`
 	ModelBytes int             `json:"model_bytes"`
+}
+
+// expandArgs names a region of the latest observation to read alone
+// (docs/reference.md#expansion).
+type expandArgs struct {
+	ExpectedRevision string `json:"expected_revision"`
+	Region           string `json:"region"`
 }
 
 func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallToolResult, error) {
@@ -308,7 +317,16 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 	if err != nil {
 		return nil, overdue(ctx, cctx, err)
 	}
-	o, _, err := l.ObserveWhen(cctx, req, cond)
+	var o *domsnap.Observation
+	if a.Expand != nil {
+		from, ferr := ss.latest(a.Expand.ExpectedRevision)
+		if ferr != nil {
+			return nil, ferr
+		}
+		o, _, err = l.ObserveExpandedWhen(cctx, req, domsnap.Expansion{From: from, Region: a.Expand.Region}, cond)
+	} else {
+		o, _, err = l.ObserveWhen(cctx, req, cond)
+	}
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
@@ -342,6 +360,7 @@ func artifact(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 type snapshotArgs struct {
 	Path       string          `json:"path"`
 	Extract    json.RawMessage `json:"extract"`
+	Expand     *expandArgs     `json:"expand"`
 	ModelBytes int             `json:"model_bytes"`
 }
 
@@ -365,9 +384,29 @@ func snapshotObserve(ctx context.Context, s *Server, ss *session, raw []byte) (*
 	if err := ctx.Err(); err != nil {
 		return nil, errcode.Wrap(errcode.Cancelled, pkg, "", "context done", err)
 	}
-	o, err := domsnap.Observe(in.Tree, in.Revision, req)
+	var o *domsnap.Observation
+	if a.Expand != nil {
+		o, err = observeFileRegion(in, req, a.Expand)
+	} else {
+		o, err = domsnap.Observe(in.Tree, in.Revision, req)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return s.save(ss, o, budget, "")
+}
+
+// observeFileRegion expands a region of a file's observation. A file's
+// revision names its bytes, so its latest observation is the one the same
+// bytes give again: the expected revision must be the file's, and that
+// observation, computed anew, is the one whose region anchors.
+func observeFileRegion(in *snapshot.Input, req *domsnap.Checked, ex *expandArgs) (*domsnap.Observation, error) {
+	if err := domsnap.CheckRevision(ex.ExpectedRevision, in.Revision); err != nil {
+		return nil, err
+	}
+	from, err := domsnap.Observe(in.Tree, in.Revision, nil)
+	if err != nil {
+		return nil, err
+	}
+	return domsnap.ObserveExpanded(in.Tree, in.Revision, req, domsnap.Expansion{From: from, Region: ex.Region})
 }

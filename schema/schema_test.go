@@ -354,6 +354,24 @@ func TestProjectionGoldensValidate(t *testing.T) {
 	}
 }
 
+// TestViewGoldensValidate: the page view goldens are observations.
+func TestViewGoldensValidate(t *testing.T) {
+	s := schemas(t)
+	files := fixtureFiles(t, "view/*.golden.json")
+	if len(files) < 4 {
+		t.Fatalf("only %d page view goldens", len(files))
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s[schema.Observation].Validate(instance(t, data)); err != nil {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+}
+
 // mutate applies change to a decoded copy of data and re-encodes it.
 func mutate(t *testing.T, data []byte, change func(m map[string]any)) []byte {
 	t.Helper()
@@ -444,6 +462,66 @@ func TestSchemasRejectDeviations(t *testing.T) {
 		{schema.Projection, "unknown omitted key", projection, func(m map[string]any) { obj(m["omitted"])["cells"] = 0 }},
 	}
 	for _, c := range cases {
+		if valid(s[c.schema], mutate(t, c.doc, c.change)) {
+			t.Errorf("%s: %s accepted", c.schema, c.name)
+		}
+	}
+}
+
+// TestSchemasRejectViewDeviations mutates a page view's members one at a
+// time; each mutation breaks the observation or the projection schema.
+func TestSchemasRejectViewDeviations(t *testing.T) {
+	s := schemas(t)
+	tree, _, err := snapshot.ParseHTML([]byte(`<nav aria-label=N><a href=/>Home</a></nav><h2>T</h2>`+
+		`<table><tr><td><select aria-label=S><option>a</select></td><td><input type=checkbox checked aria-label=C></td></tr></table><p>text</p>`), snapshot.HTMLOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := domsnap.Observe(tree, "r1.file.0123456789abcdef", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	observation := o.Canonical()
+	p, err := domsnap.Project(o, limits.ModelBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	projection := p.Canonical()
+	for name, doc := range map[string][]byte{schema.Observation: observation, schema.Projection: projection} {
+		if err := s[name].Validate(instance(t, doc)); err != nil {
+			t.Fatalf("%s: the unmutated document fails: %v", name, err)
+		}
+	}
+	control := func(m map[string]any, i int) map[string]any { return obj(arr(m["controls"])[i]) }
+	region := func(m map[string]any, i int) map[string]any { return obj(arr(m["regions"])[i]) }
+	for _, c := range []struct {
+		schema, name string
+		doc          []byte
+		change       func(m map[string]any)
+	}{
+		{schema.Observation, "no view scan", observation, func(m map[string]any) { delete(m, "view_scan") }},
+		{schema.Observation, "no text", observation, func(m map[string]any) { delete(m, "text") }},
+		{schema.Observation, "another view scan limit", observation, func(m map[string]any) { obj(m["view_scan"])["limit"] = 100 }},
+		{schema.Observation, "an evidence reference as a region", observation, func(m map[string]any) { obj(m["view_scan"])["region"] = "e0.1" }},
+		{schema.Observation, "an evidence reference as an action", observation, func(m map[string]any) { control(m, 0)["ref"] = "e0.1" }},
+		{schema.Observation, "a region reference as an action", observation, func(m map[string]any) { control(m, 0)["ref"] = "g0.1" }},
+		{schema.Observation, "an action reference as a region", observation, func(m map[string]any) { region(m, 0)["ref"] = "a0.1" }},
+		{schema.Observation, "unknown control role", observation, func(m map[string]any) { control(m, 0)["role"] = "div" }},
+		{schema.Observation, "a value on a control", observation, func(m map[string]any) { control(m, 1)["value"] = "typed" }},
+		{schema.Observation, "which option is selected", observation, func(m map[string]any) { control(m, 1)["selected_option"] = "a" }},
+		{schema.Observation, "options without their count", observation, func(m map[string]any) { delete(control(m, 1), "options_omitted") }},
+		{schema.Observation, "checked as a word", observation, func(m map[string]any) { control(m, 2)["checked"] = "yes" }},
+		{schema.Observation, "disabled false", observation, func(m map[string]any) { control(m, 0)["disabled"] = false }},
+		{schema.Observation, "in without position", observation, func(m map[string]any) { delete(obj(control(m, 1)["in"]), "position") }},
+		{schema.Observation, "a heading without level", observation, func(m map[string]any) { delete(region(m, 1), "level") }},
+		{schema.Observation, "a landmark with a level", observation, func(m map[string]any) { region(m, 0)["level"] = 1 }},
+		{schema.Observation, "unknown region role", observation, func(m map[string]any) { region(m, 0)["role"] = "article" }},
+		{schema.Observation, "text over the bound", observation, func(m map[string]any) { m["text"] = strings.Repeat("t", limits.ProseUnits+1) }},
+		{schema.Projection, "no view scan", projection, func(m map[string]any) { delete(m, "view_scan") }},
+		{schema.Projection, "text without text_truncated", projection, func(m map[string]any) { delete(m, "text_truncated") }},
+		{schema.Projection, "omitted without controls", projection, func(m map[string]any) { delete(obj(m["omitted"]), "controls") }},
+		{schema.Projection, "text omitted twice", projection, func(m map[string]any) { obj(m["omitted"])["text"] = 2 }},
+	} {
 		if valid(s[c.schema], mutate(t, c.doc, c.change)) {
 			t.Errorf("%s: %s accepted", c.schema, c.name)
 		}
@@ -594,6 +672,21 @@ func TestSchemaNumbersMatchLimits(t *testing.T) {
 		{schema.Projection, "/properties/schema_version/const", domsnap.SchemaVersion},
 		{schema.Projection, "/properties/omitted/properties/inventory/maximum", 3 * limits.MaxInventoryPerKind},
 		{schema.Projection, "/properties/omitted/properties/rows/maximum", limits.MaxRowLimit},
+		{schema.Observation, "/$defs/view_scan/properties/limit/const", limits.ViewScanNodes},
+		{schema.Observation, "/$defs/view_scan/properties/visited/maximum", limits.ViewScanNodes},
+		{schema.Observation, "/$defs/count/maximum", limits.ViewScanNodes},
+		{schema.Observation, "/$defs/controls/maxItems", limits.MaxControls},
+		{schema.Observation, "/$defs/regions/maxItems", limits.MaxRegions},
+		{schema.Observation, "/$defs/control/properties/options/maxItems", limits.MaxOptions},
+		{schema.Observation, "/$defs/control/properties/options_omitted/maximum", limits.RowScanNodes},
+		{schema.Observation, "/$defs/control/properties/in/properties/position/maximum", limits.RowScanNodes},
+		{schema.Observation, "/$defs/name/maxLength", limits.CellUnits},
+		{schema.Observation, "/$defs/text/maxLength", limits.ProseUnits},
+		{schema.Observation, "/$defs/region/properties/level/maximum", limits.MaxSafeInteger},
+		{schema.Observation, "/$defs/action_ref/pattern", "^a(0|[1-9][0-9]{0,19})\\.[1-9][0-9]{0," + strconv.Itoa(len(strconv.Itoa(limits.MaxControls))-1) + "}$"},
+		{schema.Observation, "/$defs/region_ref/pattern", "^g(0|[1-9][0-9]{0,19})\\.[1-9][0-9]{0," + strconv.Itoa(len(strconv.Itoa(limits.MaxRegions))-1) + "}$"},
+		{schema.Projection, "/properties/omitted/properties/regions/maximum", limits.MaxRegions},
+		{schema.Projection, "/properties/omitted/properties/controls/maximum", limits.MaxControls},
 	} {
 		got := pointer(t, docs[c.file], c.ptr)
 		if n, ok := c.want.(int); ok {

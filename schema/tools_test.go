@@ -175,7 +175,7 @@ func TestNavigateOutputLoadComplete(t *testing.T) {
 		}
 	}
 	s := compileAlone(t, tool.Output)
-	base := `{"schema_version":"` + domsnap.SchemaVersion + `","trust":"` + domsnap.Trust + `","revision":"r1.0123456789abcdef.n1.o1","artifact":"sha256:` + strings.Repeat("0", 64) + `","inventory":[],"omitted":{"inventory":0,"rows":0},"http_status":200`
+	base := `{"schema_version":"` + domsnap.SchemaVersion + `","trust":"` + domsnap.Trust + `","revision":"r1.0123456789abcdef.n1.o1","artifact":"sha256:` + strings.Repeat("0", 64) + `","inventory":[],"view_scan":{"limit":8192,"visited":3,"exhausted":false},"controls":[],"controls_omitted":0,"regions":[],"regions_omitted":0,"omitted":{"text":0,"regions":0,"inventory":0,"controls":0,"rows":0},"http_status":200`
 	for _, c := range []struct {
 		tail string
 		ok   bool

@@ -5,19 +5,22 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
-// runInventory is "domsnap inventory [--format table|json] [--charset C]
-// [--computed-styles A,B] INPUT": the observation without a request, which lists the collections a
-// request may name. The table format is for people; the JSON format is the
-// canonical observation, one line.
+// runInventory is "domsnap inventory [--format table|json]
+// [--collections-only] [--charset C] [--computed-styles A,B] INPUT": the
+// observation without a request, which lists the collections a request may
+// name and the page view (controls and regions). The table format is for
+// people; the JSON format is the canonical observation, one line.
 func runInventory(c *cli, args []string) int {
 	fs := c.flagSet("inventory", "")
 	format := fs.String("format", "table", "output format: table or json")
+	collectionsOnly := fs.Bool("collections-only", false, "with --format table: list the collections only, not the page's controls and regions")
 	charset := fs.String("charset", "", "decode HTML input with this charset instead of sniffing it")
 	var styles []string
 	fs.Func("computed-styles", "the computed styles a bare capture asked for, in order (default display,visibility)", func(v string) (err error) {
@@ -45,6 +48,9 @@ func runInventory(c *cli, args []string) int {
 	var prof *liveProfile
 	if *profName != "" {
 		prof = &liveProfile{name: *profName, stateDir: *stateDir}
+	}
+	if *collectionsOnly && *format != "table" {
+		return c.usage("--collections-only shapes the table; --format json prints the whole observation")
 	}
 	many, err := c.manyMode(fs, mf, set, pos, *format, "")
 	if err != nil {
@@ -99,6 +105,9 @@ func runInventory(c *cli, args []string) int {
 		return c.writeJSON(o.Canonical())
 	}
 	writeInventory(c.stdout, o)
+	if !*collectionsOnly {
+		writeView(c.stdout, o)
+	}
 	return exitOK
 }
 
@@ -141,6 +150,7 @@ func runExtractObservation(c *cli, f *extractFlags, req *domsnap.Checked, in *sn
 	}
 	if f.Format == "table" {
 		writeInventory(c.stdout, o)
+		writeView(c.stdout, o)
 		if o.Extraction != nil {
 			fmt.Fprintln(c.stdout)
 			writeTable(c.stdout, o.Extraction, req.Request(), f.MaxWidth)
@@ -172,4 +182,90 @@ func writeInventory(w io.Writer, o *domsnap.Observation) {
 		lines = append(lines, []string{e.Kind.String(), strconv.Itoa(e.Index), e.Source.String(), rows, name})
 	}
 	writeAligned(w, lines)
+}
+
+// writeView renders an observation's page view after its inventory: the
+// view scan's coverage, then the controls and the regions as aligned
+// tables, each row naming the reference to act on or expand. Names are
+// quoted and shortened as inventory names are; the page's text is left to
+// the JSON, where it is whole.
+func writeView(w io.Writer, o *domsnap.Observation) {
+	v := o.ViewScan
+	fmt.Fprintf(w, "\nview scan: %d of %d nodes visited", v.Visited, v.Limit)
+	if v.Region != "" {
+		fmt.Fprintf(w, " from region %s", v.Region)
+	}
+	if v.Exhausted {
+		fmt.Fprint(w, "; the rest of the page was not read")
+	}
+	fmt.Fprintln(w)
+	if len(o.Controls) == 0 {
+		fmt.Fprintln(w, "no controls")
+	} else {
+		lines := [][]string{{"ref", "role", "name", "state", "in"}}
+		for _, c := range o.Controls {
+			lines = append(lines, []string{c.Ref, c.Role, quoteShort(c.Name, defaultMaxWidth), controlState(c), controlIn(c)})
+		}
+		writeAligned(w, lines)
+	}
+	if o.ControlsOmitted > 0 {
+		fmt.Fprintf(w, "%d more controls not listed\n", o.ControlsOmitted)
+	}
+	fmt.Fprintln(w)
+	if len(o.Regions) == 0 {
+		fmt.Fprintln(w, "no regions")
+	} else {
+		lines := [][]string{{"ref", "role", "level", "name"}}
+		for _, r := range o.Regions {
+			level := "-"
+			if r.Level > 0 {
+				level = strconv.Itoa(r.Level)
+			}
+			name := "-"
+			if r.Name != "" {
+				name = quoteShort(r.Name, defaultMaxWidth)
+			}
+			lines = append(lines, []string{r.Ref, r.Role, level, name})
+		}
+		writeAligned(w, lines)
+	}
+	if o.RegionsOmitted > 0 {
+		fmt.Fprintf(w, "%d more regions not listed\n", o.RegionsOmitted)
+	}
+}
+
+// controlState is a control's states in a few words, "-" for none.
+func controlState(c domsnap.Control) string {
+	var parts []string
+	if c.Disabled {
+		parts = append(parts, "disabled")
+	}
+	if c.Required {
+		parts = append(parts, "required")
+	}
+	if c.Checked != "" {
+		parts = append(parts, "checked="+c.Checked)
+	}
+	if c.Expanded != "" {
+		parts = append(parts, "expanded="+c.Expanded)
+	}
+	if c.Selected {
+		parts = append(parts, "selected")
+	}
+	if c.Options != nil {
+		n := len(c.Options) + c.OptionsOmitted
+		parts = append(parts, strconv.Itoa(n)+" options")
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " ")
+}
+
+// controlIn names the inventory row a control lies in, "-" for none.
+func controlIn(c domsnap.Control) string {
+	if c.In == nil {
+		return "-"
+	}
+	return c.In.Kind.String() + " " + strconv.Itoa(c.In.Index) + " row " + strconv.Itoa(c.In.Position)
 }

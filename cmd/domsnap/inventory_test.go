@@ -48,11 +48,54 @@ func TestInventoryTable(t *testing.T) {
 		"table  1      native  2     \"Opening hours\"\n" +
 		"list   1      native  3     \"Steps\"\n" +
 		"form   0      native  2     \"Newsletter\"\n"
-	if diff := cmp.Diff(want, r.stdout); diff != "" {
+	view := "\nview scan: 134 of 8192 nodes visited\n" +
+		"ref   role     name     state     in\n" +
+		"a0.1  textbox  \"Email\"  required  form 0 row 0\n" +
+		"a0.2  button   \"Join\"   -         form 0 row 1\n" +
+		"\n" +
+		"ref   role        level  name\n" +
+		"g0.1  navigation  -      -\n" +
+		"g0.2  main        -      -\n" +
+		"g0.3  heading     1      \"Spare parts & \\\"tools\\\"\"\n" +
+		"g0.4  form        -      \"Newsletter\"\n"
+	if diff := cmp.Diff(want+view, r.stdout); diff != "" {
 		t.Errorf("inventory table (-want +got):\n%s", diff)
 	}
 	if strings.Contains(r.stdout, "CANARY") {
 		t.Error("a form value reached the output")
+	}
+	r = runCmd(t, "", "inventory", "--collections-only", projectionPage)
+	if diff := cmp.Diff(want, r.stdout); r.code != exitOK || diff != "" {
+		t.Errorf("--collections-only: exit %d (-want +got):\n%s", r.code, diff)
+	}
+	r = runCmd(t, "", "inventory", "--collections-only", "--format", "json", projectionPage)
+	if r.code != exitUsage || !strings.HasPrefix(r.stderr, "usage: --collections-only shapes the table") {
+		t.Errorf("--collections-only with json: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A page with more controls than a view lists says how many it left out,
+// and states read in words.
+func TestInventoryTableStates(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><body><div role=tab aria-selected=true aria-expanded=false>T</div>` +
+		`<select aria-label=S><option>a<option>b</select><input type=checkbox checked disabled aria-label=C>`)
+	for range limits.MaxControls {
+		b.WriteString(`<a href=x>l</a>`)
+	}
+	page := writeTemp(t, "states.html", b.String())
+	r := runCmd(t, "", "inventory", page)
+	// Column widths depend on the longest cell; compare words.
+	out := strings.Join(strings.Fields(r.stdout), " ")
+	for _, want := range []string{
+		`a0.1 tab "T" expanded=false selected -`,
+		`a0.2 combobox "S" 2 options -`,
+		`a0.3 checkbox "C" disabled checked=true -`,
+		"3 more controls not listed no regions",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, r.stdout[:min(len(r.stdout), 600)])
+		}
 	}
 }
 
@@ -164,7 +207,7 @@ func TestExtractObservation(t *testing.T) {
 func TestExtractModelBytes(t *testing.T) {
 	req := readProjectionRequest(t)
 	o := observeFile(t, projectionPage, &req)
-	for _, budget := range []int{limits.ModelBytes, 2000, 600, 254} {
+	for _, budget := range []int{limits.ModelBytes, 2000, 600, 415} {
 		p, err := domsnap.Project(o, budget)
 		if err != nil {
 			t.Fatal(err)
@@ -187,7 +230,7 @@ func TestExtractModelBytes(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"one byte under the smallest", []string{"--model-bytes", "253"}, exitUsage, "invalid_request: "},
+		{"one byte under the smallest", []string{"--model-bytes", "414"}, exitUsage, "invalid_request: "},
 		{"zero", []string{"--model-bytes", "0"}, exitUsage, "invalid_request: "},
 		{"negative", []string{"--model-bytes", "-5"}, exitUsage, "invalid_request: "},
 		{"not a number", []string{"--model-bytes", "lots"}, exitUsage, ""},

@@ -6,7 +6,10 @@
 // visible <br>, whitespace collapsed and trimmed. [FormCell] computes the five
 // fixed form columns: label, role, disabled, checked and required.
 // [LabelledBy] reads one element's aria-labelledby with the label rules, for
-// callers that name things other than form controls.
+// callers that name things other than form controls. For the page view,
+// [ContentName] is a summary in which images give their alt text,
+// [OptionText] an option's text, and [Text] the same normalised text under
+// a bound of the caller's.
 //
 // # Limits
 //

@@ -73,6 +73,9 @@ type walker struct {
 	// and its trailing space is due. It never holds more entries than nodes
 	// visited.
 	ends []int
+	// alt makes a visible <img> contribute its alt attribute (a control's
+	// content name); a cell summary reads text nodes only.
+	alt bool
 }
 
 func newWalker() *walker {
@@ -122,6 +125,12 @@ func (w *walker) walk(start domtree.Node) bool {
 			block := n.Display() != domtree.DisplayInline
 			if block || (n.Is("br") && !n.Invisible()) {
 				w.text.space()
+			}
+			if w.alt && n.Is("img") && n.Visible() {
+				if v, ok := n.Attr("alt"); ok && !w.text.writeString(v) {
+					w.stop(TruncText)
+					return false
+				}
 			}
 			if editable(n) || (n != start && nestedCollection(n)) {
 				break // visited, not entered; a block's closing space is the one above

@@ -19,6 +19,17 @@ type textBuf struct {
 	pending bool
 	// over is set when a non-whitespace character did not fit.
 	over bool
+	// limit is the bound in UTF-16 units; 0 means limits.CellUnits, so the
+	// zero textBuf is a cell summary's.
+	limit int
+}
+
+// bound is the number of UTF-16 units t may retain.
+func (t *textBuf) bound() int {
+	if t.limit > 0 {
+		return t.limit
+	}
+	return limits.CellUnits
 }
 
 // space records a separator. Before any retained text it is dropped, which
@@ -72,7 +83,7 @@ func (t *textBuf) put(units int, enc string) bool {
 	if t.pending {
 		need++
 	}
-	if t.units+need > limits.CellUnits {
+	if t.units+need > t.bound() {
 		// A pending space that would fit alone is dropped too: it would only
 		// be trimmed from the end of the retained text.
 		t.over = true
@@ -80,8 +91,10 @@ func (t *textBuf) put(units int, enc string) bool {
 	}
 	if t.b == nil {
 		// Three UTF-8 bytes per UTF-16 unit is the most text can take
-		// (a surrogate pair is four bytes for two units), so b never grows.
-		t.b = make([]byte, 0, 3*limits.CellUnits)
+		// (a surrogate pair is four bytes for two units), so a cell's b
+		// never grows. A longer bound (a page's text) starts at a cell's
+		// size and grows only as far as the text goes.
+		t.b = make([]byte, 0, 3*min(t.bound(), limits.CellUnits))
 	}
 	if t.pending {
 		t.b = append(t.b, ' ')

@@ -100,8 +100,12 @@ func inventory(t *domtree.Tree, scanLimit, rowLimit int) []Entry {
 			if s := slot(k); ok && s >= 0 && counts[s] < limits.MaxInventoryPerKind {
 				c := Collection{Found: true, Kind: k, Index: counts[s], Element: n, Source: src}
 				rows := scanRows(c, rowLimit)
+				elems := make([]domtree.Node, len(rows.Rows))
+				for i, r := range rows.Rows {
+					elems[i] = r.Element
+				}
 				out = append(out, Entry{Kind: k, Index: counts[s], Source: src, Element: n,
-					Rows: len(rows.Rows), RowsComplete: rows.Complete})
+					Rows: len(rows.Rows), RowsComplete: rows.Complete, RowElements: elems})
 				counts[s]++
 				if counts[s] == limits.MaxInventoryPerKind {
 					full++

@@ -80,4 +80,8 @@ type Entry struct {
 	Rows int
 	// RowsComplete is that row scan's Complete.
 	RowsComplete bool
+	// RowElements holds the element of every seen row in output order, so
+	// RowElements[k] is the row at position k. A page view names with it the
+	// row a control lies in.
+	RowElements []domtree.Node
 }

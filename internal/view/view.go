@@ -1,0 +1,277 @@
+package view
+
+import (
+	"slices"
+
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/cells"
+	"github.com/domsnap/domsnap/internal/collect"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// Row is one row an inventory collection's row scan saw: a control inside
+// Element is "in" it (docs/reference.md#the-page-view).
+type Row struct {
+	Element  domtree.Node
+	Kind     aria.Kind
+	Index    int
+	Position int
+}
+
+// RowsOf lists the rows of every inventory entry, for Scan.
+func RowsOf(entries []collect.Entry) []Row {
+	var out []Row
+	for _, e := range entries {
+		for k, el := range e.RowElements {
+			out = append(out, Row{Element: el, Kind: e.Kind, Index: e.Index, Position: k})
+		}
+	}
+	return out
+}
+
+// Control is one control of the page view.
+type Control struct {
+	Element domtree.Node
+	Role    string
+	// Name is the control's bounded name; Name.Truncated says a bound cut it.
+	Name cells.Summary
+	// Disabled and Required follow the form columns' rules.
+	Disabled, Required bool
+	// Checked is "true", "false" or "mixed" for the roles that have a
+	// checked state, "" for the others.
+	Checked string
+	// Expanded is "true" or "false" from aria-expanded, "" when it says
+	// neither.
+	Expanded string
+	// Selected is aria-selected="true" on a tab.
+	Selected bool
+	// Select is true for a <select>, whose Options and OptionsOmitted apply.
+	Select bool
+	// Options holds the texts of the select's first limits.MaxOptions
+	// shown options in tree order (see options), never which is selected.
+	Options []string
+	// OptionsOmitted counts its further shown options.
+	OptionsOmitted int
+	// In is the innermost inventory row the control lies in, when HasIn.
+	In    Row
+	HasIn bool
+	// Secret is true for a field a person signs in with: an
+	// <input type=password>, or one whose autocomplete names
+	// current-password, new-password or one-time-code.
+	Secret bool
+}
+
+// Region is one landmark or heading of the page view.
+type Region struct {
+	Element domtree.Node
+	Role    string
+	// Name is bounded like a cell summary; a cut name keeps its prefix.
+	Name string
+	// Level is a heading's level, 0 for the other roles.
+	Level int
+}
+
+// View is what one view scan gathered.
+type View struct {
+	Scan            limits.Scan
+	Controls        []Control
+	ControlsOmitted int
+	Regions         []Region
+	RegionsOmitted  int
+	Text            string
+	TextTruncated   bool
+}
+
+// Scan runs the view scan over the main document from the document node,
+// with limits.ViewScanNodes nodes. rows are the inventory's rows (RowsOf),
+// in any order.
+func Scan(t *domtree.Tree, rows []Row) View {
+	return scan(t.Root(), rows, limits.ViewScanNodes)
+}
+
+// ScanFrom is the view scan of start's subtree alone, start included, on a
+// fresh limits.ViewScanNodes budget: an expansion.
+func ScanFrom(start domtree.Node, rows []Row) View {
+	return scan(start, rows, limits.ViewScanNodes)
+}
+
+// scanner is the state of one view scan.
+type scanner struct {
+	v    View
+	text *cells.Text
+	// ends holds, for every entered element that is not inline-level, the
+	// index one past its subtree: reaching it closes the element and adds
+	// its trailing space. Every entry was paid for by the budget.
+	ends []int
+	// editEnd is one past the subtree of the outermost editable element
+	// entered: text before it is a value and is never read.
+	editEnd int
+	// rows is sorted by tree order, next the first not yet reached, and open
+	// the stack of rows containing the walk, innermost last.
+	rows []Row
+	next int
+	open []Row
+}
+
+func scan(start domtree.Node, rows []Row, limit int) View {
+	s := &scanner{text: cells.NewText(limits.ProseUnits)}
+	s.v.Controls = []Control{}
+	s.v.Regions = []Region{}
+	s.rows = slices.Clone(rows)
+	slices.SortStableFunc(s.rows, func(a, b Row) int {
+		if a.Element.Index() != b.Element.Index() {
+			return a.Element.Index() - b.Element.Index()
+		}
+		// The larger subtree first, so the innermost is pushed last.
+		return b.Element.SubtreeSize() - a.Element.SubtreeSize()
+	})
+	b := limits.NewBudget(limit)
+	n := start
+	for n.Valid() {
+		if !b.Spend() {
+			b.MarkExhausted()
+			break
+		}
+		s.visit(n)
+		enter := !n.Excluded()
+		n = n.Next(start, enter)
+	}
+	s.v.Scan = b.Report()
+	s.v.Text = s.text.String()
+	s.v.TextTruncated = s.text.Full() || s.v.Scan.Exhausted
+	return s.v
+}
+
+// visit handles one node the walk reached.
+func (s *scanner) visit(n domtree.Node) {
+	i := n.Index()
+	for len(s.ends) > 0 && s.ends[len(s.ends)-1] <= i {
+		s.ends = s.ends[:len(s.ends)-1]
+		s.text.Space()
+	}
+	s.track(i)
+	switch n.Kind() {
+	case domtree.Text:
+		if i >= s.editEnd && n.Visible() && !s.text.Full() {
+			s.text.WriteString(n.Data())
+		}
+		return
+	case domtree.Element:
+	default:
+		return
+	}
+	if n.Excluded() {
+		return // costs 1, adds nothing, not entered
+	}
+	if n.Display() != domtree.DisplayInline {
+		s.text.Space()
+		s.ends = append(s.ends, i+n.SubtreeSize())
+	} else if n.Is("br") && !n.Invisible() {
+		s.text.Space()
+	}
+	if editable(n) && i+n.SubtreeSize() > s.editEnd {
+		s.editEnd = i + n.SubtreeSize()
+	}
+	if !n.Visible() {
+		return
+	}
+	// An element's role can depend on its ancestors, so it is computed
+	// once here for both questions.
+	role := aria.Role(n)
+	if c := controlRole(n, role); c != "" {
+		s.control(n, c)
+	}
+	if regionRole(role) {
+		s.region(n, role)
+	}
+}
+
+// track keeps open the stack of inventory rows that contain node index i.
+func (s *scanner) track(i int) {
+	for len(s.open) > 0 {
+		top := s.open[len(s.open)-1].Element
+		if top.Index()+top.SubtreeSize() > i {
+			break
+		}
+		s.open = s.open[:len(s.open)-1]
+	}
+	for s.next < len(s.rows) && s.rows[s.next].Element.Index() <= i {
+		r := s.rows[s.next]
+		if r.Element.Index()+r.Element.SubtreeSize() > i {
+			s.open = append(s.open, r)
+		}
+		s.next++
+	}
+}
+
+// control records a control, or counts it once MaxControls are listed.
+func (s *scanner) control(n domtree.Node, role string) {
+	if len(s.v.Controls) == limits.MaxControls {
+		s.v.ControlsOmitted++
+		return
+	}
+	c := Control{Element: n, Role: role}
+	if collect.IsControl(n) {
+		c.Name = cells.FormCell(n, cells.ColumnLabel)
+	} else {
+		c.Name = contentControlName(n)
+	}
+	c.Disabled = cells.FormCell(n, cells.ColumnDisabled).Text == "true"
+	c.Required = cells.FormCell(n, cells.ColumnRequired).Text == "true"
+	switch role {
+	case "checkbox", "radio", "switch":
+		c.Checked = cells.FormCell(n, cells.ColumnChecked).Text
+		if c.Checked == "" {
+			// An element whose role came from elsewhere than the form
+			// columns (an implicit one) still has a state: aria-checked.
+			c.Checked = ariaChecked(n)
+		}
+	case "menuitemcheckbox", "menuitemradio":
+		c.Checked = ariaChecked(n)
+	}
+	switch v := n.AttrValue("aria-expanded"); {
+	case domtree.EqualFold(v, "true"):
+		c.Expanded = "true"
+	case domtree.EqualFold(v, "false"):
+		c.Expanded = "false"
+	}
+	c.Selected = role == "tab" && domtree.EqualFold(n.AttrValue("aria-selected"), "true")
+	c.Secret = secretField(n)
+	if len(s.open) > 0 {
+		c.In, c.HasIn = s.open[len(s.open)-1], true
+	}
+	if n.Is("select") {
+		c.Select = true
+		c.Options, c.OptionsOmitted = options(n)
+	}
+	s.v.Controls = append(s.v.Controls, c)
+}
+
+// region records a region, or counts it once MaxRegions are listed. A
+// region or form without a name is no region at all, so its name is read
+// even past the bound.
+func (s *scanner) region(n domtree.Node, role string) {
+	r := Region{Element: n, Role: role}
+	switch role {
+	case "heading":
+		r.Level = headingLevel(n)
+		if len(s.v.Regions) < limits.MaxRegions {
+			r.Name = regionName(n, true)
+		}
+	case "region", "form":
+		r.Name = regionName(n, false)
+		if r.Name == "" {
+			return
+		}
+	default:
+		if len(s.v.Regions) < limits.MaxRegions {
+			r.Name = regionName(n, false)
+		}
+	}
+	if len(s.v.Regions) == limits.MaxRegions {
+		s.v.RegionsOmitted++
+		return
+	}
+	s.v.Regions = append(s.v.Regions, r)
+}

@@ -1,0 +1,548 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	domsnap "github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// ActionKind is what an action does (docs/reference.md#acting).
+type ActionKind uint8
+
+// The action kinds.
+const (
+	ActClick ActionKind = iota + 1
+	ActType
+	ActSelect
+	ActCheck
+	ActUncheck
+	ActPress
+	ActScroll
+	ActBack
+)
+
+var actionNames = [...]string{
+	ActClick: "click", ActType: "type", ActSelect: "select", ActCheck: "check",
+	ActUncheck: "uncheck", ActPress: "press", ActScroll: "scroll", ActBack: "back",
+}
+
+func (k ActionKind) String() string {
+	if int(k) < len(actionNames) && actionNames[k] != "" {
+		return actionNames[k]
+	}
+	return "invalid"
+}
+
+// ParseActionKind reads an action's name ("click", "type", ...).
+func ParseActionKind(s string) (ActionKind, bool) {
+	for k, n := range actionNames {
+		if n != "" && n == s {
+			return ActionKind(k), true
+		}
+	}
+	return 0, false
+}
+
+// Action is one action: its kind and the one argument that kind takes.
+type Action struct {
+	Kind ActionKind
+	// Text is what a type action leaves in the field: 0 to
+	// limits.MaxTypeUnits UTF-16 code units. It never appears in an error,
+	// a log or a result.
+	Text string
+	// Option is the option a select action chooses, exactly as the page
+	// view listed it.
+	Option string
+	// Key is the key a press action presses, one of Keys.
+	Key string
+}
+
+// Target is the element an action acts on, as an observation recorded
+// it: the backend node id of the node it was captured from, its role, and
+// what the page view knew of it.
+type Target struct {
+	BackendNodeID int64
+	Role          string
+	// Options are a select's options as the page view listed them; a
+	// select action's option must be one of them. Nil means the list is not
+	// known, and the page's options decide alone.
+	Options []string
+	// Secret marks a password or one-time-code field: typing into it is
+	// human_only before anything else is looked at.
+	Secret bool
+}
+
+// Outcome says what an action led to.
+type Outcome string
+
+// The outcomes.
+const (
+	// OutcomeDone: the input was sent and no main-frame navigation followed.
+	OutcomeDone Outcome = "done"
+	// OutcomeNavigated: the main frame navigated; the session's older
+	// revisions are navigated_revision from now on.
+	OutcomeNavigated Outcome = "navigated"
+	// OutcomeUnchanged: check or uncheck found the state already as asked
+	// and sent nothing.
+	OutcomeUnchanged Outcome = "unchanged"
+	// OutcomeUncertain: the input was sent, but the deadline passed while
+	// a navigation it started had not committed, or while the page was
+	// still busy with requests.
+	OutcomeUncertain Outcome = "uncertain"
+)
+
+// ActOptions say how long an action waits for the page's reaction.
+type ActOptions struct {
+	// Until, when UntilSet, is the event awaited after a main-frame
+	// navigation the action started, up to Deadline: load, dom_ready, or
+	// network_idle (the load event, then NetworkIdleQuiet with no request
+	// in flight). When the action does not navigate, load and dom_ready
+	// wait as the default does, and network_idle for NetworkIdleQuiet
+	// without requests, up to Deadline.
+	//
+	// Without it the wait is the default: the load event, at most
+	// DOMReadyGrace after DOMContentLoaded, when the action navigated;
+	// else until no request has been in flight for NetworkIdleQuiet, at
+	// most ActSettleCap.
+	Until    Until
+	UntilSet bool
+	// Deadline ends the action, its wait included; zero means ctx's
+	// deadline, or limits.LiveTimeout from now.
+	Deadline time.Time
+}
+
+// ActResult is what an action led to.
+type ActResult struct {
+	Outcome Outcome
+	// HTTPStatus is the new main document's HTTP status when the action
+	// navigated, 0 otherwise.
+	HTTPStatus int
+	// LoadComplete is false when the action navigated and the wait ended
+	// before the new document's load event.
+	LoadComplete bool
+	// PopupsClosed counts the windows and tabs the page opened during the
+	// action; each was closed at once.
+	PopupsClosed int
+}
+
+const (
+	// ActSettleCap bounds the default wait of an action that did not
+	// navigate.
+	ActSettleCap = 2 * time.Second
+	// DOMReadyGrace is how long the default wait gives the load event of
+	// a document an action navigated to, after its DOMContentLoaded.
+	DOMReadyGrace = 5 * time.Second
+)
+
+// SentError is the error of an action whose input was sent before it
+// failed: the page may have changed, so the session's last observation is
+// no longer current. Its Err carries the code.
+type SentError struct{ Err error }
+
+func (e *SentError) Error() string { return e.Err.Error() }
+func (e *SentError) Unwrap() error { return e.Err }
+
+// ActionSent reports whether err is the error of an action whose input was
+// sent (action_sent: true).
+func ActionSent(err error) bool {
+	var e *SentError
+	return errors.As(err, &e)
+}
+
+// The reasons a not_actionable error names.
+const (
+	ReasonDetached     = "detached"
+	ReasonHidden       = "hidden"
+	ReasonDisabled     = "disabled"
+	ReasonWrongRole    = "wrong_role"
+	ReasonObscured     = "obscured"
+	ReasonNoSuchOption = "no_such_option"
+	// ReasonNoHistory: back with no earlier entry in the tab's history.
+	ReasonNoHistory = "no_history"
+)
+
+// notActionable is the refusal of an action for one reason. The message
+// starts with the reason and quotes nothing from the page or the action.
+func notActionable(reason, why string) error {
+	return errcode.New(errcode.NotActionable, pkg, "", reason+": "+why)
+}
+
+// Reason is the reason a not_actionable error names, "" for any other
+// error.
+func Reason(err error) string {
+	var e *errcode.Error
+	if !errors.As(err, &e) || e.Code != errcode.NotActionable {
+		return ""
+	}
+	r, _, _ := strings.Cut(e.Msg, ":")
+	return r
+}
+
+// check refuses an action that is malformed in itself, before anything
+// about the page is read: an unknown kind, a missing or forbidden target,
+// an argument the kind does not take, typed text over its bound, a key not
+// in the list. A target the observation marked secret makes a type action
+// human_only here already.
+func (a Action) check(t *Target) error {
+	bad := func(path, msg string) error { return errcode.New(errcode.InvalidRequest, pkg, path, msg) }
+	if a.Kind.String() == "invalid" {
+		return bad("/action", "unknown action")
+	}
+	switch a.Kind {
+	case ActClick, ActType, ActSelect, ActCheck, ActUncheck:
+		if t == nil {
+			return bad("/ref", a.Kind.String()+" needs an element")
+		}
+	case ActBack:
+		if t != nil {
+			return bad("/ref", "back takes no element")
+		}
+	}
+	if a.Text != "" && a.Kind != ActType {
+		return bad("/text", "only type takes text")
+	}
+	if a.Option != "" && a.Kind != ActSelect {
+		return bad("/option", "only select takes an option")
+	}
+	if a.Key != "" && a.Kind != ActPress {
+		return bad("/key", "only press takes a key")
+	}
+	switch a.Kind {
+	case ActType:
+		if !utf8.ValidString(a.Text) {
+			return bad("/text", "the text is not valid UTF-8")
+		}
+		if units(a.Text) > limits.MaxTypeUnits {
+			return bad("/text", "the text is longer than MaxTypeUnits UTF-16 code units")
+		}
+		if t.Secret {
+			return humanOnly()
+		}
+	case ActPress:
+		if _, ok := keyByName(a.Key); !ok {
+			return bad("/key", "unknown key")
+		}
+	}
+	return nil
+}
+
+// units counts the UTF-16 code units of s, stopping once the bound is
+// passed.
+func units(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+		if n > limits.MaxTypeUnits {
+			break
+		}
+	}
+	return n
+}
+
+func humanOnly() error {
+	return errcode.New(errcode.HumanOnly, pkg, "", "typing into a password or one-time-code field is left to a person; nothing was sent")
+}
+
+// elementFacts is what the checks read from the live element, in an
+// isolated world, before anything is sent. It holds no value of the
+// element.
+type elementFacts struct {
+	Connected    bool   `json:"connected"`
+	Tag          string `json:"tag"`
+	Type         string `json:"type"`
+	Autocomplete string `json:"autocomplete"`
+	Rendered     bool   `json:"rendered"`
+	Box          bool   `json:"box"`
+	Disabled     bool   `json:"disabled"`
+	ReadOnly     bool   `json:"readonly"`
+	// Text: the element holds typed text (a text-like input, a textarea,
+	// an editing host).
+	Text bool `json:"text"`
+	// Checked is "true", "false" or "mixed" (the page view's rule).
+	Checked string `json:"checked"`
+}
+
+// secret reports whether typing into the element is human_only: a password
+// input, or an autocomplete that names a current or new password or a
+// one-time code.
+func (f elementFacts) secret() bool {
+	if f.Tag == "input" && f.Type == "password" {
+		return true
+	}
+	for _, tok := range strings.Fields(strings.ToLower(f.Autocomplete)) {
+		switch tok {
+		case "current-password", "new-password", "one-time-code":
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	textRoles  = map[string]bool{"textbox": true, "searchbox": true, "spinbutton": true, "combobox": true}
+	checkRoles = map[string]bool{"checkbox": true, "radio": true, "switch": true, "menuitemcheckbox": true, "menuitemradio": true}
+)
+
+// judge applies the element checks in their order: still in the
+// document, typing allowed at all, rendered with a box, not disabled, of a
+// role the action fits. It sends nothing.
+func judge(a Action, t *Target, f elementFacts) error {
+	if !f.Connected {
+		return notActionable(ReasonDetached, "the element is no longer in the document")
+	}
+	if a.Kind == ActType && f.secret() {
+		return humanOnly()
+	}
+	if !f.Rendered || !f.Box {
+		return notActionable(ReasonHidden, "the element is not rendered, has no box or is invisible")
+	}
+	if f.Disabled || (a.Kind == ActType && f.ReadOnly) {
+		return notActionable(ReasonDisabled, "the element is disabled")
+	}
+	fits := true
+	switch a.Kind {
+	case ActType:
+		fits = textRoles[t.Role] && f.Text
+	case ActSelect:
+		fits = (t.Role == "combobox" || t.Role == "listbox") && f.Tag == "select"
+	case ActCheck, ActUncheck:
+		fits = checkRoles[t.Role]
+		// A person cannot uncheck a radio button by clicking it.
+		if a.Kind == ActUncheck && (t.Role == "radio" || t.Role == "menuitemradio") && f.Checked != "false" {
+			fits = false
+		}
+	}
+	if !fits {
+		return notActionable(ReasonWrongRole, a.Kind.String()+" does not fit a "+errcode.Quote(t.Role))
+	}
+	return nil
+}
+
+// point is a position in CSS pixels of the main frame's viewport.
+type point struct{ X, Y float64 }
+
+// prepared is what an action learnt, without sending input, just before
+// sending it.
+type prepared struct {
+	// At is where the mouse acts (click, check, uncheck, scroll).
+	At point
+	// Hits: the point at the element's centre hits it or a descendant.
+	Hits bool
+	// NoBox: the element had no box left to aim at once scrolled.
+	NoBox bool
+	// Option is the index among the select's options of the one chosen,
+	// -1 when none matched; OptionDisabled when it cannot be chosen.
+	Option         int
+	OptionDisabled bool
+	// DeltaY is how far a scroll turns the wheel: one viewport height.
+	DeltaY float64
+	// Entry is the history entry back returns to; HasEntry false when
+	// there is none.
+	Entry    int
+	HasEntry bool
+}
+
+// elemRef names the element an action resolved, for the calls of the
+// same action; "" is no element.
+type elemRef string
+
+// actor is what acting needs from a tab. Page implements it; tests fake it
+// to check that a refused action sends nothing and that an error after the
+// input carries action_sent.
+type actor interface {
+	Driver
+	// resolve finds the node by its backend id and reads its facts; a node
+	// that cannot be found is detached. Nothing is sent.
+	resolve(ctx context.Context, backendID int64) (elemRef, elementFacts, error)
+	// prepare readies a without sending input: for click, check and
+	// uncheck it scrolls el into view and aims at its centre; for select it
+	// finds the option; for scroll it finds where and how far; for back,
+	// the history entry.
+	prepare(ctx context.Context, a Action, el elemRef) (prepared, error)
+	// watch starts following the page's reaction, before input is sent.
+	watch(ctx context.Context) (effectWatch, error)
+	// send sends a's input.
+	send(ctx context.Context, a Action, el elemRef, p prepared) error
+	// popupsClosed counts the windows the tab's pages opened and that were
+	// closed, since the tab opened.
+	popupsClosed() int64
+	// releaseAct drops what the action's calls kept in the page.
+	releaseAct(ctx context.Context)
+}
+
+// effects is what followed an action's input.
+type effects struct {
+	// Started: a main-frame navigation began; Committed: one committed.
+	Started, Committed bool
+	Status             int
+	Loaded             bool
+	// Refused: the navigation policy aborted a main-frame navigation.
+	Refused bool
+	// Busy: the settle cap passed with requests still in flight.
+	Busy bool
+}
+
+// effectWatch follows one action's effects.
+type effectWatch interface {
+	// wait returns when the wait the options ask for is over, or at
+	// deadline; reaching the deadline is not an error.
+	wait(ctx context.Context, o ActOptions, deadline time.Time) (effects, error)
+	close()
+}
+
+// Act performs one action on the element t (nil for press on the focused
+// element, scroll of the page, and back), as the observation expected
+// named it, and waits for the page's reaction (docs/reference.md#acting).
+//
+// Under the session lock: the action is checked in itself, then the
+// expected revision against the current one (as Extract checks it), then
+// the element (not_actionable with one reason, or human_only). A refused
+// action sends nothing and leaves the revision current. Once input is
+// sent, the last observation is no longer current, and an error carries
+// action_sent (ActionSent). The action is never repeated.
+func (s *Session) Act(ctx context.Context, expected string, a Action, t *Target, o ActOptions) (ActResult, error) {
+	if err := a.check(t); err != nil {
+		return ActResult{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tab, ok := s.drv.(actor)
+	if !ok {
+		return ActResult{}, errcode.New(errcode.UnsupportedAdapter, pkg, "", "this adapter cannot act on a page")
+	}
+	if o.Deadline.IsZero() {
+		if d, ok := ctx.Deadline(); ok {
+			o.Deadline = d
+		} else {
+			o.Deadline = time.Now().Add(limits.LiveTimeout)
+		}
+	}
+	ctx, cancel := context.WithDeadline(ctx, o.Deadline)
+	defer cancel()
+	nav, err := tab.Navigations(ctx)
+	if err != nil {
+		return ActResult{}, asCaptureError(ctx, "reading navigations", err)
+	}
+	if err := s.checkCurrent(expected, nav); err != nil {
+		return ActResult{}, err
+	}
+	res, sent, err := perform(ctx, tab, a, t, o)
+	if sent {
+		s.invalid = true
+		if err != nil {
+			err = &SentError{Err: err}
+		}
+	}
+	return res, err
+}
+
+// checkCurrent is checkRevision for a bare revision: expected must name
+// the latest published observation of the current document, not
+// invalidated since.
+func (s *Session) checkCurrent(expected string, nav uint64) error {
+	cur, err := domsnap.LiveRevision(s.id, nav, s.seq)
+	if err != nil {
+		return err
+	}
+	if err := domsnap.CheckRevision(expected, cur); err != nil {
+		return err
+	}
+	switch {
+	case s.seq == 0 || s.pubNav != nav:
+		return errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected)+" names an observation that was never published")
+	case s.invalid:
+		return errcode.New(errcode.StaleRevision, pkg, "", "revision "+errcode.Quote(expected)+" was invalidated since it was observed")
+	}
+	return nil
+}
+
+// perform runs the checks and, when they pass, sends the input and waits.
+// sent says whether any input reached the page.
+func perform(ctx context.Context, tab actor, a Action, t *Target, o ActOptions) (res ActResult, sent bool, err error) {
+	defer tab.releaseAct(ctx)
+	var el elemRef
+	var f elementFacts
+	if t != nil {
+		if el, f, err = tab.resolve(ctx, t.BackendNodeID); err != nil {
+			return res, false, err
+		}
+		if err := judge(a, t, f); err != nil {
+			return res, false, err
+		}
+	}
+	switch a.Kind {
+	case ActCheck, ActUncheck:
+		if (a.Kind == ActCheck) == (f.Checked == "true") && f.Checked != "mixed" {
+			return ActResult{Outcome: OutcomeUnchanged}, false, nil
+		}
+	case ActSelect:
+		if t.Options != nil && !contains(t.Options, a.Option) {
+			return res, false, notActionable(ReasonNoSuchOption, "the option is not one the observation listed")
+		}
+	}
+	p, err := tab.prepare(ctx, a, el)
+	if err != nil {
+		return res, false, err
+	}
+	switch a.Kind {
+	case ActClick, ActCheck, ActUncheck:
+		if p.NoBox {
+			return res, false, notActionable(ReasonHidden, "the element has no box once scrolled into view")
+		}
+		if !p.Hits {
+			return res, false, notActionable(ReasonObscured, "another element covers the centre of the element")
+		}
+	case ActSelect:
+		if p.Option < 0 {
+			return res, false, notActionable(ReasonNoSuchOption, "the select has no such option")
+		}
+		if p.OptionDisabled {
+			return res, false, notActionable(ReasonDisabled, "the option is disabled")
+		}
+	case ActBack:
+		if !p.HasEntry {
+			return res, false, notActionable(ReasonNoHistory, "the tab has no earlier page to go back to")
+		}
+	}
+	w, err := tab.watch(ctx)
+	if err != nil {
+		return res, false, err
+	}
+	defer w.close()
+	popups := tab.popupsClosed()
+	if err := tab.send(ctx, a, el, p); err != nil {
+		return res, true, err
+	}
+	eff, err := w.wait(ctx, o, o.Deadline)
+	res.PopupsClosed = int(tab.popupsClosed() - popups)
+	if err != nil {
+		return res, true, err
+	}
+	switch {
+	case eff.Refused:
+		return res, true, errcode.New(errcode.NavigationRefused, pkg, "", "the action led to a page the navigation policy does not allow; the navigation was stopped")
+	case eff.Committed:
+		res.Outcome, res.HTTPStatus, res.LoadComplete = OutcomeNavigated, eff.Status, eff.Loaded
+	case eff.Started, eff.Busy:
+		res.Outcome = OutcomeUncertain
+	default:
+		res.Outcome = OutcomeDone
+	}
+	return res, true, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,455 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mafredri/cdp/protocol/dom"
+	"github.com/mafredri/cdp/protocol/input"
+	"github.com/mafredri/cdp/protocol/page"
+	"github.com/mafredri/cdp/protocol/runtime"
+	"github.com/mafredri/cdp/protocol/target"
+	"github.com/mafredri/cdp/rpcc"
+
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// actWorld names the isolated world the element checks run in: the page's
+// own script cannot see it, replace the functions it calls, or stall it.
+const actWorld = "domsnap-act"
+
+// actGroup is the object group of the handles one action resolves,
+// released together when the action ends.
+const actGroup = "domsnap-act"
+
+// actState is a Page's state for acting: the isolated world of the action
+// in progress, and the closer of the windows the page opens.
+type actState struct {
+	world runtime.ExecutionContextID
+
+	popupOnce sync.Once
+	popupErr  error
+	popups    atomic.Int64
+}
+
+// The functions run on the element in the isolated world. None reads a
+// control's value.
+const (
+	// factsJS reports what judge needs. Disabled is the page view's rule
+	// (:disabled covers the fieldset rule; aria-disabled on the element
+	// or an ancestor); checked too (native inputs by their state, the
+	// others by aria-checked).
+	factsJS = `function() {
+  const el = this, f = {connected: !!el.isConnected, tag: "", type: "", autocomplete: "", rendered: false, box: false,
+    disabled: false, readonly: false, text: false, checked: "false"};
+  if (!f.connected || el.nodeType !== 1) return f;
+  f.tag = String(el.localName || "").toLowerCase();
+  if (f.tag === "input") f.type = String(el.type || "").toLowerCase();
+  f.autocomplete = el.getAttribute("autocomplete") || "";
+  f.rendered = el.checkVisibility({visibilityProperty: true});
+  for (const r of el.getClientRects()) { if (r.width > 0 && r.height > 0) { f.box = true; break; } }
+  f.disabled = el.matches(":disabled") || el.closest('[aria-disabled="true"]') !== null;
+  f.readonly = (f.tag === "input" || f.tag === "textarea") && !!el.readOnly;
+  f.text = !!el.isContentEditable || f.tag === "textarea" ||
+    (f.tag === "input" && ["text", "search", "email", "tel", "url", "password", "number"].includes(f.type));
+  if (f.tag === "input" && (f.type === "checkbox" || f.type === "radio")) f.checked = String(!!el.checked);
+  else { const a = el.getAttribute("aria-checked"); if (a === "true" || a === "mixed") f.checked = a; }
+  return f;
+}`
+	// hitJS says whether the point hits the element or a descendant, as
+	// the element's own tree (document or shadow root) sees it.
+	hitJS = `function(x, y) {
+  const root = this.getRootNode();
+  const h = (root && typeof root.elementFromPoint === "function" ? root : this.ownerDocument).elementFromPoint(x, y);
+  return h !== null && (h === this || this.contains(h));
+}`
+	// optionJS finds the first visible option whose text, normalised and
+	// bounded as the page view's option summaries are, is the one asked.
+	optionJS = `function(want, max) {
+  const norm = s => s.replace(/[\t\n\f\r ]+/g, " ").replace(/^ /, "").replace(/ $/, "");
+  const cut = s => { if (s.length <= max) return s; let n = max; const c = s.charCodeAt(n - 1); if (c >= 0xD800 && c <= 0xDBFF) n--; return s.slice(0, n); };
+  const hidden = e => e.closest('[aria-hidden="true"]') !== null || getComputedStyle(e).display === "none";
+  const opts = this.options || [];
+  for (let i = 0; i < opts.length; i++) {
+    const o = opts[i], g = o.parentElement;
+    if (hidden(o) || (g && g.localName === "optgroup" && hidden(g))) continue;
+    if (cut(norm(o.textContent || "")) === want) return {index: i, disabled: !!o.disabled};
+  }
+  return {index: -1, disabled: false};
+}`
+	// chooseJS makes option i the select's choice, as a person picking it
+	// from the list does (the others of a multiple select are let go), and
+	// fires input and change.
+	chooseJS = `function(i) {
+  const o = this.options[i];
+  if (!o) return false;
+  if (this.multiple) { for (const x of this.options) x.selected = (x === o); } else { this.selectedIndex = i; }
+  this.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
+  this.dispatchEvent(new Event("change", {bubbles: true}));
+  return true;
+}`
+	// selectAllJS selects the whole content of a field or an editing
+	// host, so that inserted text replaces it.
+	selectAllJS = `function() {
+  if (this.isContentEditable) { this.ownerDocument.getSelection().selectAllChildren(this); return true; }
+  if (typeof this.select === "function") { this.select(); return true; }
+  return false;
+}`
+	// viewportJS is the viewport's size in CSS pixels.
+	viewportJS = `function() { return [window.innerWidth, window.innerHeight]; }`
+)
+
+// resolve implements actor: the node is resolved in a fresh isolated
+// world of the main frame and its facts read there.
+func (p *Page) resolve(ctx context.Context, backendID int64) (elemRef, elementFacts, error) {
+	var f elementFacts
+	world, err := p.actWorld(ctx)
+	if err != nil {
+		return "", f, err
+	}
+	r, err := p.client.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().
+		SetBackendNodeID(dom.BackendNodeID(backendID)).SetExecutionContextID(world).SetObjectGroup(actGroup))
+	if err != nil || r.Object.ObjectID == nil {
+		if ctx.Err() != nil {
+			return "", f, callError(ctx, "DOM.resolveNode", err)
+		}
+		var re *rpcc.ResponseError
+		if err == nil || errors.As(err, &re) {
+			return "", f, notActionable(ReasonDetached, "the element's node is no longer in the page")
+		}
+		return "", f, callError(ctx, "DOM.resolveNode", err)
+	}
+	el := elemRef(*r.Object.ObjectID)
+	if err := p.callOn(ctx, el, factsJS, &f); err != nil {
+		return "", f, err
+	}
+	return el, f, nil
+}
+
+// actWorld creates the action's isolated world in the main frame.
+func (p *Page) actWorld(ctx context.Context) (runtime.ExecutionContextID, error) {
+	tree, err := p.client.Page.GetFrameTree(ctx)
+	if err != nil {
+		return 0, callError(ctx, "Page.getFrameTree", err)
+	}
+	w, err := p.client.Page.CreateIsolatedWorld(ctx,
+		page.NewCreateIsolatedWorldArgs(tree.FrameTree.Frame.ID).SetWorldName(actWorld))
+	if err != nil {
+		return 0, callError(ctx, "Page.createIsolatedWorld", err)
+	}
+	p.act.world = w.ExecutionContextID
+	return w.ExecutionContextID, nil
+}
+
+// callOn calls fn on el (or, for "", in the action's world) with args and
+// decodes its JSON result into out. A function that throws is
+// capture_failed; its exception text is not quoted, since it may hold page
+// content.
+func (p *Page) callOn(ctx context.Context, el elemRef, fn string, out any, args ...any) error {
+	a := runtime.NewCallFunctionOnArgs(fn).SetReturnByValue(true)
+	if el != "" {
+		a.SetObjectID(runtime.RemoteObjectID(el))
+	} else {
+		a.SetExecutionContextID(p.act.world)
+	}
+	for _, v := range args {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return errcode.Wrap(errcode.CaptureFailed, pkg, "", "encoding an argument", err)
+		}
+		a.Arguments = append(a.Arguments, runtime.CallArgument{Value: b})
+	}
+	r, err := p.client.Runtime.CallFunctionOn(ctx, a)
+	if err != nil {
+		if ctx.Err() == nil {
+			var re *rpcc.ResponseError
+			if errors.As(err, &re) && el != "" {
+				// The handle stopped naming a node: its document went.
+				return notActionable(ReasonDetached, "the element's node is no longer in the page")
+			}
+		}
+		return callError(ctx, "Runtime.callFunctionOn", err)
+	}
+	if r.ExceptionDetails != nil {
+		return errcode.New(errcode.CaptureFailed, pkg, "", "a function run on the element threw")
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(r.Result.Value, out); err != nil {
+		return errcode.New(errcode.CaptureFailed, pkg, "", "a function run on the element answered in an unexpected shape")
+	}
+	return nil
+}
+
+// prepare implements actor.
+func (p *Page) prepare(ctx context.Context, a Action, el elemRef) (prepared, error) {
+	var pr prepared
+	switch a.Kind {
+	case ActClick, ActCheck, ActUncheck:
+		at, ok, err := p.aimAt(ctx, el)
+		if err != nil || !ok {
+			pr.NoBox = !ok
+			return pr, err
+		}
+		pr.At = at
+		if err := p.callOn(ctx, el, hitJS, &pr.Hits, at.X, at.Y); err != nil {
+			return pr, err
+		}
+	case ActSelect:
+		var r struct {
+			Index    int  `json:"index"`
+			Disabled bool `json:"disabled"`
+		}
+		if err := p.callOn(ctx, el, optionJS, &r, a.Option, limits.CellUnits); err != nil {
+			return pr, err
+		}
+		pr.Option, pr.OptionDisabled = r.Index, r.Disabled
+	case ActScroll:
+		if p.act.world == 0 {
+			if _, err := p.actWorld(ctx); err != nil {
+				return pr, err
+			}
+		}
+		var vp [2]float64
+		if err := p.callOn(ctx, "", viewportJS, &vp); err != nil {
+			return pr, err
+		}
+		pr.At, pr.DeltaY = point{vp[0] / 2, vp[1] / 2}, vp[1]
+		if el != "" {
+			at, ok, err := p.aimAt(ctx, el)
+			if err != nil {
+				return pr, err
+			}
+			if ok {
+				pr.At = point{clamp(at.X, vp[0]), clamp(at.Y, vp[1])}
+			}
+		}
+	case ActBack:
+		h, err := p.client.Page.GetNavigationHistory(ctx)
+		if err != nil {
+			return pr, callError(ctx, "Page.getNavigationHistory", err)
+		}
+		if i := h.CurrentIndex - 1; i >= 0 && i < len(h.Entries) {
+			pr.Entry, pr.HasEntry = h.Entries[i].ID, true
+		}
+	}
+	return pr, nil
+}
+
+// clamp keeps a coordinate inside a viewport of size n.
+func clamp(v, n float64) float64 {
+	return math.Max(0, math.Min(v, n-1))
+}
+
+// aimAt scrolls el into view and returns the centre of its first box
+// (DOM.getContentQuads); false when it has none.
+func (p *Page) aimAt(ctx context.Context, el elemRef) (point, bool, error) {
+	obj := runtime.RemoteObjectID(el)
+	if err := p.client.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(obj)); err != nil {
+		return point{}, false, boxError(ctx, "DOM.scrollIntoViewIfNeeded", err)
+	}
+	q, err := p.client.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(obj))
+	if err != nil {
+		return point{}, false, boxError(ctx, "DOM.getContentQuads", err)
+	}
+	for _, quad := range q.Quads {
+		if len(quad) != 8 || quadArea(quad) < 1 {
+			continue
+		}
+		return point{(quad[0] + quad[2] + quad[4] + quad[6]) / 4, (quad[1] + quad[3] + quad[5] + quad[7]) / 4}, true, nil
+	}
+	return point{}, false, nil
+}
+
+// boxError: the protocol's refusal to lay out a node ("Node does not
+// have a layout object") means no box, not a failure.
+func boxError(ctx context.Context, what string, err error) error {
+	var re *rpcc.ResponseError
+	if ctx.Err() == nil && errors.As(err, &re) {
+		return nil
+	}
+	return callError(ctx, what, err)
+}
+
+// quadArea is the area of a quad given as four corners.
+func quadArea(q dom.Quad) float64 {
+	a := 0.0
+	for i := 0; i < 4; i++ {
+		j := (i + 1) % 4
+		a += q[2*i]*q[2*j+1] - q[2*j]*q[2*i+1]
+	}
+	return math.Abs(a) / 2
+}
+
+// send implements actor: the input itself. Text is never part of an
+// error: the call that carries it is reported without its cause.
+func (p *Page) send(ctx context.Context, a Action, el elemRef, pr prepared) error {
+	switch a.Kind {
+	case ActClick, ActCheck, ActUncheck:
+		return p.click(ctx, pr.At)
+	case ActType:
+		if err := p.focus(ctx, el); err != nil {
+			return err
+		}
+		var ok bool
+		if err := p.callOn(ctx, el, selectAllJS, &ok); err != nil {
+			return err
+		}
+		if a.Text == "" {
+			k, _ := keyByName("Delete")
+			return p.key(ctx, k)
+		}
+		if err := p.client.Input.InsertText(ctx, input.NewInsertTextArgs(a.Text)); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return cancelled(cerr)
+			}
+			return errcode.New(errcode.CaptureFailed, pkg, "", "Input.insertText failed")
+		}
+		return nil
+	case ActSelect:
+		if err := p.focus(ctx, el); err != nil {
+			return err
+		}
+		var ok bool
+		if err := p.callOn(ctx, el, chooseJS, &ok, pr.Option); err != nil {
+			return err
+		}
+		if !ok {
+			return notActionable(ReasonNoSuchOption, "the option went away before it was chosen")
+		}
+		return nil
+	case ActPress:
+		if el != "" {
+			if err := p.focus(ctx, el); err != nil {
+				return err
+			}
+		}
+		k, _ := keyByName(a.Key)
+		return p.key(ctx, k)
+	case ActScroll:
+		ev := input.NewDispatchMouseEventArgs("mouseWheel", pr.At.X, pr.At.Y).SetDeltaX(0).SetDeltaY(pr.DeltaY)
+		if err := p.client.Input.DispatchMouseEvent(ctx, ev); err != nil {
+			return callError(ctx, "Input.dispatchMouseEvent", err)
+		}
+		return nil
+	case ActBack:
+		if err := p.client.Page.NavigateToHistoryEntry(ctx, page.NewNavigateToHistoryEntryArgs(pr.Entry)); err != nil {
+			return callError(ctx, "Page.navigateToHistoryEntry", err)
+		}
+		return nil
+	}
+	return errcode.New(errcode.InvalidRequest, pkg, "/action", "unknown action")
+}
+
+func (p *Page) focus(ctx context.Context, el elemRef) error {
+	if err := p.client.DOM.Focus(ctx, dom.NewFocusArgs().SetObjectID(runtime.RemoteObjectID(el))); err != nil {
+		return callError(ctx, "DOM.focus", err)
+	}
+	return nil
+}
+
+// click moves the mouse to at and presses and releases the left button
+// there, as one click.
+func (p *Page) click(ctx context.Context, at point) error {
+	for _, ev := range []*input.DispatchMouseEventArgs{
+		input.NewDispatchMouseEventArgs("mouseMoved", at.X, at.Y),
+		input.NewDispatchMouseEventArgs("mousePressed", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(1).SetClickCount(1),
+		input.NewDispatchMouseEventArgs("mouseReleased", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(0).SetClickCount(1),
+	} {
+		if err := p.client.Input.DispatchMouseEvent(ctx, ev); err != nil {
+			return callError(ctx, "Input.dispatchMouseEvent "+ev.Type, err)
+		}
+	}
+	return nil
+}
+
+// key presses k once: the key goes down, types its text (if any) and comes
+// up, as a keyboard sends it.
+func (p *Page) key(ctx context.Context, k keyDef) error {
+	evs := []*input.DispatchKeyEventArgs{keyEvent("rawKeyDown", k)}
+	if k.text != "" {
+		evs = append(evs, keyEvent("char", k).SetText(k.text).SetUnmodifiedText(k.text))
+	}
+	evs = append(evs, keyEvent("keyUp", k))
+	for _, ev := range evs {
+		if err := p.client.Input.DispatchKeyEvent(ctx, ev); err != nil {
+			return callError(ctx, "Input.dispatchKeyEvent "+ev.Type, err)
+		}
+	}
+	return nil
+}
+
+func keyEvent(typ string, k keyDef) *input.DispatchKeyEventArgs {
+	return input.NewDispatchKeyEventArgs(typ).SetKey(k.key).SetCode(k.code).
+		SetWindowsVirtualKeyCode(k.vk).SetNativeVirtualKeyCode(k.vk)
+}
+
+// releaseAct implements actor: the handles of the action are released
+// within what is left of ctx, at most closeCallTimeout. When ctx is over
+// (a renderer that stopped answering) they are left to go with their
+// document: a release would only wait for that renderer again.
+func (p *Page) releaseAct(ctx context.Context) {
+	if p.act.world == 0 {
+		return
+	}
+	p.act.world = 0
+	if ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, closeCallTimeout)
+	defer cancel()
+	_ = p.client.Runtime.ReleaseObjectGroup(ctx, runtime.NewReleaseObjectGroupArgs(actGroup))
+}
+
+// popupsClosed implements actor.
+func (p *Page) popupsClosed() int64 { return p.act.popups.Load() }
+
+// closePopups starts, once per tab, closing every window or tab this tab
+// opens, as soon as the browser reports it (Target.targetCreated with this
+// tab as opener), and counting them. It runs until the tab closes.
+func (p *Page) closePopups(ctx context.Context) error {
+	p.act.popupOnce.Do(func() {
+		created, err := p.b.client.Target.TargetCreated(p.life)
+		if err != nil {
+			p.act.popupErr = callError(ctx, "Target.targetCreated", err)
+			return
+		}
+		if err := p.b.client.Target.SetDiscoverTargets(ctx, target.NewSetDiscoverTargetsArgs(true)); err != nil {
+			created.Close()
+			p.act.popupErr = callError(ctx, "Target.setDiscoverTargets", err)
+			return
+		}
+		go func() {
+			defer created.Close()
+			for {
+				ev, err := created.Recv()
+				if err != nil {
+					return // the tab or the browser closed
+				}
+				info := ev.TargetInfo
+				if info.OpenerID == nil || *info.OpenerID != p.id {
+					continue
+				}
+				cctx, cancel := context.WithTimeout(p.life, closeCallTimeout)
+				_, err = p.b.client.Target.CloseTarget(cctx, target.NewCloseTargetArgs(info.TargetID))
+				cancel()
+				if err == nil {
+					p.act.popups.Add(1)
+				}
+			}
+		}()
+	})
+	if p.act.popupErr != nil {
+		// A failed start is tried again by the next action.
+		err := p.act.popupErr
+		p.act.popupOnce, p.act.popupErr = sync.Once{}, nil
+		return err
+	}
+	return nil
+}
