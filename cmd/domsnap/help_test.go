@@ -222,6 +222,7 @@ func TestHelpNumbersNameTheirLimits(t *testing.T) {
 		{"(" + mcp.IdleTimeoutRange() + ")", true},
 		{"finish for up to " + mcp.DrainTimeout.String(), true},
 		{"exits with status " + itoa(exitUsage), true},
+		{"window may stay open (at most " + maxLoginTimeout.String() + ")", true},
 		{"NAME is 1 to " + itoa(profile.MaxNameBytes), true},
 		{"a-z, 0-9,", true},
 		{snapshot.FormatName + " envelope", true},

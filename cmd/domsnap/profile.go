@@ -33,10 +33,8 @@ func runProfile(c *cli, args []string) int {
 	}
 	switch args[0] {
 	case "-h", "-help", "--help":
-		fs := c.flagSet("profile", "")
-		fs.String("state-dir", "", stateDirUsage)
-		writeCommandHelp(c.stdout, c.cmd, fs)
-		return exitOK
+		// login's flags are the others' and more.
+		return runProfileLogin(c, []string{"-h"})
 	case "login":
 		return runProfileLogin(c, args[1:])
 	case "list":
