@@ -418,6 +418,10 @@ func (ss *session) reset() {
 	ss.mu.Lock()
 	p, bctx, b, lease := ss.page, ss.bctx, ss.browser, ss.lease
 	ss.browser, ss.bctx, ss.page, ss.live, ss.lease = nil, nil, nil, nil, nil
+	if lease != nil {
+		// The next browser is bound by the binding read when it starts.
+		ss.bound = nil
+	}
 	ss.closing.Add(1)
 	ss.mu.Unlock()
 	defer ss.closing.Done()
