@@ -37,6 +37,12 @@ const (
 	PathRefused       Code = errcode.PathRefused
 )
 
+// The codes of profiles (docs/reference.md#profiles).
+const (
+	UnknownProfile Code = errcode.UnknownProfile
+	ProfileBusy    Code = errcode.ProfileBusy
+)
+
 // The sentinels match every error of their code: errors.Is(err,
 // ErrStaleRevision) holds for any stale_revision error whatever its message or
 // path. They carry no message and must not be returned themselves.

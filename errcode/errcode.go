@@ -64,6 +64,15 @@ const (
 	HumanOnly Code = "human_only"
 )
 
+// The codes of profiles (docs/reference.md#profiles).
+const (
+	// UnknownProfile: no profile has that name (or the caller may not use
+	// it).
+	UnknownProfile Code = "unknown_profile"
+	// ProfileBusy: the profile is leased to another session.
+	ProfileBusy Code = "profile_busy"
+)
+
 // Error is a coded error. Pkg names the package that raised it and prefixes
 // the message; Path is a JSON pointer (RFC 6901) into the offending input,
 // when one helps, and Pointer gives it typed. An error about one place in

@@ -82,12 +82,19 @@ type Options struct {
 	// ExtraArgs are appended to the command line (tests use them to provoke
 	// failures). The fixed flags cannot be removed.
 	ExtraArgs []string
+
+	// persist, set by LaunchProfile, is a persistent profile folder used
+	// instead of a throw-away one; lock is handed to the browser with it.
+	persist string
+	lock    *os.File
 }
 
 // Browser is a running headless Chromium with its own throw-away profile.
 type Browser struct {
 	cmd     *exec.Cmd
 	profile string
+	// keep is set for a persistent profile (LaunchProfile): Close leaves it.
+	keep    bool
 	pipe    *devtoolsPipe
 	conn    *rpcc.Conn
 	client  *cdp.Client
@@ -148,13 +155,23 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 		return nil, cancelled(err)
 	}
 	sweepStaleProfiles(opts.TempDir)
-	profile, err := os.MkdirTemp(opts.TempDir, profilePrefix)
-	if err != nil {
-		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "creating the browser profile", err)
+	keep := opts.persist != ""
+	profile := opts.persist
+	if !keep {
+		if profile, err = os.MkdirTemp(opts.TempDir, profilePrefix); err != nil {
+			return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "creating the browser profile", err)
+		}
+		markOwner(profile)
 	}
-	markOwner(profile)
-	if err := writePreferences(profile); err != nil {
-		os.RemoveAll(profile)
+	// removeProfile undoes the folder on a failed start: a throw-away one
+	// goes, a persistent one stays.
+	removeProfile := func() {
+		if !keep {
+			os.RemoveAll(profile)
+		}
+	}
+	if err := writePreferences(profile, keep); err != nil {
+		removeProfile()
 		return nil, err
 	}
 	args := append(baseArgs(profile), opts.ExtraArgs...)
@@ -172,10 +189,14 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	cmd.Stderr = &stderr
 	childFiles, pipe, err := newPipes()
 	if err != nil {
-		os.RemoveAll(profile)
+		removeProfile()
 		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "making the DevTools pipes", err)
 	}
 	cmd.ExtraFiles = childFiles
+	if opts.lock != nil {
+		// The lease's lock, as the browser's fd 5: held while it runs.
+		cmd.ExtraFiles = append(cmd.ExtraFiles[:len(childFiles):len(childFiles)], opts.lock)
+	}
 	err = cmd.Start()
 	// The child holds its own copies now; ours must go, or the reader
 	// would never see the end of the browser's output.
@@ -184,11 +205,11 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	}
 	if err != nil {
 		pipe.close()
-		os.RemoveAll(profile)
+		removeProfile()
 		return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "starting "+errcode.Quote(path), errors.Join(ErrNoBrowser, err))
 	}
 	pipe.start()
-	b := &Browser{cmd: cmd, profile: profile, pipe: pipe, exited: make(chan struct{}), stopWait: make(chan struct{})}
+	b := &Browser{cmd: cmd, profile: profile, keep: keep, pipe: pipe, exited: make(chan struct{}), stopWait: make(chan struct{})}
 	b.life, b.endLife = context.WithCancel(context.Background())
 	go func() {
 		_ = cmd.Wait()
@@ -280,7 +301,8 @@ func (b *Browser) Version() string {
 // ProtocolVersion is the DevTools protocol version the browser speaks.
 func (b *Browser) ProtocolVersion() string { return b.proto }
 
-// Profile is the temporary profile directory, removed by Close.
+// Profile is the profile directory: a temporary one, removed by Close, or
+// the persistent one LaunchProfile was given, which Close leaves.
 func (b *Browser) Profile() string { return b.profile }
 
 // PID is the browser process id.
@@ -336,6 +358,11 @@ func (b *Browser) shutdown() {
 		// A browser that was killed or crashed left its singleton folder
 		// outside the profile (singleton.go).
 		removeSingletonDir(b.profile)
+		if b.keep {
+			// A persistent profile stays; its lease's end clears the
+			// singleton links inside it.
+			return
+		}
 		// Chromium helpers may still flush files for a moment after the main
 		// process is gone: retry the removal briefly.
 		var rmErr error

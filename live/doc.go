@@ -136,4 +136,14 @@
 // records the process that launched it, and the next Launch in the same
 // folder removes profiles whose launcher has ended. Elsewhere a program must
 // call Close.
+//
+// # Persistent profiles
+//
+// LaunchProfile runs the browser on a persistent profile folder (package
+// profile) instead of a throw-away one, and Close leaves the folder; the
+// profile's lease file is handed to the browser, so the lease lasts as long
+// as the browser. Login shows a visible window on such a folder for a
+// person to sign in, and returns when the window is closed. Both sides use
+// Chromium's basic password store, so the cookies the window wrote are the
+// cookies the headless browser reads.
 package live

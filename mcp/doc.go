@@ -34,6 +34,20 @@
 // it, so a client that goes away cancels its capture. An artifact is read
 // only in the session that made it. Shutdown drains within DrainTimeout.
 //
+// # Profiles and principals
+//
+// With Config.Profile each session browses with a persistent profile a
+// person signed in with (package profile): in a browser of its own on the
+// profile's folder, under the profile's lease (a second session gets
+// profile_busy), within the profile's origins, which AllowOrigins can
+// narrow and never widen. Hosted, HostedConfig.Principals replaces the
+// single token with several callers: a request's token selects its
+// principal (SHA-256, compared in constant time with every principal's),
+// whose grant (origins or profile) is fixed in each session it opens;
+// another principal's session id is answered as one that never existed,
+// and its artifacts as never stored. ReloadPrincipals (SIGHUP) puts a new
+// file in force and ends the sessions of removed principals.
+//
 // # Answers
 //
 // A tool's answer is the projection of an observation (package domsnap)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,9 +82,15 @@ type HostedConfig struct {
 	IdleTimeout time.Duration
 	// Log receives one line per event: listening, a session admitted,
 	// refused, expired or ended, a request refused, shutting down. No line
-	// holds a token, a URL the browser opened or page content. Nil
+	// holds a token, a URL the browser opened or page content; with
+	// principals, a line about a session names its principal. Nil
 	// discards them.
 	Log io.Writer
+	// Principals, when set, replace the single token: each request's
+	// bearer token selects its principal, whose sessions, revisions,
+	// artifacts and profile lease are its own (docs/reference.md#principals).
+	// MaxSessions still bounds all sessions together.
+	Principals *Principals
 }
 
 // Check fills in the defaults and checks the bounds and the address.
@@ -209,8 +214,8 @@ func Listen(cfg *HostedConfig) (net.Listener, error) {
 }
 
 // Serve serves the tools over the SDK's streamable HTTP transport at /mcp
-// on ln, each request carrying "Authorization: Bearer <token>", until ctx
-// ends. Then it drains: no new request is taken, the calls in flight get
+// on ln, each request carrying "Authorization: Bearer <token>" (token, or
+// with cfg.Principals one of theirs; token is then nil), until ctx ends. Then it drains: no new request is taken, the calls in flight get
 // DrainTimeout to finish and are cancelled when they do not, every session
 // ends and the browser closes with its profile. A Server serves one front.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, cfg HostedConfig, token []byte) error {
@@ -242,24 +247,27 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, cfg HostedConfig, t
 type hosted struct {
 	s    *Server
 	cfg  HostedConfig
-	sum  [sha256.Size]byte // of the token
-	own  map[string]bool   // the server's own origins
-	mcp  http.Handler      // the SDK's streamable handler
-	gate http.Handler      // the token check, then serveMCP
+	own  map[string]bool // the server's own origins
+	mcp  http.Handler    // the SDK's streamable handler
+	gate http.Handler    // the token check, then serveMCP
 	log  *log.Logger
 
-	mu       sync.Mutex
-	pending  int // sessions being initialised
-	leases   map[*sdk.ServerSession]*lease
-	draining bool
-	posts    int       // POST requests in flight: calls and their answers
-	answered time.Time // when the last POST request ended, its answer written
+	mu sync.Mutex
+	// principals are the callers the front knows: with a single token,
+	// one without a name. A reload replaces them.
+	principals *Principals
+	pending    map[string]int // sessions being initialised, by principal
+	leases     map[*sdk.ServerSession]*lease
+	draining   bool
+	posts      int       // POST requests in flight: calls and their answers
+	answered   time.Time // when the last POST request ended, its answer written
 }
 
 // lease is one admitted session's place in the front.
 type lease struct {
 	ss    *sdk.ServerSession
 	sess  *session
+	who   *Principal
 	timer *time.Timer
 	busy  int // calls running
 	// expired is set when the idle timeout ended the session; its calls
@@ -272,14 +280,22 @@ func newHosted(s *Server, cfg HostedConfig, token []byte, addr net.Addr) (*hoste
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	if len(token) < MinTokenBytes {
-		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the token is too short")
+	ps := cfg.Principals
+	if ps == nil {
+		if len(token) < MinTokenBytes {
+			return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the token is too short")
+		}
+		// The single token is one principal without a name, allowed as
+		// many sessions as the server.
+		ps = &Principals{list: []*Principal{{MaxSessions: cfg.MaxSessions, sum: sha256.Sum256(token), policy: s.policy, Profile: s.cfg.Profile}}}
+	} else if len(token) != 0 {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "a token and principals exclude each other")
 	}
 	out := cfg.Log
 	if out == nil {
 		out = io.Discard
 	}
-	h := &hosted{s: s, cfg: cfg, sum: sha256.Sum256(token), own: ownOrigins(addr),
+	h := &hosted{s: s, cfg: cfg, principals: ps, pending: map[string]int{}, own: ownOrigins(addr),
 		log: log.New(out, "domsnap mcp: ", log.LstdFlags), leases: map[*sdk.ServerSession]*lease{}}
 	s.mu.Lock()
 	if s.hosted != nil || s.closed {
@@ -324,17 +340,85 @@ func (h *hosted) ownOrigin(raw string) bool {
 	return ok && h.own[o]
 }
 
-// verify is the token check: the SHA-256 digests of the given and the
-// real token are compared in constant time, so neither the token's length
-// nor its bytes show in how long a refusal takes. It leaves the request's
-// context for the call the request carries.
+// principalKey is where the token check leaves the request's principal.
+const principalKey = "domsnap/principal"
+
+// verify is the token check: the SHA-256 digest of the given token is
+// compared with every principal's in constant time (Principals.Lookup),
+// so neither the token's length nor its bytes show in how long a refusal
+// takes. It leaves the request's context for the call the request carries,
+// and its principal, whose name the SDK also ties each session to.
 func (h *hosted) verify(_ context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
-	sum := sha256.Sum256([]byte(token))
-	if subtle.ConstantTimeCompare(sum[:], h.sum[:]) != 1 {
+	h.mu.Lock()
+	ps := h.principals
+	h.mu.Unlock()
+	p := ps.Lookup([]byte(token))
+	if p == nil {
 		h.logf("refused a request with a wrong token from %s", r.RemoteAddr)
 		return nil, auth.ErrInvalidToken
 	}
-	return &auth.TokenInfo{Extra: map[string]any{requestKey: r.Context()}}, nil
+	return &auth.TokenInfo{UserID: p.Name, Extra: map[string]any{requestKey: r.Context(), principalKey: p}}, nil
+}
+
+// ReloadPrincipals reads the principals file at path again (SIGHUP does
+// this) and puts it in force: new sessions follow the new file, and every
+// session of a principal the file no longer names ends at once. A file that
+// cannot be read or checked changes nothing and is returned as the error.
+// The server must be serving with principals.
+func (s *Server) ReloadPrincipals(path string) error {
+	s.mu.Lock()
+	h := s.hosted
+	s.mu.Unlock()
+	if h == nil || h.cfg.Principals == nil {
+		return errcode.New(errcode.InvalidRequest, pkg, "", "the server is not serving with principals")
+	}
+	ps, err := ReadPrincipals(path)
+	if err != nil {
+		h.logf("kept the principals in force: the file could not be read again")
+		return err
+	}
+	h.reload(ps)
+	return nil
+}
+
+// reload puts ps in force and ends the sessions of the principals it no
+// longer names. Principals are told apart by name: one that stays keeps
+// its sessions, each with the grant it was made with.
+func (h *hosted) reload(ps *Principals) {
+	h.mu.Lock()
+	h.principals = ps
+	var gone []*lease
+	for _, l := range h.leases {
+		if ps.byName(l.who.Name) == nil {
+			gone = append(gone, l)
+		}
+	}
+	h.mu.Unlock()
+	h.logf("principals read again: %d in force, %d sessions of removed principals end", ps.Len(), len(gone))
+	for _, l := range gone {
+		h.logf("session%s ended: its principal was removed", who(l.who))
+		l.sess.end()
+		go l.ss.Close()
+	}
+}
+
+// principalOf is the principal the token check found for r.
+func principalOf(r *http.Request) *Principal {
+	ti := auth.TokenInfoFromContext(r.Context())
+	if ti == nil {
+		return nil
+	}
+	p, _ := ti.Extra[principalKey].(*Principal)
+	return p
+}
+
+// who is how the log names a principal: " for NAME", nothing for the
+// single token's.
+func who(p *Principal) string {
+	if p == nil || p.Name == "" {
+		return ""
+	}
+	return " for " + p.Name
 }
 
 // requestContext is the context of the HTTP request that carried a call,
@@ -410,7 +494,13 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: the request's Host is not a loopback name", http.StatusForbidden)
 		return
 	}
-	opening := r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == ""
+	p := principalOf(r)
+	if p == nil {
+		http.Error(w, "Unauthorized", http.StatusUnauthorized)
+		return
+	}
+	id := r.Header.Get("Mcp-Session-Id")
+	opening := r.Method == http.MethodPost && id == ""
 	h.mu.Lock()
 	if h.draining {
 		h.mu.Unlock()
@@ -418,14 +508,28 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
 		return
 	}
+	if id != "" && !h.ownsLocked(p, id) {
+		// Another principal's session is answered as the SDK answers one
+		// that does not exist, word for word: nothing tells it is there.
+		h.mu.Unlock()
+		h.logf("refused a request%s naming a session that is not its own (from %s)", who(p), r.RemoteAddr)
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
 	if opening {
-		if live := h.liveLocked(); live+h.pending >= h.cfg.MaxSessions {
+		if live := h.liveLocked(); live+h.pendingLocked() >= h.cfg.MaxSessions {
 			h.mu.Unlock()
-			h.logf("refused a new session: %d of %d are live (--max-sessions)", live, h.cfg.MaxSessions)
+			h.logf("refused a new session%s: %d of %d are live (--max-sessions)", who(p), live, h.cfg.MaxSessions)
 			refuseSession(w, h.cfg.MaxSessions)
 			return
 		}
-		h.pending++
+		if mine := h.liveOfLocked(p.Name); p.Name != "" && mine+h.pending[p.Name] >= p.MaxSessions {
+			h.mu.Unlock()
+			h.logf("refused a new session%s: %d of its %d are live (max_sessions)", who(p), mine, p.MaxSessions)
+			refusePrincipal(w, p.MaxSessions)
+			return
+		}
+		h.pending[p.Name]++
 	}
 	if r.Method == http.MethodPost {
 		h.posts++
@@ -440,10 +544,10 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 		w = &admitWriter{ResponseWriter: w, admit: func(id string) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
-			h.pending--
+			h.pending[p.Name]--
 			admitted = true
 			if id != "" {
-				h.admitLocked(id)
+				h.admitLocked(id, p)
 			}
 		}}
 	}
@@ -455,8 +559,40 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 		h.answered = time.Now()
 	}
 	if opening && !admitted {
-		h.pending--
+		h.pending[p.Name]--
 	}
+}
+
+// ownsLocked reports whether the session named id, when the front knows
+// it, is p's. One the front does not know is left to the SDK, which
+// answers it as not found.
+func (h *hosted) ownsLocked(p *Principal, id string) bool {
+	for ss, l := range h.leases {
+		if ss.ID() == id {
+			return l.who.Name == p.Name
+		}
+	}
+	return true
+}
+
+// pendingLocked counts the sessions being initialised.
+func (h *hosted) pendingLocked() int {
+	n := 0
+	for _, c := range h.pending {
+		n += c
+	}
+	return n
+}
+
+// liveOfLocked counts the live sessions of the principal named name.
+func (h *hosted) liveOfLocked(name string) int {
+	n := 0
+	for _, l := range h.leases {
+		if !l.expired && l.who.Name == name {
+			n++
+		}
+	}
+	return n
 }
 
 // foreignHost reports whether a request reached a loopback listener under
@@ -523,6 +659,17 @@ func refuseSession(w http.ResponseWriter, max int) {
 	w.Write(body)
 }
 
+// refusePrincipal answers the initialisation of one session too many for
+// its principal: 429, as refuseSession.
+func refusePrincipal(w http.ResponseWriter, max int) {
+	msg := "domsnap: too many sessions: all " + strconv.Itoa(max) + " allowed to this caller (max_sessions) are live; end one or wait until one idles out"
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32000, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", "60")
+	w.WriteHeader(http.StatusTooManyRequests)
+	w.Write(body)
+}
+
 // liveLocked counts the sessions that hold a place: admitted and not
 // expired.
 func (h *hosted) liveLocked() int {
@@ -538,7 +685,7 @@ func (h *hosted) liveLocked() int {
 // admitLocked gives the session the SDK just initialised under id its
 // live session, its idle timer and a watcher that ends it with the SDK's.
 // An initialisation that failed left no session to admit.
-func (h *hosted) admitLocked(id string) {
+func (h *hosted) admitLocked(id string, p *Principal) {
 	var ss *sdk.ServerSession
 	for x := range h.s.mcp.Sessions() {
 		if x.ID() == id {
@@ -549,7 +696,17 @@ func (h *hosted) admitLocked(id string) {
 	if ss == nil {
 		return
 	}
-	sess := newSession(h.s)
+	if h.principals.byName(p.Name) == nil {
+		// The principals file was read again while the session opened,
+		// and no longer names its principal.
+		go ss.Close()
+		return
+	}
+	g := grant{principal: p.Name, policy: []*Policy{h.s.policy}, profile: p.Profile}
+	if p.policy != nil && p.policy != h.s.policy {
+		g.policy = append(g.policy, p.policy)
+	}
+	sess := newSession(h.s, g)
 	h.s.mu.Lock()
 	closed := h.s.closed
 	if !closed {
@@ -560,14 +717,14 @@ func (h *hosted) admitLocked(id string) {
 		go ss.Close()
 		return
 	}
-	l := &lease{ss: ss, sess: sess}
+	l := &lease{ss: ss, sess: sess, who: p}
 	l.timer = time.AfterFunc(h.cfg.IdleTimeout, func() { h.idle(l) })
 	h.leases[ss] = l
 	go func() {
 		_ = ss.Wait()
 		h.gone(ss)
 	}()
-	h.logf("session admitted (%d of %d live)", h.liveLocked(), h.cfg.MaxSessions)
+	h.logf("session admitted%s (%d of %d live)", who(p), h.liveLocked(), h.cfg.MaxSessions)
 }
 
 // begin marks a call of ss as running, which holds off its idle timeout;
@@ -606,7 +763,7 @@ func (h *hosted) idle(l *lease) {
 	l.timer = time.AfterFunc(h.cfg.IdleTimeout, func() { ss.Close() })
 	h.mu.Unlock()
 	l.sess.end()
-	h.logf("session expired after %s idle", h.cfg.IdleTimeout)
+	h.logf("session%s expired after %s idle", who(l.who), h.cfg.IdleTimeout)
 }
 
 // gone ends a session the SDK closed: the client ended it, it expired and
@@ -621,7 +778,7 @@ func (h *hosted) gone(ss *sdk.ServerSession) {
 	}
 	l.timer.Stop()
 	h.s.EndSession(ss)
-	h.logf("session ended")
+	h.logf("session%s ended", who(l.who))
 }
 
 // drain shuts the front down: no new request is taken, the POST requests

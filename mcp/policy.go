@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/profile"
 )
 
 const pkg = "mcp"
@@ -34,27 +35,10 @@ func NewPolicy(origins []string) (*Policy, error) {
 	return p, nil
 }
 
-// originOf is the URL's origin in canonical form (lower-case scheme and
-// host, default port left out), false for a URL that is not http or https
-// with a host.
-func originOf(u *url.URL) (string, bool) {
-	scheme := strings.ToLower(u.Scheme)
-	if scheme != "http" && scheme != "https" || u.Hostname() == "" {
-		return "", false
-	}
-	host := strings.ToLower(u.Hostname())
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	port := u.Port()
-	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
-		port = ""
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	return scheme + "://" + host, true
-}
+// originOf is the URL's origin in canonical form, false for a URL that is
+// not http or https with a host (profile.OriginOf: one rule for what an
+// origin is, for policies and profiles alike).
+func originOf(u *url.URL) (string, bool) { return profile.OriginOf(u) }
 
 // Allow reports whether the main frame may load raw.
 func (p *Policy) Allow(raw string) bool {

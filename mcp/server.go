@@ -18,6 +18,7 @@ import (
 	"github.com/domsnap/domsnap/internal/argcheck"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/profile"
 	"github.com/domsnap/domsnap/schema"
 )
 
@@ -45,6 +46,11 @@ type Config struct {
 	// ReadOnly leaves browser_act out: the server never sends input to a
 	// page, and a call to browser_act is refused as an unknown tool.
 	ReadOnly bool
+	// Profile, when set, names the profile (package profile, in the
+	// state folder) every session browses with: each in a browser of its
+	// own on the profile's folder, leased to one session at a time, and
+	// within the profile's origins whatever AllowOrigins says.
+	Profile string
 }
 
 // Server is the agent tool server. Its sessions share one browser.
@@ -52,9 +58,11 @@ type Server struct {
 	cfg    Config
 	policy *Policy
 	store  *Store
-	root   *rootDir
-	mcp    *sdk.Server
-	inputs map[string]*argcheck.Schema
+	// profiles is the profiles folder of the state folder.
+	profiles *profile.Store
+	root     *rootDir
+	mcp      *sdk.Server
+	inputs   map[string]*argcheck.Schema
 
 	// owners numbers the sessions, for the artifact store.
 	owners atomic.Uint64
@@ -102,11 +110,27 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	if cfg.Profile != "" {
+		if err := profile.CheckName(cfg.Profile); err != nil {
+			return nil, err
+		}
+	}
 	store, err := OpenStore(dir, cfg.MaxStoreBytes)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, policy: policy, store: store, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
+	profiles, err := profile.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Profile != "" {
+		// Known at start: a typo in the name is found now, not at the first
+		// navigation. Its origins are read again at each session's start.
+		if _, err := profiles.Get(cfg.Profile); err != nil {
+			return nil, err
+		}
+	}
+	s := &Server{cfg: cfg, policy: policy, store: store, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
 	if cfg.Root != "" {
 		if s.root, err = openRootDir(cfg.Root); err != nil {
 			return nil, err
@@ -232,7 +256,7 @@ func (s *Server) sessionFor(ss *sdk.ServerSession) (*session, error) {
 			// know has been ended and forgotten.
 			return nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
 		}
-		sess = newSession(s)
+		sess = newSession(s, s.defaultGrant())
 		s.sessions[ss] = sess
 	}
 	if sess.isEnded() {
@@ -293,6 +317,31 @@ func (s *Server) browserFor(ctx context.Context) (*live.Browser, error) {
 	}
 	s.browser = b
 	return b, nil
+}
+
+// defaultGrant is what a session may do without a principal: go where
+// --allow-origin allows, with the server's profile when it has one.
+func (s *Server) defaultGrant() grant {
+	return grant{policy: []*Policy{s.policy}, profile: s.cfg.Profile}
+}
+
+// profileStore is the state folder's profiles.
+func (s *Server) profileStore() *profile.Store { return s.profiles }
+
+// launchProfile starts a browser of a session's own on the leased
+// profile's folder. It belongs to the server's life, and the session's
+// reset closes it.
+func (s *Server) launchProfile(ctx context.Context, lease *profile.Lease) (*live.Browser, error) {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return nil, errcode.New(errcode.SessionExpired, pkg, "", "the server is shutting down")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, errcode.Wrap(errcode.Cancelled, pkg, "", "context done", err)
+	}
+	return live.LaunchProfile(s.life, live.Options{Path: s.cfg.Chrome, ExtraArgs: s.cfg.ChromeArgs}, lease.Profile().Folder, lease.File())
 }
 
 // Browser is the current browser, nil before the first navigation (tests

@@ -8,7 +8,23 @@ import (
 	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/profile"
 )
+
+// grant is what a session may do: whose it is, where it may go, and the
+// profile it browses with. It is fixed when the session is made, so a
+// principals file read again applies to new sessions only.
+type grant struct {
+	// principal names the hosted caller the session belongs to, "" over
+	// stdio or with a single token.
+	principal string
+	// policy limits the main frame (--allow-origin, or the principal's
+	// allow_origins, each with the other).
+	policy []*Policy
+	// profile names the persistent profile the session browses with, ""
+	// for a fresh browser context.
+	profile string
+}
 
 // session is the state of one MCP session: its browser context, tab and
 // live session, created on the first navigation. Calls hold lock while
@@ -19,6 +35,7 @@ type session struct {
 	lock chan struct{}
 	// owner names the session's artifacts in the store.
 	owner Owner
+	grant grant
 
 	mu      sync.Mutex
 	ended   bool
@@ -26,6 +43,12 @@ type session struct {
 	bctx    *live.BrowserContext
 	page    *live.Page
 	live    *live.Session
+	// With a profile: the lease, held while the session's own browser
+	// runs on the profile's folder, and the profile's origins.
+	lease *profile.Lease
+	bound *Policy
+	// closing counts the resets closing what the session had.
+	closing sync.WaitGroup
 	// last is the latest observation the session's live session
 	// published, whose regions an expansion may name.
 	last *domsnap.Observation
@@ -67,8 +90,55 @@ func (ss *session) latest(expected string) (*domsnap.Observation, error) {
 	return ss.last, nil
 }
 
-func newSession(s *Server) *session {
-	return &session{srv: s, lock: make(chan struct{}, 1), owner: Owner(s.owners.Add(1))}
+func newSession(s *Server, g grant) *session {
+	return &session{srv: s, lock: make(chan struct{}, 1), owner: Owner(s.owners.Add(1)), grant: g}
+}
+
+// check is where the main frame may go, as an error: every policy of the
+// grant, and with a profile its binding, must allow raw. The binding is
+// read again when no browser holds it yet, so a profile that does not
+// exist is unknown_profile before anything starts.
+func (ss *session) check(raw string) error {
+	for _, p := range ss.grant.policy {
+		if err := p.Check(raw); err != nil {
+			return err
+		}
+	}
+	if ss.grant.profile == "" {
+		return nil
+	}
+	ss.mu.Lock()
+	bound := ss.bound
+	ss.mu.Unlock()
+	if bound == nil {
+		prof, err := ss.srv.profileStore().Get(ss.grant.profile)
+		if err != nil {
+			return err
+		}
+		if bound, err = NewPolicy(prof.Origins); err != nil {
+			return err
+		}
+	}
+	if err := bound.Check(raw); err != nil {
+		return errcode.New(errcode.NavigationRefused, pkg, "", "the URL's origin is not one the session's profile is bound to")
+	}
+	return nil
+}
+
+// allow is check as the guard asks it, for every main-frame request.
+func (ss *session) allow(raw string) bool {
+	for _, p := range ss.grant.policy {
+		if !p.Allow(raw) {
+			return false
+		}
+	}
+	if ss.grant.profile == "" {
+		return true
+	}
+	ss.mu.Lock()
+	bound := ss.bound
+	ss.mu.Unlock()
+	return bound != nil && bound.Allow(raw)
 }
 
 // isEnded reports whether the session has ended.
@@ -133,6 +203,9 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 	if p, l := ss.current(); p != nil {
 		return p, l, nil
 	}
+	if ss.grant.profile != "" {
+		return ss.openProfile(ctx)
+	}
 	b, bctx, err := ss.context(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -142,7 +215,7 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 		ss.reset()
 		return nil, nil, err
 	}
-	if err := p.Guard(ctx, ss.srv.policy.Allow); err != nil {
+	if err := p.Guard(ctx, ss.allow); err != nil {
 		p.Close()
 		ss.reset()
 		return nil, nil, err
@@ -208,6 +281,90 @@ func (ss *session) context(ctx context.Context) (*live.Browser, *live.BrowserCon
 	return b, bctx, nil
 }
 
+// openProfile opens the session's tab in a browser of its own on its
+// profile's folder: the profile's cookies and storage live in that
+// browser's default context, which no other session shares. The browser is
+// started, under the profile's lease, on the first navigation and after it
+// died; a tab dropped because its page stopped answering (fail) is
+// replaced in the same browser. The lease is held until the browser has
+// exited (reset).
+func (ss *session) openProfile(ctx context.Context) (*live.Page, *live.Session, error) {
+	b, err := ss.profileBrowser(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		ss.reset()
+		return nil, nil, err
+	}
+	if err := p.Guard(ctx, ss.allow); err != nil {
+		p.Close()
+		ss.reset()
+		return nil, nil, err
+	}
+	l, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
+	if err != nil {
+		p.Close()
+		ss.reset()
+		return nil, nil, err
+	}
+	ss.mu.Lock()
+	if ss.ended || ss.browser != b {
+		ss.mu.Unlock()
+		p.Close()
+		return nil, nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
+	}
+	ss.page, ss.live = p, l
+	ss.mu.Unlock()
+	return p, l, nil
+}
+
+// profileBrowser returns the session's own browser while it runs, else
+// leases the profile and starts a new one, which the session keeps.
+func (ss *session) profileBrowser(ctx context.Context) (_ *live.Browser, err error) {
+	ss.mu.Lock()
+	b := ss.browser
+	ss.mu.Unlock()
+	if b != nil {
+		select {
+		case <-b.Done():
+		default:
+			return b, nil
+		}
+	}
+	ss.reset()
+	prof, err := ss.srv.profileStore().Get(ss.grant.profile)
+	if err != nil {
+		return nil, err
+	}
+	bound, err := NewPolicy(prof.Origins)
+	if err != nil {
+		return nil, err
+	}
+	lease, err := prof.Lease()
+	if err != nil {
+		return nil, err
+	}
+	ss.mu.Lock()
+	ss.bound = bound
+	ss.mu.Unlock()
+	if b, err = ss.srv.launchProfile(ctx, lease); err != nil {
+		lease.Close()
+		return nil, err
+	}
+	ss.mu.Lock()
+	if ss.ended {
+		ss.mu.Unlock()
+		b.Close()
+		lease.Close()
+		return nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
+	}
+	ss.browser, ss.lease = b, lease
+	ss.mu.Unlock()
+	return b, nil
+}
+
 // fail passes a call's error on. When the browser has died under the
 // call, the session forgets its tab and the server its browser, so the next
 // navigation starts a new one, and the error is capture_failed whatever the
@@ -224,7 +381,9 @@ func (ss *session) fail(err error) error {
 	}
 	if !b.Responsive(probeTimeout) {
 		ss.reset()
-		ss.srv.retire(b)
+		if ss.grant.profile == "" {
+			ss.srv.retire(b)
+		}
 		return errcode.Wrap(errcode.CaptureFailed, pkg, "", "the browser exited; navigate again to start a new one", err)
 	}
 	if p != nil && errcode.CodeOf(err) == errcode.Timeout && !p.Answers(probeTimeout) {
@@ -252,17 +411,31 @@ func (ss *session) dropTab(p *live.Page) {
 	}
 }
 
-// reset closes the tab and the browser context, if any.
+// reset closes the tab and the browser context, if any. A session with a
+// profile closes its own browser, and only once that has exited releases
+// the lease, so the next holder never meets a browser still on the folder.
 func (ss *session) reset() {
 	ss.mu.Lock()
-	p, bctx := ss.page, ss.bctx
-	ss.browser, ss.bctx, ss.page, ss.live = nil, nil, nil, nil
+	p, bctx, b, lease := ss.page, ss.bctx, ss.browser, ss.lease
+	ss.browser, ss.bctx, ss.page, ss.live, ss.lease = nil, nil, nil, nil, nil
+	if lease != nil {
+		// The next browser is bound by the binding read when it starts.
+		ss.bound = nil
+	}
+	ss.closing.Add(1)
 	ss.mu.Unlock()
+	defer ss.closing.Done()
 	if p != nil {
 		p.Close()
 	}
 	if bctx != nil {
 		bctx.Close()
+	}
+	if lease != nil {
+		if b != nil {
+			b.Close()
+		}
+		lease.Close()
 	}
 }
 
@@ -273,6 +446,11 @@ func (ss *session) end() {
 	ss.ended = true
 	ss.mu.Unlock()
 	ss.reset()
+	// Another goroutine's reset may be closing what the session had (a
+	// server shutting down and the SDK ending the session both end it):
+	// end returns once that is closed too, so a profile's browser never
+	// outlives its session's end.
+	ss.closing.Wait()
 	if ss.srv.store != nil {
 		ss.srv.store.Release(ss.owner)
 	}

@@ -11,7 +11,7 @@ import (
 // TestSessionLock: a call waiting for the session's lock gives up when it
 // is cancelled, without taking the lock; an ended session refuses calls.
 func TestSessionLock(t *testing.T) {
-	ss := newSession(&Server{})
+	ss := newSession(&Server{}, grant{})
 	if err := ss.acquire(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if err != nil {
 		return nil, err
 	}
-	if err := s.policy.Check(a.URL); err != nil {
+	if err := ss.check(a.URL); err != nil {
 		return nil, err
 	}
 	plan := a.Wait.plan()
@@ -208,6 +208,11 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	p, l, err := ss.open(ctx)
 	if err != nil {
 		return nil, ss.fail(err)
+	}
+	// Once more with the browser open: a profile's binding is the one its
+	// lease was taken with from now on.
+	if err := ss.check(a.URL); err != nil {
+		return nil, err
 	}
 	// The wait starts once the tab is there: a browser's launch is not part
 	// of it.

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs what the browser tests need and only what is missing: Debian's
-# chromium, and Node.js with npm for the capture programs of examples/capture.
+# chromium, Node.js with npm for the capture programs of examples/capture,
+# and xvfb and xdotool, with which the profile tests show a sign-in window on
+# a virtual display and type into it as a person would.
 # `make install-browser` runs it.
 #
 # Each command is checked on its own because a machine may already carry some
@@ -14,9 +16,11 @@ missing=""
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
+command -v Xvfb >/dev/null 2>&1 || missing="$missing xvfb"
+command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
 
 if [ -z "$missing" ]; then
-	echo "install-browser: chromium, node and npm present: $(chromium --version 2>/dev/null || echo chromium); node $(node --version 2>/dev/null || echo '?')"
+	echo "install-browser: chromium, node, npm, Xvfb and xdotool present: $(chromium --version 2>/dev/null || echo chromium); node $(node --version 2>/dev/null || echo '?')"
 	exit 0
 fi
 

@@ -4,6 +4,7 @@
 //	domsnap inventory INPUT           the page's collections: which index to ask for
 //	domsnap capture URL -o FILE       a live page into a saved snapshot
 //	domsnap parity FILE...            offline against live analysis of HTML files
+//	domsnap profile login NAME URL    a person signs in, in a window, for --profile NAME
 //	domsnap version [--browser]       module and dependency versions (and the browser's)
 //	domsnap help [COMMAND]            a command's usage, flags and examples
 //

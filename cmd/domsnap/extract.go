@@ -28,7 +28,9 @@ type extractFlags struct {
 	ModelBytes  int
 	Chrome      string
 	Timeout     time.Duration
-	MaxWidth    int
+	// Profile and StateDir are --profile and --state-dir (liveprofile.go).
+	Profile, StateDir *string
+	MaxWidth          int
 	// Styles is --computed-styles, split; nil when not given.
 	Styles []string
 	Wait   *waitFlags
@@ -62,9 +64,18 @@ func newExtractFlagSet(c *cli, f *extractFlags) *flag.FlagSet {
 	fs.IntVar(&f.ModelBytes, "model-bytes", limits.ModelBytes, "print the observation's model projection within this many bytes")
 	fs.StringVar(&f.Chrome, "chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
 	fs.DurationVar(&f.Timeout, "timeout", limits.LiveTimeout, "with --live, the most the whole live operation may take, browser launch included (at most "+limits.MaxLiveTimeout.String()+")")
+	f.Profile, f.StateDir = addProfileFlags(fs)
 	f.Wait = addWaitFlags(fs)
 	f.Many = addManyFlags(fs)
 	return fs
+}
+
+// profile is the --profile of a live extraction, nil without one.
+func (f *extractFlags) profile() *liveProfile {
+	if f.Profile == nil || *f.Profile == "" {
+		return nil
+	}
+	return &liveProfile{name: *f.Profile, stateDir: *f.StateDir}
 }
 
 // setStyles reads --computed-styles: names separated by commas, which must
@@ -101,6 +112,9 @@ func (c *cli) extract(args []string) int {
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if msg := checkProfileFlags(f.set, f.Live != ""); msg != "" {
+		return c.usage(msg)
+	}
 
 	if f.Format != "json" && f.Format != "table" && f.Format != "csv" {
 		return c.usage("--format must be json, table or csv, got " + domsnap.Quote(f.Format) + suggestion(f.Format, []string{"json", "table", "csv"}, ""))

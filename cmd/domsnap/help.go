@@ -17,6 +17,7 @@ import (
 	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/mcp"
+	"github.com/domsnap/domsnap/profile"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -152,6 +153,29 @@ finish for up to ` + mcp.DrainTimeout.String() + `, then cancels them.`,
 				"domsnap mcp --http 127.0.0.1:8931 --token-file ~/.config/domsnap/token   # hosted, behind your reverse proxy",
 			},
 			run: runMCP,
+		},
+		{
+			name:     "profile",
+			synopsis: "domsnap profile login NAME URL [--origin ORIGIN]... | list | remove NAME",
+			summary:  "keep a browser profile a person signs in with, for pages behind a sign-in",
+			about: `login opens a visible Chromium window on URL with the persistent profile NAME
+(<state dir>/profiles/NAME, the owner's alone) for a person to sign in, and
+returns when the window is closed. The profile is bound to URL's origin and
+each --origin, exactly: extract --live, inventory --live and mcp with
+--profile NAME may open only those. It needs a display (DISPLAY or
+WAYLAND_DISPLAY); without one it exits with status 2. NAME is 1 to ` + strconv.Itoa(profile.MaxNameBytes) + `
+characters of a-z, 0-9, '.', '_' and '-', not starting with a dot. Signing
+in again rebinds the profile to the origins given then.
+
+list prints each profile's name, origins and last use; remove deletes one
+(not while a session uses it: profile_busy). No command prints a cookie, a
+storage value or a password. See docs/agents.md, "Pages behind a sign-in".`,
+			examples: []string{
+				"domsnap profile login intranet https://intranet.example/login --origin https://sso.example   # a window opens",
+				"domsnap profile list",
+				"domsnap mcp --profile intranet   # the agent reads pages behind the sign-in",
+			},
+			run: runProfile,
 		},
 		{
 			name:     "version",

@@ -9,6 +9,7 @@ import (
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/mcp"
+	"github.com/domsnap/domsnap/profile"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -220,6 +221,10 @@ func TestHelpNumbersNameTheirLimits(t *testing.T) {
 		{"(1 to " + itoa(mcp.MaxMaxSessions) + ")", true},
 		{"(" + mcp.IdleTimeoutRange() + ")", true},
 		{"finish for up to " + mcp.DrainTimeout.String(), true},
+		{"exits with status " + itoa(exitUsage), true},
+		{"window may stay open (at most " + maxLoginTimeout.String() + ")", true},
+		{"NAME is 1 to " + itoa(profile.MaxNameBytes), true},
+		{"a-z, 0-9,", true},
 		{snapshot.FormatName + " envelope", true},
 		{"Exit status: " + itoa(exitOK) + " a result was printed", true},
 		{itoa(exitUsage) + " usage or invalid_request", true},
@@ -233,6 +238,7 @@ func TestHelpNumbersNameTheirLimits(t *testing.T) {
 		{"(0: never cut)", true},
 		{"-?(0|[1-9][0-9]*)", true},
 		{"(mode 600; required)", true},
+		{"(mode 600; SIGHUP reads it again)", true},
 	}
 	for _, c := range claims {
 		if !c.holds {

@@ -31,6 +31,7 @@ func runInventory(c *cli, args []string) int {
 	liveURL := fs.String("live", "", "capture this URL in Chromium instead of reading INPUT")
 	chrome := fs.String("chrome", "", "the Chromium binary (default $DOMSNAP_CHROME, then the usual paths)")
 	timeout := timeoutFlag(fs)
+	profName, stateDir := addProfileFlags(fs)
 	wf := addWaitFlags(fs)
 	mf := addManyFlags(fs)
 	pos, code, done := parseCommand(fs, args)
@@ -42,6 +43,13 @@ func runInventory(c *cli, args []string) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if msg := checkProfileFlags(set, *liveURL != ""); msg != "" {
+		return c.usage(msg)
+	}
+	var prof *liveProfile
+	if *profName != "" {
+		prof = &liveProfile{name: *profName, stateDir: *stateDir}
+	}
 	if *collectionsOnly && *format != "table" {
 		return c.usage("--collections-only shapes the table; --format json prints the whole observation")
 	}
@@ -66,7 +74,7 @@ func runInventory(c *cli, args []string) int {
 		if err := checkTimeout(*timeout); err != nil {
 			return c.fail(err)
 		}
-		if o, err = inventoryLive(c, *chrome, *liveURL, w, *timeout); err != nil {
+		if o, err = inventoryLive(c, *chrome, *liveURL, w, *timeout, prof); err != nil {
 			return c.fail(err)
 		}
 	case len(pos) != 1:
@@ -106,10 +114,10 @@ func runInventory(c *cli, args []string) int {
 
 // inventoryLive is the one-shot observation of a live page, without a
 // request: one snapshot (more only while --wait-for retakes it).
-func inventoryLive(c *cli, chrome, url string, w liveWait, timeout time.Duration) (*domsnap.Observation, error) {
+func inventoryLive(c *cli, chrome, url string, w liveWait, timeout time.Duration, prof *liveProfile) (*domsnap.Observation, error) {
 	ctx, stop, interrupted := liveContext(timeout)
 	defer stop()
-	s, cond, closeAll, err := openLive(ctx, c, chrome, url, w)
+	s, cond, closeAll, err := openLive(ctx, c, chrome, url, w, prof)
 	defer closeAll()
 	if err != nil {
 		return nil, err

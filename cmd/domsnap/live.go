@@ -113,7 +113,7 @@ func runCapture(c *cli, args []string) int {
 
 	ctx, stop, interrupted := liveContext(*timeout)
 	defer stop()
-	s, cond, closeAll, err := openLive(ctx, c, *chrome, pos[0], w)
+	s, cond, closeAll, err := openLive(ctx, c, *chrome, pos[0], w, nil)
 	defer closeAll()
 	if err != nil {
 		return c.fail(err)
@@ -164,7 +164,7 @@ func runExtractLive(c *cli, f *extractFlags, req *domsnap.Checked) int {
 	}
 	ctx, stop, interrupted := liveContext(f.Timeout)
 	defer stop()
-	s, cond, closeAll, err := openLive(ctx, c, f.Chrome, f.Live, w)
+	s, cond, closeAll, err := openLive(ctx, c, f.Chrome, f.Live, w, f.profile())
 	defer closeAll()
 	if err != nil {
 		return c.fail(err)

@@ -41,6 +41,8 @@ func runMCP(c *cli, args []string) int {
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow an address that is not loopback")
 	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: the most sessions alive at once (1 to "+strconv.Itoa(mcp.MaxMaxSessions)+")")
 	idle := fs.Duration("idle-timeout", mcp.DefaultIdleTimeout, "with --http: end a session this long after its last call ("+mcp.IdleTimeoutRange()+")")
+	profName := fs.String("profile", "", "browse with this profile a person signed in with (domsnap profile login): a session at a time, only its origins")
+	principals := fs.String("principals", "", "with --http, instead of --token-file: the file of callers, their token digests and what each may use (mode 600; SIGHUP reads it again)")
 	pos, code, done := parseCommand(fs, args)
 	if done {
 		return code
@@ -50,6 +52,9 @@ func runMCP(c *cli, args []string) int {
 	}
 	var hosted *mcp.HostedConfig
 	var token []byte
+	if *principals != "" && (*tokenFile != "" || *profName != "") {
+		return c.usage("--principals replaces --token-file, and names each caller's profile itself: give it without --token-file and --profile")
+	}
 	if *httpAddr != "" {
 		// Zero means the default to the library; on the command line it is
 		// out of bounds like any other value below the least.
@@ -64,7 +69,11 @@ func runMCP(c *cli, args []string) int {
 			return c.fail(err)
 		}
 		var err error
-		if token, err = mcp.ReadToken(*tokenFile); err != nil {
+		if *principals != "" {
+			if hosted.Principals, err = mcp.ReadPrincipals(*principals); err != nil {
+				return c.fail(err)
+			}
+		} else if token, err = mcp.ReadToken(*tokenFile); err != nil {
 			return c.fail(err)
 		}
 	} else if name := hostedOnly(fs); name != "" {
@@ -79,6 +88,7 @@ func runMCP(c *cli, args []string) int {
 		Root:          *root,
 		ReadOnly:      *readOnly,
 		Version:       moduleVersion(),
+		Profile:       *profName,
 	})
 	if err != nil {
 		return c.fail(err)
@@ -90,6 +100,10 @@ func runMCP(c *cli, args []string) int {
 		if err != nil {
 			srv.Close()
 			return c.fail(err)
+		}
+		if hosted.Principals != nil {
+			stopReload := reloadOnHangup(c, srv, *principals)
+			defer stopReload()
 		}
 		err = srv.Serve(ctx, ln, *hosted, token)
 		clear(token)
@@ -112,13 +126,38 @@ func hostedOnly(fs *flag.FlagSet) string {
 	name := ""
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "token-file", "allow-remote", "max-sessions", "idle-timeout":
+		case "token-file", "allow-remote", "max-sessions", "idle-timeout", "principals":
 			if name == "" {
 				name = f.Name
 			}
 		}
 	})
 	return name
+}
+
+// reloadOnHangup reads the principals file again on every SIGHUP, until
+// the returned function is called. A file that cannot be read leaves the
+// principals in force, and says why on standard error.
+func reloadOnHangup(c *cli, srv *mcp.Server, path string) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-hup:
+				if err := srv.ReloadPrincipals(path); err != nil {
+					fmt.Fprintln(c.stderr, errorLine(err))
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(hup)
+		close(done)
+	}
 }
 
 // moduleVersion is the module's version as built, for the MCP handshake.

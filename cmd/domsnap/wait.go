@@ -115,6 +115,24 @@ func liveDeadline(ctx context.Context) time.Time {
 	return time.Now().Add(defaultLiveDeadline)
 }
 
+// openFresh launches a headless Chromium with a throw-away profile and
+// opens a tab.
+func openFresh(ctx context.Context, chrome string) (*live.Browser, *live.Page, func(), error) {
+	b, err := live.Launch(ctx, live.Options{Path: chrome})
+	if err != nil {
+		return nil, nil, func() {}, err
+	}
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		b.Close()
+		return nil, nil, func() {}, err
+	}
+	return b, p, func() {
+		p.Close()
+		b.Close()
+	}, nil
+}
+
 // minErrorStatus is the least HTTP status of the main document that is
 // warned about, and that --fail-http makes an error: the client and server
 // error classes.
@@ -127,26 +145,28 @@ const minErrorStatus = 400
 // --fail-http a status of 400 or more is http_error. A snapshot about to be
 // taken before the load event is reported there too, as load_complete
 // false: standard output stays the observation alone. closeAll must be
-// called whatever happened.
-func openLive(ctx context.Context, c *cli, chrome, url string, w liveWait) (s *live.Session, cond *live.Condition, closeAll func(), err error) {
+// called whatever happened. With a profile (prof not nil) the browser runs
+// on the profile's folder under its lease, and its main frame may go only
+// to the profile's origins (liveProfile.open).
+func openLive(ctx context.Context, c *cli, chrome, url string, w liveWait, prof *liveProfile) (s *live.Session, cond *live.Condition, closeAll func(), err error) {
 	closeAll = func() {}
-	b, err := live.Launch(ctx, live.Options{Path: chrome})
+	var b *live.Browser
+	var p *live.Page
+	if prof != nil {
+		b, p, closeAll, err = prof.open(ctx, chrome, url)
+	} else {
+		b, p, closeAll, err = openFresh(ctx, chrome)
+	}
 	if err != nil {
 		return nil, nil, closeAll, err
-	}
-	p, err := b.NewPage(ctx)
-	if err != nil {
-		b.Close()
-		return nil, nil, closeAll, err
-	}
-	closeAll = func() {
-		p.Close()
-		b.Close()
 	}
 	deadline := liveDeadline(ctx)
 	nav, err := p.Goto(ctx, url, w.until, deadline)
 	if err != nil {
 		return nil, nil, closeAll, err
+	}
+	if prof != nil && p.Refused() != 0 {
+		return nil, nil, closeAll, &domsnap.Error{Code: domsnap.NavigationRefused, Msg: "the page was redirected to an origin the profile is not bound to"}
 	}
 	switch {
 	case nav.ErrorText != "":
