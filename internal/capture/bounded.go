@@ -1,0 +1,133 @@
+package capture
+
+import (
+	"math"
+
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/jsonlex"
+)
+
+// DecodeBounded builds the tree of a bounded capture: the main document as
+// a walker in the page read it, in tree order, up to a node horizon. The
+// walker writes the wire form of a DOMSnapshot.captureSnapshot result (the
+// tables Decode reads, with the styles display and visibility in that
+// order) plus one more top-level member, "horizon", an object whose
+// booleans "cut" (the document continues past the last node written) and
+// "labelsBeyond" (a label element with a for attribute may lie past it)
+// say where the document ends. So a bounded capture goes through the very
+// checks and build a whole capture does: the page's reply is validated
+// like any capture, never trusted. A cut capture gives a partial tree
+// (domtree.Builder.MarkHorizon).
+//
+// backend, when not nil, holds each node's backend node id (0 when
+// unknown), one per node of the tables, found by the caller after the walk;
+// a length that differs is malformed like a backendNodeId table would be.
+//
+// A whole capture's reader ignores the horizon member, so a bounded
+// capture saved and read again is read as the prefix it holds.
+func DecodeBounded(data []byte, maxNodes int, backend []int64) (*domtree.Tree, error) {
+	if len(data) > math.MaxInt32 {
+		return nil, Malformed("", "capture larger than 2 GiB")
+	}
+	sc, err := styleColumns(nil)
+	if err != nil {
+		return nil, err
+	}
+	s := &Scanner{Lexer: jsonlex.Lexer{Data: data}, maxItems: maxNodes}
+	rc := &rawCapture{maxNodes: maxNodes}
+	var haveDocs, haveStrings, haveHorizon, cut, labelsBeyond bool
+	err = s.Object("", false, func(name, p string, _ []byte) error {
+		switch name {
+		case "documents":
+			if haveDocs {
+				return dup(p)
+			}
+			haveDocs = true
+			return decodeDocuments(s, rc)
+		case "strings":
+			if haveStrings {
+				return dup(p)
+			}
+			haveStrings = true
+			return decodeStrings(s, rc)
+		case "horizon":
+			if haveHorizon {
+				return dup(p)
+			}
+			haveHorizon = true
+			return decodeHorizon(s, p, &cut, &labelsBeyond)
+		}
+		return s.SkipValue(p)
+	})
+	if err == nil {
+		err = s.End()
+	}
+	if err != nil {
+		return nil, Coded(err)
+	}
+	switch {
+	case !haveDocs:
+		return nil, Malformed("/documents", "missing")
+	case !haveStrings:
+		return nil, Malformed("/strings", "missing")
+	case !haveHorizon:
+		return nil, Malformed("/horizon", "missing")
+	}
+	rc.strs.data = data
+	if backend != nil {
+		if rc.doc.hasBackend {
+			return nil, Malformed(nodesPath+"backendNodeId", "a bounded capture's backend node ids come from the caller")
+		}
+		rc.doc.backend, rc.doc.hasBackend = backend, true
+	}
+	b, err := fillCapture(rc, sc)
+	if err != nil {
+		return nil, err
+	}
+	if cut {
+		b.MarkHorizon(labelsBeyond)
+	}
+	return b.Build(), nil
+}
+
+// decodeHorizon reads the horizon member: an object of two booleans, both
+// required, no other member.
+func decodeHorizon(s *Scanner, path string, cut, labelsBeyond *bool) error {
+	var haveCut, haveLabels bool
+	err := s.Object(path, false, func(name, p string, _ []byte) error {
+		var dst *bool
+		switch name {
+		case "cut":
+			if haveCut {
+				return dup(p)
+			}
+			haveCut, dst = true, cut
+		case "labelsBeyond":
+			if haveLabels {
+				return dup(p)
+			}
+			haveLabels, dst = true, labelsBeyond
+		default:
+			return Malformed(p, "not a member of a bounded capture's horizon")
+		}
+		switch s.Peek() {
+		case 't':
+			*dst = true
+			return s.Literal("true", p)
+		case 'f':
+			*dst = false
+			return s.Literal("false", p)
+		}
+		return s.WrongType(p, "a boolean")
+	})
+	if err != nil {
+		return err
+	}
+	if !haveCut {
+		return Malformed(path+"/cut", "missing")
+	}
+	if !haveLabels {
+		return Malformed(path+"/labelsBeyond", "missing")
+	}
+	return nil
+}
