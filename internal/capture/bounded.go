@@ -2,6 +2,7 @@ package capture
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/internal/jsonlex"
@@ -22,10 +23,17 @@ import (
 // backend, when not nil, holds each node's backend node id (0 when
 // unknown), one per node of the tables, found by the caller after the walk;
 // a length that differs is malformed like a backendNodeId table would be.
+// hosts lists the nodes the caller found to be shadow hosts. A whole
+// capture walks the flat tree: a host's light children are not its
+// children there (the shadow root is, and the slotted ones sit under their
+// slots), so the reader never sees them. The walker reads the light tree
+// and cannot see a closed shadow root, so the caller finds the hosts and
+// their light children are read as a whole capture's shadow-tree nodes
+// are: left out, with their subtrees, and the host marked.
 //
 // A whole capture's reader ignores the horizon member, so a bounded
 // capture saved and read again is read as the prefix it holds.
-func DecodeBounded(data []byte, maxNodes int, backend []int64) (*domtree.Tree, error) {
+func DecodeBounded(data []byte, maxNodes int, backend []int64, hosts []int) (*domtree.Tree, error) {
 	if len(data) > math.MaxInt32 {
 		return nil, Malformed("", "capture larger than 2 GiB")
 	}
@@ -80,6 +88,9 @@ func DecodeBounded(data []byte, maxNodes int, backend []int64) (*domtree.Tree, e
 		}
 		rc.doc.backend, rc.doc.hasBackend = backend, true
 	}
+	if err := lightChildren(rc, hosts); err != nil {
+		return nil, err
+	}
 	b, err := fillCapture(rc, sc)
 	if err != nil {
 		return nil, err
@@ -128,6 +139,36 @@ func decodeHorizon(s *Scanner, path string, cut, labelsBeyond *bool) error {
 	}
 	if !haveLabels {
 		return Malformed(path+"/labelsBeyond", "missing")
+	}
+	return nil
+}
+
+// lightChildren adds the children of hosts to the capture's shadow table,
+// where a whole capture lists the nodes of shadow trees, so the build
+// leaves them out and marks the hosts. Parents are not validated yet: one
+// out of range is left for validate to refuse.
+func lightChildren(rc *rawCapture, hosts []int) error {
+	if len(hosts) == 0 {
+		return nil
+	}
+	d := &rc.doc
+	if d.shadow.present {
+		return Malformed(nodesPath+"shadowRootType", "a bounded capture's shadow hosts come from the caller")
+	}
+	n := len(d.parent)
+	host := make([]bool, n)
+	for k, h := range hosts {
+		if h < 1 || h >= n {
+			return Malformed("", "shadow host "+strconv.Itoa(k)+" is not a node of the capture")
+		}
+		host[h] = true
+	}
+	d.shadow.present = true
+	for i := 1; i < n; i++ {
+		if p := d.parent[i]; p >= 0 && int(p) < n && host[p] {
+			d.shadow.index = append(d.shadow.index, int32(i))
+			d.shadow.value = append(d.shadow.value, -1)
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
 )
 
@@ -17,7 +18,7 @@ const boundedDoc = `{"documents":[{"nodes":{"parentIndex":[-1,0,1,2,3,4],"nodeTy
 "horizon":{"cut":true,"labelsBeyond":false}}`
 
 func TestDecodeBoundedCutGivesAPartialTree(t *testing.T) {
-	tr, err := DecodeBounded([]byte(boundedDoc), 0, []int64{1, 2, 3, 4, 5, 6})
+	tr, err := DecodeBounded([]byte(boundedDoc), 0, []int64{1, 2, 3, 4, 5, 6}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestDecodeBoundedCutGivesAPartialTree(t *testing.T) {
 		t.Fatal("the li's next sibling lies past the horizon")
 	}
 	whole := strings.Replace(boundedDoc, `"cut":true`, `"cut":false`, 1)
-	tr, err = DecodeBounded([]byte(whole), 0, nil)
+	tr, err = DecodeBounded([]byte(whole), 0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestDecodeBoundedIsCheckedLikeACapture(t *testing.T) {
 		"backend ids short":    {boundedDoc, []int64{1, 2}, "/documents/0/nodes/backendNodeId"},
 		"style not a display":  {strings.Replace(boundedDoc, `[11,10]]`, `[6,10]]`, 1), nil, "/documents/0/layout/styles/3/0"},
 	} {
-		_, err := DecodeBounded([]byte(c.data), 0, c.backend)
+		_, err := DecodeBounded([]byte(c.data), 0, c.backend, nil)
 		var e *errcode.Error
 		if !errors.As(err, &e) || e.Code != errcode.MalformedSnapshot || e.Path != c.path {
 			t.Errorf("%s: got %v, want malformed_snapshot at %s", name, err, c.path)
@@ -72,11 +73,26 @@ func TestDecodeBoundedKeepsTheSecretRule(t *testing.T) {
 "attributes":[[],[],[3,4,5,6]]},"layout":{"nodeIndex":[1,2],"styles":[[7,8],[9,8]]}}],
 "strings":["#document","HTML","INPUT","type","text","value","CANARY","block","visible","inline-block"],
 "horizon":{"cut":false,"labelsBeyond":false}}`
-	tr, err := DecodeBounded([]byte(data), 0, nil)
+	tr, err := DecodeBounded([]byte(data), 0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v, ok := tr.At(2).Attr("value"); ok {
 		t.Fatalf("an input's value attribute reached the tree: %q", v)
+	}
+}
+
+func TestDecodeBoundedLeavesOutAHostsLightChildren(t *testing.T) {
+	whole := strings.Replace(boundedDoc, `"cut":true`, `"cut":false`, 1)
+	tr, err := DecodeBounded([]byte(whole), 0, nil, []int{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ul := tr.At(3)
+	if tr.Len() != 4 || !ul.Is("ul") || ul.FirstChild().Valid() || ul.Flags()&domtree.ShadowHost == 0 {
+		t.Fatalf("len %d, the host has children %v, flags %v", tr.Len(), ul.FirstChild().Valid(), ul.Flags())
+	}
+	if _, err := DecodeBounded([]byte(whole), 0, nil, []int{9}); errcode.CodeOf(err) != errcode.MalformedSnapshot {
+		t.Fatalf("a host out of range: %v", err)
 	}
 }

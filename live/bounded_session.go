@@ -1,0 +1,65 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/capture"
+	"github.com/domsnap/domsnap/internal/readbound"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// DefaultHorizon is the node horizon of an observation's first bounded
+// capture. The collection scan visits at most limits.CollectionScanNodes
+// nodes from the document, so twice that covers it on a page whose early
+// excluded subtrees (the head, scripts, hidden blocks, each skipped for a
+// node of budget) stay small, and a page that small is read whole. A scan
+// that reads further doubles it (growHorizon).
+const DefaultHorizon = 2 * limits.CollectionScanNodes
+
+// Bounded observations. An observation that computes something (an
+// inventory, an extraction, a condition) over a driver that can take
+// bounded captures (BoundedSnapshotter, which Page is) does not ask for
+// the whole page: it reads the main document in tree order up to a node
+// horizon, builds a partial tree (capture.DecodeBounded, with the whole
+// capture's checks), and computes. The tree notes any read past its
+// horizon (domtree.Builder.MarkHorizon); when one happened, by the
+// condition or by any scan of the computation, the capture is retaken with
+// twice the horizon and everything is computed again, up to the whole page
+// (limits.MaxTreeNodes nodes). So the answer is always the one the whole
+// snapshot gives, and its cost is what the scans read, not what the page
+// holds. A page that ends before the horizon is read whole the first time.
+//
+// A capture taken to be saved (Capture, CaptureWhen) stays the whole
+// snapshot: a saved snapshot must hold the page.
+
+func (s *Session) startHorizon() int {
+	if s.horizon > 0 {
+		return s.horizon
+	}
+	return DefaultHorizon
+}
+
+// growHorizon is the horizon after h: twice h, up to limits.MaxTreeNodes.
+// A page still cut at that many nodes is too large, as it is for the whole
+// snapshot.
+func growHorizon(h int) (int, error) {
+	if h >= limits.MaxTreeNodes {
+		return 0, readbound.TooManyNodes(pkg, limits.MaxTreeNodes)
+	}
+	return min(2*h, limits.MaxTreeNodes), nil
+}
+
+// captureBoundedTree takes one bounded capture and builds its tree.
+func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, horizon int, again bool) (json.RawMessage, *domtree.Tree, error) {
+	c, err := bs.CaptureBounded(ctx, horizon, again)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Backend, c.Hosts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.Raw, t, nil
+}
