@@ -101,3 +101,27 @@ func TestWholeTreeNeverMarked(t *testing.T) {
 		t.Fatal("a whole tree is neither partial nor marked")
 	}
 }
+
+func TestLazyBackendIDsResolveOnceOnRead(t *testing.T) {
+	b := NewBuilder(0)
+	must := mustAdd(t)
+	h := must(b.AddElement(0, "html", nil, ElementInfo{Display: DisplayBlock, BackendNodeID: 7}))
+	x := must(b.AddText(h, "x", 0))
+	calls := map[int64]int{}
+	b.ResolveBackendIDs(func(key int64) int64 { calls[key]++; return key * 100 })
+	tr := b.Build()
+	if !tr.HasBackendIDs() {
+		t.Fatal("a tree with keys has backend ids")
+	}
+	if len(calls) != 0 {
+		t.Fatal("a key was resolved before anything read it")
+	}
+	for range 3 {
+		if got := tr.At(h).BackendNodeID(); got != 700 {
+			t.Fatalf("id %d, want 700", got)
+		}
+	}
+	if tr.At(x).BackendNodeID() != 0 || calls[7] != 1 || len(calls) != 1 {
+		t.Fatalf("calls %v: each key once, none for a node without one", calls)
+	}
+}

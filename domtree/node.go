@@ -317,6 +317,9 @@ func (n Node) BackendNodeID() int64 {
 	if n.t == nil || n.t.backend == nil {
 		return 0
 	}
+	if n.t.lazy != nil {
+		return n.t.lazy.get(n.i, n.t.backend[n.i])
+	}
 	return n.t.backend[n.i]
 }
 

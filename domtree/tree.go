@@ -76,6 +76,8 @@ type Tree struct {
 	labelsFor map[string][]int32
 	// horizonState marks a partial tree (horizon.go).
 	horizonState
+	// lazy, when set, resolves backend holds' keys into ids (lazyid.go).
+	lazy *lazyIDs
 }
 
 // Len is the number of nodes, the document included.

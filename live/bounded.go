@@ -32,12 +32,18 @@ type BoundedCapture struct {
 	// captureSnapshot result and the horizon member, as
 	// capture.DecodeBounded reads them. It holds no form control value.
 	Raw json.RawMessage
-	// Backend holds the backend node id of each node of Raw's tables, in
-	// order; 0 where none was found.
-	Backend []int64
-	// Hosts are the nodes that host a shadow root, open or closed, which
-	// the walker cannot tell (capture.DecodeBounded).
+	// Hosts are the nodes that host a closed shadow root, which no script
+	// can see (capture.DecodeBounded).
 	Hosts []int
+	// Resolve finds the backend node id of the node at an index of Raw's
+	// tables, 0 when it cannot; it asks the browser, so it is called only
+	// for the nodes whose id an analysis reads. Nil when the driver has no
+	// ids.
+	Resolve func(node int) int64
+	// Close ends the capture: Resolve answers 0 from then on, the handles
+	// the walker kept are released, and the first error Resolve met is
+	// returned. Nil when there is nothing to end.
+	Close func() error
 }
 
 // boundedWorld names the isolated world the walker runs in, and
@@ -47,19 +53,19 @@ const (
 	boundedGroup = "domsnap-bounded"
 )
 
-// identityCalls is how many DOM.describeNode calls are in flight at once
-// while backend node ids are found: enough to keep the pipe and the
-// renderer busy, few enough not to flood either.
-const identityCalls = 32
-
 // CaptureBounded takes a bounded capture of the tab, after the same wait
-// for a rendered frame as CaptureSnapshot unless again: the walker (walkerSource) runs
-// in an isolated world and returns the document's first horizon nodes;
-// then the backend node id of every element among them, and of the
-// document, is found (elementIDs), so that the tree's nodes carry the ids
-// a whole capture gives them and a later call can find an element again
-// with DOM.resolveNode, as acting does.
+// for a rendered frame as CaptureSnapshot unless again: the walker
+// (walkerSource) runs in an isolated world and returns the document's
+// first horizon nodes; the custom elements it lists are described
+// (DOM.describeNode) to find closed shadow roots. Backend node ids are
+// found later, node by node, when an analysis reads one (Resolve): the
+// JavaScript API has no way to a node's backend id, so each costs two
+// protocol calls, which for every node of a 16,384-node horizon came to
+// about a second, while an analysis reads the ids of a few dozen nodes at
+// most. The ids are the browser's own, so a later call finds the element
+// again with DOM.resolveNode, as acting does.
 func (p *Page) CaptureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
+	life := ctx
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
 	if horizon < 1 {
@@ -97,122 +103,145 @@ func (p *Page) CaptureBounded(ctx context.Context, horizon int, again bool) (*Bo
 		// The exception's text is not quoted: it could name page content.
 		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the bounded walker failed")
 	}
+	h := &nodeHandles{p: p, life: life}
+	ok := false
 	defer func() {
-		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), closeCallTimeout)
-		defer rcancel()
-		_ = p.client.Runtime.ReleaseObjectGroup(rctx, runtime.NewReleaseObjectGroupArgs(boundedGroup))
+		if !ok {
+			h.close()
+		}
 	}()
-	ids, hosts, err := p.elementIDs(ctx, world.ExecutionContextID)
+	candidates, err := h.take(ctx, world.ExecutionContextID)
 	if err != nil {
 		return nil, err
 	}
-	return &BoundedCapture{Raw: reply.Result.Value, Backend: ids, Hosts: hosts}, nil
+	var hosts []int
+	for _, i := range candidates {
+		d, err := h.describe(ctx, i)
+		if err != nil {
+			return nil, callError(ctx, "DOM.describeNode (a custom element)", err)
+		}
+		for _, r := range d.Node.ShadowRoots {
+			// Open roots the walker wrote itself; a user-agent root is not
+			// in a whole capture either.
+			if r.Type == "closed" {
+				hosts = append(hosts, i)
+				break
+			}
+		}
+	}
+	ok = true
+	return &BoundedCapture{Raw: reply.Result.Value, Hosts: hosts, Resolve: h.resolve, Close: h.close}, nil
 }
 
-// elementIDs finds the backend node ids of the nodes the walker wrote,
-// which it left in its world's __domsnapNodes: the array's elements are
-// listed (Runtime.getProperties) and each element node, and the document,
-// is described (DOM.describeNode) for its id. Text, comment and doctype
-// nodes keep 0: nothing refers to them by id. The description also lists
-// an element's shadow roots, closed ones included, which no script of the
-// page's can see: the elements that have one are returned as hosts.
-//
-// The JavaScript API has no way to a backend node id, so this is one
-// protocol call a node; they are issued identityCalls at a time. A
-// description holds an element's attributes, an input's value attribute
-// among them: each reply is decoded into its backend id alone, so no other
-// part of it becomes a string, as the whole capture's value tables never
-// do either.
-func (p *Page) elementIDs(ctx context.Context, world runtime.ExecutionContextID) ([]int64, []int, error) {
+// nodeHandles holds the walker's nodes, as a protocol handle on the array
+// it left in its world, for as long as a capture's tree may need an id.
+type nodeHandles struct {
+	p *Page
+	// life is the context of the observation: ids are found while it lasts.
+	life context.Context
+	// nodes is the handle of the walker's array of nodes.
+	nodes runtime.RemoteObjectID
+
+	mu     sync.Mutex
+	closed bool
+	err    error
+}
+
+// take gets the walker's nodes and its list of custom elements, and deletes
+// the globals it left them in.
+func (h *nodeHandles) take(ctx context.Context, world runtime.ExecutionContextID) ([]int, error) {
+	const cands = `(() => { const c = globalThis.__domsnapCandidates; delete globalThis.__domsnapCandidates; return c; })()`
+	var list struct {
+		Result struct {
+			Value []int `json:"value"`
+		} `json:"result"`
+		ExceptionDetails json.RawMessage `json:"exceptionDetails"`
+	}
+	args := runtime.NewEvaluateArgs(cands).SetContextID(world).SetReturnByValue(true)
+	if err := rpcc.Invoke(ctx, "Runtime.evaluate", args, &list, h.p.conn); err != nil {
+		return nil, callError(ctx, "Runtime.evaluate (the walker's custom elements)", err)
+	}
 	const take = `(() => { const a = globalThis.__domsnapNodes; delete globalThis.__domsnapNodes; return a; })()`
-	r, err := p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(take).
+	r, err := h.p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(take).
 		SetContextID(world).SetObjectGroup(boundedGroup))
 	if err != nil {
-		return nil, nil, callError(ctx, "Runtime.evaluate (the walker's nodes)", err)
+		return nil, callError(ctx, "Runtime.evaluate (the walker's nodes)", err)
 	}
-	if r.ExceptionDetails != nil || r.Result.ObjectID == nil {
-		return nil, nil, errcode.New(errcode.CaptureFailed, pkg, "", "the bounded walker's nodes are gone")
+	if len(list.ExceptionDetails) > 0 || r.ExceptionDetails != nil || r.Result.ObjectID == nil {
+		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the bounded walker's nodes are gone")
 	}
-	var props struct {
-		Result []struct {
-			Name  string `json:"name"`
-			Value *struct {
-				ObjectID  runtime.RemoteObjectID `json:"objectId"`
-				ClassName string                 `json:"className"`
-			} `json:"value"`
+	h.nodes = *r.Result.ObjectID
+	return list.Result.Value, nil
+}
+
+// description is what is read of a DOM.describeNode reply: the id and the
+// kinds of shadow roots. A description holds an element's attributes, an
+// input's value attribute among them; nothing else of it is decoded, so no
+// other part becomes a string, as a whole capture's value tables never do
+// either.
+type description struct {
+	Node struct {
+		BackendNodeID int64 `json:"backendNodeId"`
+		ShadowRoots   []struct {
+			Type string `json:"shadowRootType"`
+		} `json:"shadowRoots"`
+	} `json:"node"`
+}
+
+// describe describes the walker's node i, without its children.
+func (h *nodeHandles) describe(ctx context.Context, i int) (*description, error) {
+	var node struct {
+		Result struct {
+			ObjectID runtime.RemoteObjectID `json:"objectId"`
 		} `json:"result"`
 	}
-	pargs := runtime.NewGetPropertiesArgs(*r.Result.ObjectID).SetOwnProperties(true)
-	if err := rpcc.Invoke(ctx, "Runtime.getProperties", pargs, &props, p.conn); err != nil {
-		return nil, nil, callError(ctx, "Runtime.getProperties (the walker's nodes)", err)
+	fargs := runtime.NewCallFunctionOnArgs("function (i) { return this[i]; }").
+		SetObjectID(h.nodes).SetObjectGroup(boundedGroup).
+		SetArguments([]runtime.CallArgument{{Value: json.RawMessage(strconv.Itoa(i))}})
+	if err := rpcc.Invoke(ctx, "Runtime.callFunctionOn", fargs, &node, h.p.conn); err != nil {
+		return nil, err
 	}
-	type job struct {
-		at  int
-		obj runtime.RemoteObjectID
+	d := &description{}
+	if node.Result.ObjectID == "" {
+		return d, nil // a shadow root's place, or past the array
 	}
-	var jobs []job
-	n := 0
-	for _, d := range props.Result {
-		i, err := strconv.Atoi(d.Name)
-		if err != nil || i < 0 || d.Value == nil || d.Value.ObjectID == "" {
-			continue // length, and anything not an index
-		}
-		n = max(n, i+1)
-		switch d.Value.ClassName {
-		case "Text", "Comment", "CDATASection", "DocumentType":
-			continue
-		}
-		jobs = append(jobs, job{i, d.Value.ObjectID})
+	args := struct {
+		ObjectID runtime.RemoteObjectID `json:"objectId"`
+		Depth    int                    `json:"depth"`
+	}{node.Result.ObjectID, 0}
+	if err := rpcc.Invoke(ctx, "DOM.describeNode", &args, d, h.p.conn); err != nil {
+		return nil, err
 	}
-	ids := make([]int64, n)
-	var hosts []int
-	var (
-		mu      sync.Mutex
-		failure error
-		wg      sync.WaitGroup
-	)
-	next := make(chan job)
-	for range min(identityCalls, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				var d struct {
-					Node struct {
-						BackendNodeID int64 `json:"backendNodeId"`
-						ShadowRoots   []struct {
-							Type string `json:"shadowRootType"`
-						} `json:"shadowRoots"`
-					} `json:"node"`
-				}
-				args := struct {
-					ObjectID runtime.RemoteObjectID `json:"objectId"`
-				}{j.obj}
-				err := rpcc.Invoke(ctx, "DOM.describeNode", &args, &d, p.conn)
-				mu.Lock()
-				if err != nil && failure == nil {
-					failure = err
-				}
-				ids[j.at] = d.Node.BackendNodeID
-				for _, r := range d.Node.ShadowRoots {
-					// A user-agent shadow root (a details', a
-					// textarea's) is not in a whole capture either.
-					if r.Type != "user-agent" {
-						hosts = append(hosts, j.at)
-						break
-					}
-				}
-				mu.Unlock()
-			}
-		}()
+	return d, nil
+}
+
+// resolve finds node i's backend id while the capture is open; the first
+// failure is kept for close.
+func (h *nodeHandles) resolve(i int) int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || h.err != nil {
+		return 0
 	}
-	for _, j := range jobs {
-		next <- j
+	ctx, cancel := withDeadline(h.life)
+	defer cancel()
+	d, err := h.describe(ctx, i)
+	if err != nil {
+		h.err = callError(ctx, "finding a node's backend id", err)
+		return 0
 	}
-	close(next)
-	wg.Wait()
-	if failure != nil {
-		return nil, nil, callError(ctx, "DOM.describeNode (the walker's nodes)", failure)
+	return d.Node.BackendNodeID
+}
+
+// close releases the handles and reports the first failure to find an id.
+func (h *nodeHandles) close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.closed = true
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.life), closeCallTimeout)
+		defer cancel()
+		_ = h.p.client.Runtime.ReleaseObjectGroup(ctx, runtime.NewReleaseObjectGroupArgs(boundedGroup))
 	}
-	return ids, hosts, nil
+	return h.err
 }

@@ -60,7 +60,8 @@ func compareBounded(t *testing.T, ctx context.Context, b *Browser, c boundedCase
 	if err != nil {
 		t.Fatal(err)
 	}
-	bounded, err := capture.DecodeBounded(bc.Raw, limits.MaxTreeNodes, bc.Backend, bc.Hosts)
+	defer bc.Close()
+	bounded, err := capture.DecodeBounded(bc.Raw, limits.MaxTreeNodes, bc.Hosts, bc.Resolve)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,11 +267,12 @@ func TestBoundedNeverReadsValues(t *testing.T) {
 
 // hostilePage's script attacks a walker that would run in the page's own
 // world: it replaces the DOM accessors and built-ins the walker uses, sets
-// the global the walker leaves its nodes in, and adds a closed and an open
-// shadow root, whose hosts' light children a whole capture leaves out.
+// the global the walker leaves its nodes in, and adds a closed shadow root
+// (to a custom element, where closed roots live) and an open one, whose
+// hosts' light children a whole capture leaves out.
 const hostilePage = `<!DOCTYPE html><html><head><title>hostile</title></head><body>
 <table><tr><th>name</th><th>qty</th></tr><tr><td>pear</td><td>2</td></tr><tr><td>fig</td><td>3</td></tr></table>
-<div id="closed"><span>light child of a closed host</span></div>
+<x-closed id="closed"><span>light child of a closed host</span></x-closed>
 <div id="open"><span>light child of an open host</span></div>
 <ul><li>one</li><li>two</li></ul>
 <script>

@@ -51,15 +51,22 @@ func growHorizon(h int) (int, error) {
 	return min(2*h, limits.MaxTreeNodes), nil
 }
 
-// captureBoundedTree takes one bounded capture and builds its tree.
-func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, horizon int, again bool) (json.RawMessage, *domtree.Tree, error) {
+// captureBoundedTree takes one bounded capture and builds its tree. The
+// returned closer ends the capture (BoundedCapture.Close) once nothing
+// reads the tree's backend ids any more, and reports a failure to find one.
+func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, horizon int, again bool) (json.RawMessage, *domtree.Tree, func() error, error) {
 	c, err := bs.CaptureBounded(ctx, horizon, again)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	t, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Backend, c.Hosts)
+	closer := c.Close
+	if closer == nil {
+		closer = func() error { return nil }
+	}
+	t, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve)
 	if err != nil {
-		return nil, nil, err
+		closer()
+		return nil, nil, nil, err
 	}
-	return c.Raw, t, nil
+	return c.Raw, t, closer, nil
 }

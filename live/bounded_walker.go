@@ -45,9 +45,19 @@ package live
 // lookups on the partial tree stay exact when none do. In a document that
 // is not HTML it does not count and says there may be.
 //
+// An element with an open shadow root is written as a whole capture writes
+// it: its shadow root follows it as a fragment node in the shadowRootType
+// table, and its light children are not written (a whole capture walks the
+// flat tree, where they are not the host's children). A closed shadow root
+// is invisible to every script; closed roots are attached to custom
+// elements in practice, so the walker lists the custom elements that have
+// children (__domsnapCandidates), and the caller asks the browser which of
+// them host one (Page.closedHosts).
+//
 // The nodes written are kept, in order, in the isolated world's global
-// __domsnapNodes, where only this package's next call looks: it takes them
-// to find their backend node ids and deletes the global.
+// __domsnapNodes (null for a shadow root), where only this package's next
+// call looks: it takes them, to find backend node ids when an analysis
+// reads them, and deletes the global.
 const walkerSource = `(function (limit) {
 	'use strict';
 	const strings = [], index = new Map();
@@ -58,8 +68,8 @@ const walkerSource = `(function (limit) {
 	};
 	const lower = (s) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 	const parent = [-1], type = [9], name = [str('#document')], value = [-1], attrs = [[]];
-	const checked = [], lnode = [], lstyles = [];
-	const handles = [document];
+	const checked = [], lnode = [], lstyles = [], shadowIndex = [], shadowValue = [];
+	const handles = [document], candidates = [];
 	const empty = str('');
 	let labels = 0, cut = false;
 	// A frame per open element: its index, whether its children may have
@@ -72,7 +82,8 @@ const walkerSource = `(function (limit) {
 		const t = cur.nodeType;
 		let frame = null;
 		if (t === 1 || t === 3 || t === 4 || t === 8 || t === 10) {
-			if (handles.length >= limit) { cut = true; break; }
+			const root = t === 1 ? cur.shadowRoot : null;
+			if (handles.length + (root === null ? 1 : 2) > limit) { cut = true; break; }
 			const i = handles.length;
 			handles.push(cur); parent.push(top.i); type.push(t);
 			if (t === 1) {
@@ -121,7 +132,18 @@ const walkerSource = `(function (limit) {
 						}
 					}
 				}
-				frame = { i, boxes, vis, edit, ta: lname === 'textarea' };
+				if (root !== null) {
+					// An open shadow root, written as a whole capture
+					// writes it: a fragment child that the reader leaves
+					// out, with the host's light children, which a whole
+					// capture does not list under the host either.
+					handles.push(null); parent.push(i); type.push(11); name.push(str('#document-fragment'));
+					value.push(-1); attrs.push([]);
+					shadowIndex.push(i + 1); shadowValue.push(str(root.mode));
+				} else {
+					frame = { i, boxes, vis, edit, ta: lname === 'textarea' };
+					if (nm.indexOf('-') >= 0 && cur.firstChild !== null) candidates.push(i);
+				}
 			} else if (t === 3 || t === 4) {
 				name.push(str(cur.nodeName)); attrs.push([]);
 				value.push(top.ta || top.edit ? empty : str(cur.data));
@@ -150,9 +172,11 @@ const walkerSource = `(function (limit) {
 		labelsBeyond = document.contentType !== 'text/html' || document.querySelectorAll('label[for]').length > labels;
 	}
 	globalThis.__domsnapNodes = handles;
+	globalThis.__domsnapCandidates = candidates;
 	return {
 		documents: [{
-			nodes: { parentIndex: parent, nodeType: type, nodeName: name, nodeValue: value, attributes: attrs, inputChecked: { index: checked } },
+			nodes: { parentIndex: parent, nodeType: type, nodeName: name, nodeValue: value, attributes: attrs,
+				inputChecked: { index: checked }, shadowRootType: { index: shadowIndex, value: shadowValue } },
 			layout: { nodeIndex: lnode, styles: lstyles },
 		}],
 		strings,

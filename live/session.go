@@ -300,13 +300,25 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 	bounded = bounded && compute != nil
 	horizon := s.startHorizon()
 	regrow := false
+	// endBounded ends the bounded capture in use, if any, once its tree's
+	// backend ids are no longer read.
+	var endBounded func() error
+	defer func() {
+		if endBounded != nil {
+			endBounded()
+		}
+	}()
 	// retake is where an observation whose scans read past its capture's
 	// horizon starts again, with a capture that reaches further.
 retake:
 	for {
 		s.captures++
 		if bounded {
-			raw, tree, err = captureBoundedTree(ctx, bs, horizon, regrow)
+			if endBounded != nil {
+				endBounded()
+				endBounded = nil
+			}
+			raw, tree, endBounded, err = captureBoundedTree(ctx, bs, horizon, regrow)
 		} else {
 			raw, err = snapper.CaptureSnapshot(ctx, styles)
 		}
@@ -380,6 +392,14 @@ retake:
 		}
 		if err := compute(tree, rev, req); err != nil {
 			return nil, 0, err
+		}
+		if endBounded != nil {
+			// The computation has read every id it needed.
+			err := endBounded()
+			endBounded = nil
+			if err != nil {
+				return nil, 0, err
+			}
 		}
 		if tree.HorizonReached() {
 			if horizon, err = growHorizon(horizon); err != nil {

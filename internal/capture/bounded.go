@@ -20,20 +20,21 @@ import (
 // like any capture, never trusted. A cut capture gives a partial tree
 // (domtree.Builder.MarkHorizon).
 //
-// backend, when not nil, holds each node's backend node id (0 when
-// unknown), one per node of the tables, found by the caller after the walk;
-// a length that differs is malformed like a backendNodeId table would be.
-// hosts lists the nodes the caller found to be shadow hosts. A whole
+// resolve, when not nil, finds the backend node id of the node at an index
+// of the tables; it is called only when an analysis reads a node's id
+// (domtree.Builder.ResolveBackendIDs), since the caller pays per node.
+// hosts lists nodes the caller found to host a closed shadow root. A whole
 // capture walks the flat tree: a host's light children are not its
 // children there (the shadow root is, and the slotted ones sit under their
-// slots), so the reader never sees them. The walker reads the light tree
-// and cannot see a closed shadow root, so the caller finds the hosts and
-// their light children are read as a whole capture's shadow-tree nodes
-// are: left out, with their subtrees, and the host marked.
+// slots), so the reader never sees them. A walker sees open shadow roots
+// and writes them as a whole capture does (a shadowRootType entry), but not
+// closed ones; the light children of the hosts the caller names are read
+// as a whole capture's shadow-tree nodes are: left out, with their
+// subtrees, and the host marked.
 //
 // A whole capture's reader ignores the horizon member, so a bounded
 // capture saved and read again is read as the prefix it holds.
-func DecodeBounded(data []byte, maxNodes int, backend []int64, hosts []int) (*domtree.Tree, error) {
+func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int) int64) (*domtree.Tree, error) {
 	if len(data) > math.MaxInt32 {
 		return nil, Malformed("", "capture larger than 2 GiB")
 	}
@@ -82,11 +83,16 @@ func DecodeBounded(data []byte, maxNodes int, backend []int64, hosts []int) (*do
 		return nil, Malformed("/horizon", "missing")
 	}
 	rc.strs.data = data
-	if backend != nil {
+	if resolve != nil {
 		if rc.doc.hasBackend {
 			return nil, Malformed(nodesPath+"backendNodeId", "a bounded capture's backend node ids come from the caller")
 		}
-		rc.doc.backend, rc.doc.hasBackend = backend, true
+		// Each node's key is its index plus one (0 is no id).
+		n := len(rc.doc.parent)
+		rc.doc.backend, rc.doc.hasBackend = make([]int64, n), true
+		for i := range rc.doc.backend {
+			rc.doc.backend[i] = int64(i) + 1
+		}
 	}
 	if err := lightChildren(rc, hosts); err != nil {
 		return nil, err
@@ -97,6 +103,9 @@ func DecodeBounded(data []byte, maxNodes int, backend []int64, hosts []int) (*do
 	}
 	if cut {
 		b.MarkHorizon(labelsBeyond)
+	}
+	if resolve != nil {
+		b.ResolveBackendIDs(func(key int64) int64 { return resolve(int(key - 1)) })
 	}
 	return b.Build(), nil
 }
@@ -152,9 +161,6 @@ func lightChildren(rc *rawCapture, hosts []int) error {
 		return nil
 	}
 	d := &rc.doc
-	if d.shadow.present {
-		return Malformed(nodesPath+"shadowRootType", "a bounded capture's shadow hosts come from the caller")
-	}
 	n := len(d.parent)
 	host := make([]bool, n)
 	for k, h := range hosts {
@@ -162,6 +168,9 @@ func lightChildren(rc *rawCapture, hosts []int) error {
 			return Malformed("", "shadow host "+strconv.Itoa(k)+" is not a node of the capture")
 		}
 		host[h] = true
+	}
+	if d.shadow.present && len(d.shadow.index) != len(d.shadow.value) {
+		return nil // validate refuses the table
 	}
 	d.shadow.present = true
 	for i := 1; i < n; i++ {

@@ -18,7 +18,7 @@ const boundedDoc = `{"documents":[{"nodes":{"parentIndex":[-1,0,1,2,3,4],"nodeTy
 "horizon":{"cut":true,"labelsBeyond":false}}`
 
 func TestDecodeBoundedCutGivesAPartialTree(t *testing.T) {
-	tr, err := DecodeBounded([]byte(boundedDoc), 0, []int64{1, 2, 3, 4, 5, 6}, nil)
+	tr, err := DecodeBounded([]byte(boundedDoc), 0, nil, func(i int) int64 { return int64(i) + 1 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,18 +49,22 @@ func TestDecodeBoundedCutGivesAPartialTree(t *testing.T) {
 func TestDecodeBoundedIsCheckedLikeACapture(t *testing.T) {
 	for name, c := range map[string]struct {
 		data    string
-		backend []int64
+		resolve bool
 		path    string
 	}{
-		"no horizon":           {strings.Replace(boundedDoc, `"horizon":{"cut":true,"labelsBeyond":false}`, `"other":1`, 1), nil, "/horizon"},
-		"horizon without cut":  {strings.Replace(boundedDoc, `"cut":true,`, ``, 1), nil, "/horizon/cut"},
-		"horizon not boolean":  {strings.Replace(boundedDoc, `"cut":true`, `"cut":1`, 1), nil, "/horizon/cut"},
-		"horizon extra member": {strings.Replace(boundedDoc, `"cut":true`, `"cut":true,"x":true`, 1), nil, "/horizon/x"},
-		"parent after child":   {strings.Replace(boundedDoc, `[-1,0,1,2,3,4]`, `[-1,0,1,2,5,4]`, 1), nil, "/documents/0/nodes/parentIndex/4"},
-		"backend ids short":    {boundedDoc, []int64{1, 2}, "/documents/0/nodes/backendNodeId"},
-		"style not a display":  {strings.Replace(boundedDoc, `[11,10]]`, `[6,10]]`, 1), nil, "/documents/0/layout/styles/3/0"},
+		"no horizon":                {strings.Replace(boundedDoc, `"horizon":{"cut":true,"labelsBeyond":false}`, `"other":1`, 1), false, "/horizon"},
+		"horizon without cut":       {strings.Replace(boundedDoc, `"cut":true,`, ``, 1), false, "/horizon/cut"},
+		"horizon not boolean":       {strings.Replace(boundedDoc, `"cut":true`, `"cut":1`, 1), false, "/horizon/cut"},
+		"horizon extra member":      {strings.Replace(boundedDoc, `"cut":true`, `"cut":true,"x":true`, 1), false, "/horizon/x"},
+		"parent after child":        {strings.Replace(boundedDoc, `[-1,0,1,2,3,4]`, `[-1,0,1,2,5,4]`, 1), false, "/documents/0/nodes/parentIndex/4"},
+		"backend ids in the tables": {strings.Replace(boundedDoc, `"nodeType"`, `"backendNodeId":[1,2,3,4,5,6],"nodeType"`, 1), true, "/documents/0/nodes/backendNodeId"},
+		"style not a display":       {strings.Replace(boundedDoc, `[11,10]]`, `[6,10]]`, 1), false, "/documents/0/layout/styles/3/0"},
 	} {
-		_, err := DecodeBounded([]byte(c.data), 0, c.backend, nil)
+		var resolve func(int) int64
+		if c.resolve {
+			resolve = func(int) int64 { return 1 }
+		}
+		_, err := DecodeBounded([]byte(c.data), 0, nil, resolve)
 		var e *errcode.Error
 		if !errors.As(err, &e) || e.Code != errcode.MalformedSnapshot || e.Path != c.path {
 			t.Errorf("%s: got %v, want malformed_snapshot at %s", name, err, c.path)
@@ -84,7 +88,7 @@ func TestDecodeBoundedKeepsTheSecretRule(t *testing.T) {
 
 func TestDecodeBoundedLeavesOutAHostsLightChildren(t *testing.T) {
 	whole := strings.Replace(boundedDoc, `"cut":true`, `"cut":false`, 1)
-	tr, err := DecodeBounded([]byte(whole), 0, nil, []int{3})
+	tr, err := DecodeBounded([]byte(whole), 0, []int{3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +96,7 @@ func TestDecodeBoundedLeavesOutAHostsLightChildren(t *testing.T) {
 	if tr.Len() != 4 || !ul.Is("ul") || ul.FirstChild().Valid() || ul.Flags()&domtree.ShadowHost == 0 {
 		t.Fatalf("len %d, the host has children %v, flags %v", tr.Len(), ul.FirstChild().Valid(), ul.Flags())
 	}
-	if _, err := DecodeBounded([]byte(whole), 0, nil, []int{9}); errcode.CodeOf(err) != errcode.MalformedSnapshot {
+	if _, err := DecodeBounded([]byte(whole), 0, []int{9}, nil); errcode.CodeOf(err) != errcode.MalformedSnapshot {
 		t.Fatalf("a host out of range: %v", err)
 	}
 }
