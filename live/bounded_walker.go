@@ -66,7 +66,15 @@ const walkerSource = `(function (limit) {
 		if (i === undefined) { i = strings.length; strings.push(s); index.set(s, i); }
 		return i;
 	};
-	const lower = (s) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+	// ASCII lower case, as the reader folds names; most names need no
+	// change, and element names are folded once each.
+	const lower = (s) => s === s.toLowerCase() ? s : s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+	const names = new Map();
+	const lowerName = (s) => {
+		let l = names.get(s);
+		if (l === undefined) { l = lower(s); names.set(s, l); }
+		return l;
+	};
 	const parent = [-1], type = [9], name = [str('#document')], value = [-1], attrs = [[]];
 	const checked = [], lnode = [], lstyles = [], shadowIndex = [], shadowValue = [];
 	const handles = [document], candidates = [];
@@ -87,7 +95,7 @@ const walkerSource = `(function (limit) {
 			const i = handles.length;
 			handles.push(cur); parent.push(top.i); type.push(t);
 			if (t === 1) {
-				const nm = cur.nodeName, lname = lower(nm);
+				const nm = cur.nodeName, lname = lowerName(nm);
 				name.push(str(nm)); value.push(-1);
 				const list = cur.attributes, a = [];
 				let secret = false, edit = top.edit, ceSeen = false, labelFor = false;
