@@ -312,3 +312,32 @@ func TestBoundedHostilePage(t *testing.T) {
 	}
 	compareBounded(t, ctx, b, boundedCase{name: "hostile", url: url, reqs: DefaultParityRequests()})
 }
+
+// TestBoundedFarLabel: a form at the top whose control's label lies past
+// the first horizon is read with that label, as the whole snapshot reads
+// it: the label lookup on the partial tree knows labels lie beyond and
+// asks for more of the page.
+func TestBoundedFarLabel(t *testing.T) {
+	var page strings.Builder
+	page.WriteString(`<!DOCTYPE html><html><head><title>far</title></head><body><form><input id="q" name="q"></form>`)
+	for i := 0; i < 9000; i++ {
+		page.WriteString("<p>filler</p>")
+	}
+	page.WriteString(`<label for="q">FAR-LABEL</label></body></html>`)
+	b := launch(t)
+	ctx := context.Background()
+	srv := serve(t, []byte(page.String()))
+	s, _ := openSession(t, b, srv.URL())
+	req := domsnap.Request{Kind: aria.Form, Index: 0, RowLimit: 5, Fields: []domsnap.Field{{Name: "label", Column: 0, Type: typed.String}}}
+	res, _, err := s.ExtractOnce(ctx, req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Canonical()), "FAR-LABEL") {
+		t.Fatalf("the far label was not read: %s", res.Canonical())
+	}
+	if s.Captures() < 2 {
+		t.Fatalf("%d capture(s): the label past the horizon did not make it read further", s.Captures())
+	}
+	compareBounded(t, ctx, b, boundedCase{name: "far-label", url: srv.URL(), reqs: []domsnap.Request{req}})
+}

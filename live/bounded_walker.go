@@ -42,8 +42,11 @@ package live
 // the document continued ("cut"); when it did, it also says whether a
 // label with a for attribute lies past the horizon (labelsBeyond), by
 // comparing the labels it wrote with the document's count, so that label
-// lookups on the partial tree stay exact when none do. In a document that
-// is not HTML it does not count and says there may be.
+// lookups on the partial tree stay exact when none do. Counting is the one
+// step that reads the whole document; the browser keeps the count of its
+// label elements while the document does not change, and only a page with
+// labels past the horizon has them selected by attribute. In a document
+// that is not HTML it does not count and says there may be.
 //
 // An element with an open shadow root is written as a whole capture writes
 // it: its shadow root follows it as a fragment node in the shadowRootType
@@ -79,7 +82,7 @@ const walkerSource = `(function (limit) {
 	const checked = [], lnode = [], lstyles = [], shadowIndex = [], shadowValue = [];
 	const handles = [document], candidates = [];
 	const empty = str('');
-	let labels = 0, cut = false;
+	let labels = 0, labelsAll = 0, cut = false;
 	// A frame per open element: its index, whether its children may have
 	// boxes, the visibility the reader gives it, whether it is or lies in an
 	// editing host, whether it is a textarea.
@@ -122,7 +125,7 @@ const walkerSource = `(function (limit) {
 					a.push(str(an), str(v));
 				}
 				attrs.push(a);
-				if (lname === 'label' && labelFor) labels++;
+				if (lname === 'label') { labelsAll++; if (labelFor) labels++; }
 				if (cur instanceof HTMLInputElement && (cur.type === 'checkbox' || cur.type === 'radio') && cur.checked) checked.push(i);
 				let vis = top.vis, boxes = false;
 				if (top.boxes) {
@@ -177,7 +180,11 @@ const walkerSource = `(function (limit) {
 	}
 	let labelsBeyond = false;
 	if (cut) {
-		labelsBeyond = document.contentType !== 'text/html' || document.querySelectorAll('label[for]').length > labels;
+		// The count of all labels is the browser's cached collection,
+		// counted once while the document does not change; only when it
+		// says labels lie beyond are they selected by their for attribute.
+		labelsBeyond = document.contentType !== 'text/html' ||
+			document.getElementsByTagName('label').length > labelsAll && document.querySelectorAll('label[for]').length > labels;
 	}
 	globalThis.__domsnapNodes = handles;
 	globalThis.__domsnapCandidates = candidates;
