@@ -34,9 +34,21 @@ const DefaultHorizon = 2 * limits.CollectionScanNodes
 // A capture taken to be saved (Capture, CaptureWhen) stays the whole
 // snapshot: a saved snapshot must hold the page.
 
-func (s *Session) startHorizon() int {
-	if s.horizon > 0 {
+// ExtractHorizon is the first horizon of an extraction without an
+// inventory: the collection scan stops at its collection and the row scan
+// stays inside it, so a collection near the top of the page is read in a
+// few thousand nodes, and one further down costs the doublings that reach
+// it, at most twice what it needs.
+const ExtractHorizon = 2048
+
+// startHorizon is the first horizon of an observation whose kind asks for
+// spec (0: DefaultHorizon); a test may set another for the session.
+func (s *Session) startHorizon(spec int) int {
+	switch {
+	case s.horizon > 0:
 		return s.horizon
+	case spec > 0:
+		return spec
 	}
 	return DefaultHorizon
 }

@@ -154,6 +154,25 @@ func TestBoundedObservationOfAnEndlessPageIsTooLarge(t *testing.T) {
 	}
 }
 
+func TestExtractionStartsAtTheExtractHorizon(t *testing.T) {
+	tab := &boundedTab{before: 10, after: 50000}
+	s, _ := NewSession(tab, SessionOptions{})
+	if _, _, err := s.ExtractOnce(context.Background(), boundedReq, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !equalInts(tab.horizons, []int{ExtractHorizon}) {
+		t.Fatalf("horizons %v, want one capture at %d", tab.horizons, ExtractHorizon)
+	}
+	tab.horizons = nil
+	s, _ = NewSession(tab, SessionOptions{})
+	if _, _, err := s.ObserveOnce(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !equalInts(tab.horizons, []int{DefaultHorizon}) {
+		t.Fatalf("horizons %v, want one capture at %d", tab.horizons, DefaultHorizon)
+	}
+}
+
 func TestSavedCaptureStaysWhole(t *testing.T) {
 	tab := &boundedTab{before: 1, after: 1}
 	tab.capture = json.RawMessage(`{"documents":[{"nodes":{"parentIndex":[-1],"nodeType":[9],"nodeName":[0]},"layout":{"nodeIndex":[],"styles":[]}}],"strings":["#document"]}`)

@@ -193,6 +193,7 @@ func (s *Session) extractWith(ctx context.Context, spec observeSpec) (*domsnap.R
 		return nil, nil, err
 	}
 	spec.req = q
+	spec.horizon = ExtractHorizon
 	var res *domsnap.Result
 	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked) error {
 		var err error
@@ -235,6 +236,9 @@ type observeSpec struct {
 	once bool
 	// cond, when set, is the condition the snapshot is retaken for.
 	cond *Condition
+	// horizon is the first horizon of a bounded capture; 0 means
+	// DefaultHorizon (bounded_session.go).
+	horizon int
 }
 
 // computeFunc computes what an observation is taken for, on the new tree
@@ -298,7 +302,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 	// taken to be saved reads all of it.
 	bs, bounded := snapper.(BoundedSnapshotter)
 	bounded = bounded && compute != nil
-	horizon := s.startHorizon()
+	horizon := s.startHorizon(spec.horizon)
 	regrow := false
 	// endBounded ends the bounded capture in use, if any, once its tree's
 	// backend ids are no longer read.
