@@ -69,7 +69,7 @@ type Session struct {
 	// assert how many a read took.
 	captures uint64
 	// horizon, when positive (set by tests only), is the first horizon of
-	// a bounded observation instead of DefaultHorizon.
+	// every bounded observation, instead of the one its kind starts at.
 	horizon int
 	// onCapture, when set (by tests only), sees each capture's bytes as the
 	// browser sent them, before anything reads them: it lets a test show
