@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"sync"
 
@@ -76,15 +77,6 @@ func (p *Page) CaptureBounded(ctx context.Context, horizon int, again bool) (*Bo
 			return nil, err
 		}
 	}
-	tree, err := p.client.Page.GetFrameTree(ctx)
-	if err != nil {
-		return nil, callError(ctx, "Page.getFrameTree", err)
-	}
-	world, err := p.client.Page.CreateIsolatedWorld(ctx,
-		page.NewCreateIsolatedWorldArgs(tree.FrameTree.Frame.ID).SetWorldName(boundedWorld))
-	if err != nil {
-		return nil, callError(ctx, "Page.createIsolatedWorld", err)
-	}
 	// The reply is read raw: its value, the capture, is handed on as the
 	// bytes the protocol sent, like a whole capture's.
 	var reply struct {
@@ -94,9 +86,33 @@ func (p *Page) CaptureBounded(ctx context.Context, horizon int, again bool) (*Bo
 		} `json:"result"`
 		ExceptionDetails json.RawMessage `json:"exceptionDetails"`
 	}
-	args := runtime.NewEvaluateArgs(walkerSource + "(" + strconv.Itoa(horizon) + ")").
-		SetContextID(world.ExecutionContextID).SetReturnByValue(true)
-	if err := rpcc.Invoke(ctx, "Runtime.evaluate", args, &reply, p.conn); err != nil {
+	walk := func(world runtime.ExecutionContextID) error {
+		args := runtime.NewEvaluateArgs(walkerSource + "(" + strconv.Itoa(horizon) + ")").
+			SetContextID(world).SetReturnByValue(true)
+		return rpcc.Invoke(ctx, "Runtime.evaluate", args, &reply, p.conn)
+	}
+	// A world belongs to one document: the count of main-frame
+	// navigations says whether the document is still the one it was made
+	// in (a document kept for going back could otherwise still answer).
+	nav, err := p.Navigations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	world, cached := p.walkerWorld.get(nav)
+	err = errStale
+	if cached {
+		err = walk(world)
+	}
+	if err != nil && ctx.Err() == nil {
+		// No world yet, or the document it belonged to is gone: a world
+		// lives as long as its document.
+		if world, err = p.newWalkerWorld(ctx, nav); err != nil {
+			return nil, err
+		}
+		err = walk(world)
+	}
+	if err != nil {
+		p.walkerWorld.drop()
 		return nil, callError(ctx, "Runtime.evaluate (the bounded walker)", err)
 	}
 	if len(reply.ExceptionDetails) > 0 || reply.Result.Type != "object" {
@@ -110,7 +126,7 @@ func (p *Page) CaptureBounded(ctx context.Context, horizon int, again bool) (*Bo
 			h.close()
 		}
 	}()
-	candidates, err := h.take(ctx, world.ExecutionContextID)
+	candidates, err := h.take(ctx, world)
 	if err != nil {
 		return nil, err
 	}
@@ -244,4 +260,55 @@ func (h *nodeHandles) close() error {
 		_ = h.p.client.Runtime.ReleaseObjectGroup(ctx, runtime.NewReleaseObjectGroupArgs(boundedGroup))
 	}
 	return h.err
+}
+
+// boundedWorldCache keeps the isolated world of the walker between
+// captures of one document: creating one costs two protocol calls, and a
+// world that has walked a document already holds its script objects for
+// the nodes, so the next walk of the same page is cheaper too. The page's
+// scripts cannot reach it, whatever its age.
+type boundedWorldCache struct {
+	mu    sync.Mutex
+	world runtime.ExecutionContextID
+	// nav is the count of main-frame navigations the world was made at.
+	nav uint64
+	ok  bool
+}
+
+// get is the world made at navigation count nav, if any.
+func (c *boundedWorldCache) get(nav uint64) (runtime.ExecutionContextID, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.world, c.ok && c.nav == nav
+}
+
+func (c *boundedWorldCache) set(w runtime.ExecutionContextID, nav uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.world, c.nav, c.ok = w, nav, true
+}
+
+func (c *boundedWorldCache) drop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ok = false
+}
+
+// errStale stands for a world that is not there to use.
+var errStale = errors.New("no walker world")
+
+// newWalkerWorld creates the walker's isolated world in the current main
+// frame and keeps it for navigation count nav.
+func (p *Page) newWalkerWorld(ctx context.Context, nav uint64) (runtime.ExecutionContextID, error) {
+	tree, err := p.client.Page.GetFrameTree(ctx)
+	if err != nil {
+		return 0, callError(ctx, "Page.getFrameTree", err)
+	}
+	world, err := p.client.Page.CreateIsolatedWorld(ctx,
+		page.NewCreateIsolatedWorldArgs(tree.FrameTree.Frame.ID).SetWorldName(boundedWorld))
+	if err != nil {
+		return 0, callError(ctx, "Page.createIsolatedWorld", err)
+	}
+	p.walkerWorld.set(world.ExecutionContextID, nav)
+	return world.ExecutionContextID, nil
 }

@@ -341,3 +341,32 @@ func TestBoundedFarLabel(t *testing.T) {
 	}
 	compareBounded(t, ctx, b, boundedCase{name: "far-label", url: srv.URL(), reqs: []domsnap.Request{req}})
 }
+
+// TestBoundedWorldFollowsTheDocument: the walker's world, kept between
+// captures of one document, is never used for the next: after the tab
+// navigates, a bounded read sees the new page.
+func TestBoundedWorldFollowsTheDocument(t *testing.T) {
+	b := launch(t)
+	ctx := context.Background()
+	a, other := serve(t, flatPage(100, "A")), serve(t, flatPage(100, "B"))
+	_, p := openSession(t, b, a.URL())
+	req := tableRequest("")
+	for _, want := range []string{"A", "A", "B"} {
+		if want == "B" {
+			if err := p.Navigate(ctx, other.URL()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := NewSession(p, SessionOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _, err := s.ExtractOnce(ctx, req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := firstCell(res); got != want {
+			t.Fatalf("the table says %q, want %q", got, want)
+		}
+	}
+}

@@ -50,6 +50,8 @@ type Page struct {
 	refused atomic.Uint64
 	// netEnabled is set once Goto has turned the Network domain on.
 	netEnabled atomic.Bool
+	// walkerWorld is the isolated world bounded captures reuse (bounded.go).
+	walkerWorld boundedWorldCache
 }
 
 // openPage connects to a tab the browser just created and readies it
