@@ -30,6 +30,8 @@ type Builder struct {
 	buf   []byte
 	cur   int
 	names map[string]uint32
+	// sealed is set by MarkHorizon: the document is cut there.
+	sealed bool
 }
 
 // NewBuilder returns a builder holding only the document node. sizeHint, when
@@ -39,6 +41,7 @@ func NewBuilder(sizeHint int) *Builder {
 		sizeHint = 1
 	}
 	t := &Tree{nodes: make([]record, 0, sizeHint)}
+	t.horizon = noHorizon
 	t.nodes = append(t.nodes, record{
 		parent: none, lastChild: none, prevSibling: none,
 		kind: Document, display: DisplayBlock,
@@ -221,6 +224,9 @@ func (b *Builder) add(parent int, kind Kind, data string) (int32, error) {
 	if b.done {
 		return 0, &BuildError{Msg: "builder already built"}
 	}
+	if b.sealed {
+		return 0, &BuildError{Msg: "the document was cut at its horizon"}
+	}
 	if !b.validParent(parent) {
 		return 0, &BuildError{Msg: fmt.Sprintf("parent index %d out of range", parent)}
 	}
@@ -320,6 +326,9 @@ func (b *Builder) Build() *Tree {
 		}
 	}
 	b.open = nil
+	// Building reads nodes through the cursor, as an analysis would; only
+	// the analyses' reads count.
+	t.reached.Store(false)
 	return t
 }
 

@@ -24,6 +24,7 @@ func (n Node) at(i int32) Node {
 	if i == none || n.t == nil {
 		return Node{}
 	}
+	n.t.past(i)
 	return Node{n.t, i}
 }
 
@@ -192,6 +193,7 @@ func (n Node) Subtree() iter.Seq[Node] {
 			return
 		}
 		for i := n.i; i < r.end; i++ {
+			n.t.past(i)
 			if !yield(Node{n.t, i}) {
 				return
 			}
@@ -226,6 +228,7 @@ func (n Node) Next(within Node, enter bool) Node {
 	if next >= w.end {
 		return Node{}
 	}
+	n.t.past(next)
 	return Node{n.t, next}
 }
 
@@ -241,6 +244,9 @@ func (n Node) Before(m Node) bool { return n.t != nil && n.t == m.t && n.i < m.i
 // SubtreeSize is the number of nodes in n's subtree, n included.
 func (n Node) SubtreeSize() int {
 	if r := n.rec(); r != nil {
+		if r.end > n.t.horizon {
+			n.t.reach() // an open subtree: its size is not known
+		}
 		return int(r.end - n.i)
 	}
 	return 0
@@ -310,6 +316,9 @@ func (n Node) Flags() Flags {
 func (n Node) BackendNodeID() int64 {
 	if n.t == nil || n.t.backend == nil {
 		return 0
+	}
+	if n.t.lazy != nil {
+		return n.t.lazy.get(n.i, n.t.backend[n.i])
 	}
 	return n.t.backend[n.i]
 }

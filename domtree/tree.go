@@ -74,10 +74,19 @@ type Tree struct {
 	backend   []int64 // nil when no node has a backend id
 	ids       map[string]int32
 	labelsFor map[string][]int32
+	// horizonState marks a partial tree (horizon.go).
+	horizonState
+	// lazy, when set, resolves backend holds' keys into ids (lazyid.go).
+	lazy *lazyIDs
 }
 
 // Len is the number of nodes, the document included.
-func (t *Tree) Len() int { return len(t.nodes) }
+func (t *Tree) Len() int {
+	if t.Partial() {
+		t.reach() // the document's length is not known
+	}
+	return len(t.nodes)
+}
 
 // Root is the document node.
 func (t *Tree) Root() Node {
@@ -90,8 +99,12 @@ func (t *Tree) Root() Node {
 // At returns the node at tree-order index i, or the zero Node when out of range.
 func (t *Tree) At(i int) Node {
 	if t == nil || i < 0 || i >= len(t.nodes) {
+		if t.Partial() && i >= 0 {
+			t.reach()
+		}
 		return Node{}
 	}
+	t.past(int32(i))
 	return Node{t, int32(i)}
 }
 
@@ -103,6 +116,9 @@ func (t *Tree) ElementByID(id string) (Node, bool) {
 	}
 	i, ok := t.ids[id]
 	if !ok {
+		if t.Partial() {
+			t.reach() // the element may lie past the horizon
+		}
 		return Node{}, false
 	}
 	return Node{t, i}, true
@@ -114,6 +130,9 @@ func (t *Tree) LabelsFor(id string) iter.Seq[Node] {
 	return func(yield func(Node) bool) {
 		if t == nil || id == "" {
 			return
+		}
+		if t.Partial() && t.labelsBeyond {
+			t.reach()
 		}
 		for _, i := range t.labelsFor[id] {
 			if !yield(Node{t, i}) {

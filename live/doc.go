@@ -25,7 +25,8 @@
 // A Session does not talk to CDP directly: it depends on the small [Driver]
 // interface (count main-frame navigations, take one DOM snapshot), which Page
 // implements and tests fake, so the atomic-capture rules are tested at every
-// step without a browser.
+// step without a browser. A driver that is also a [BoundedSnapshotter], as
+// Page is, serves observations with bounded captures (bounded_session.go).
 //
 // # Revisions
 //
@@ -54,7 +55,11 @@
 // Captures request only the display and visibility
 // computed styles; the analysis never reads input values, textarea values or
 // option-selected states from a snapshot (package snapshot drops them), and
-// no observation or extraction ever sends input to a page: only Act does. A capture's bytes as the protocol sent
+// no observation or extraction ever sends input to a page: only Act does. A
+// bounded capture's walker, the one script the package runs in a page for an
+// observation, runs in an isolated world and never reads a control's value,
+// a textarea's text or the text of an editing host (walkerSource), so its
+// bytes hold none of them. A capture's bytes as the protocol sent
 // them do hold control values: the session builds the tree from them and
 // scrubs them ([snapshot.ScrubEnvelope]) where they arrive, once, and keeps
 // only the scrubbed capture. Nothing a [Snapshot] exports holds the bytes as
@@ -105,8 +110,11 @@
 //
 // # Limits
 //
-// The analysis of a capture is bounded by the scan budgets of package limits;
-// the capture itself is as large as the page. Launch waits at most
+// The analysis of a capture is bounded by the scan budgets of package limits.
+// A whole capture (Capture, CaptureSnapshot) is as large as the
+// page; an observation that computes something reads the page only up to a
+// node horizon, retaken further when a scan reads past it
+// (bounded_session.go), so its capture is as large as what its scans read. Launch waits at most
 // Options.StartTimeout for the browser's first answer. Every protocol call runs
 // under a deadline: the caller's, or [limits.LiveTimeout] when the caller's
 // context has none. A deadline that passes (a server that never answers, a

@@ -54,6 +54,8 @@ type Page struct {
 	netEnabled atomic.Bool
 	// act is the state of acting on the tab (act_page.go).
 	act actState
+	// walkerWorld is the isolated world bounded captures reuse (bounded.go).
+	walkerWorld boundedWorldCache
 }
 
 // openPage connects to a tab the browser just created and readies it
@@ -263,7 +265,8 @@ func (p *Page) awaitRenderedFrame(ctx context.Context) error {
 const methodNotFound = -32601
 
 // Evaluate runs a script in the page and returns its JSON value. Only tests
-// and benchmarks use it; analysis never runs script in a page.
+// and benchmarks use it; analysis runs no script in the page's own world (an
+// observation's bounded walker runs in an isolated one, bounded.go).
 func (p *Page) Evaluate(ctx context.Context, expr string) (json.RawMessage, error) {
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()

@@ -6,12 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	domsnap "github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/pageserve"
+	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -71,6 +75,44 @@ func loadRequests(t testing.TB, path string) []domsnap.Request {
 		if req, err := domsnap.DecodeRequest(raw); err == nil {
 			reqs = append(reqs, req)
 		}
+	}
+	return reqs
+}
+
+// wholeAnswer is what the analysis of a whole tree answers: the
+// observation's canonical JSON when req is nil, else the extraction's, or
+// "error: <code>".
+func wholeAnswer(t *domtree.Tree, rev string, req domsnap.Query) []byte {
+	var b []byte
+	var err error
+	if req == nil {
+		var o *domsnap.Observation
+		if o, err = domsnap.Observe(t, rev, nil); err == nil {
+			b = o.Canonical()
+		}
+	} else {
+		var r *domsnap.Result
+		if r, err = domsnap.Extract(t, rev, req); err == nil {
+			b = r.Canonical()
+		}
+	}
+	if err != nil {
+		return []byte("error: " + string(errcode.CodeOf(err)))
+	}
+	return b
+}
+
+// firstColumns asks for the first collection of each kind, every column a
+// kind allows as text (a table's first four), as many rows as a request may.
+func firstColumns() []domsnap.Request {
+	var reqs []domsnap.Request
+	for _, k := range []domsnap.Kind{domsnap.Table, domsnap.List, domsnap.Form} {
+		cols := map[domsnap.Kind]int{domsnap.Table: 4, domsnap.List: limits.MaxListColumn + 1, domsnap.Form: limits.MaxFormColumn + 1}[k]
+		var fields []domsnap.Field
+		for c := 0; c < cols; c++ {
+			fields = append(fields, domsnap.Field{Name: "c" + strconv.Itoa(c), Column: c, Type: domsnap.String})
+		}
+		reqs = append(reqs, domsnap.Request{Kind: k, Fields: fields, RowLimit: limits.MaxRowLimit})
 	}
 	return reqs
 }

@@ -47,6 +47,9 @@ func TestSavedSnapshotSecretCanaries(t *testing.T) {
 	ctx := context.Background()
 	srv := serve(t, []byte(savedCanaryPage))
 	s, p := openSession(t, b, srv.URL())
+	// The extraction below must take a whole snapshot, whose bytes hold
+	// the values; a bounded one never reads them (TestBoundedNeverReadsValues).
+	s.drv = wholeOnly{p}
 	var sent []byte
 	s.onCapture = func(raw []byte) { sent = append(sent[:0], raw...) }
 	if _, err := p.Evaluate(ctx, `(() => { const e = document.querySelector("input[name=name]"); e.focus(); e.select(); return true })()`); err != nil {

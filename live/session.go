@@ -68,6 +68,9 @@ type Session struct {
 	// captures counts the snapshots asked of the driver, so tests can
 	// assert how many a read took.
 	captures uint64
+	// horizon, when positive (set by tests only), is the first horizon of
+	// every bounded observation, instead of the one its kind starts at.
+	horizon int
 	// onCapture, when set (by tests only), sees each capture's bytes as the
 	// browser sent them, before anything reads them: it lets a test show
 	// that a value it planted really was sent, and so that its absence
@@ -129,6 +132,11 @@ type Snapshot struct {
 	CapturedAt time.Time
 	// Browser is the browser identity given in SessionOptions.
 	Browser string
+	// Partial is set when the observation read the page only up to a
+	// horizon (a bounded capture, bounded_session.go): Tree is then a
+	// partial tree, and Envelope's capture holds only the nodes before the
+	// horizon, which a reader of saved snapshots reads as a whole page.
+	Partial bool
 
 	// scrubbed holds the capture, scrubbed (snapshot.ScrubEnvelope) as it
 	// arrived from the browser: the bytes the protocol sent, form values
@@ -213,6 +221,7 @@ func (s *Session) extractWith(ctx context.Context, spec observeSpec) (*domsnap.R
 		return nil, nil, err
 	}
 	spec.req = q
+	spec.horizon = ExtractHorizon
 	var res *domsnap.Result
 	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked) error {
 		var err error
@@ -255,6 +264,9 @@ type observeSpec struct {
 	// expected, when set, is a revision the caller insists is the latest
 	// (an expansion's), checked as a request's expected revision is.
 	expected string
+	// horizon is the first horizon of a bounded capture; 0 means
+	// DefaultHorizon (bounded_session.go).
+	horizon int
 }
 
 // computeFunc computes what an observation is taken for, on the new tree
@@ -318,9 +330,35 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 	var raw json.RawMessage
 	var tree *domtree.Tree
 	var at time.Time
+	// An observation that computes something reads the page only as far as
+	// its scans do, when the driver can (bounded_session.go); a capture
+	// taken to be saved reads all of it.
+	bs, bounded := snapper.(BoundedSnapshotter)
+	bounded = bounded && compute != nil
+	horizon := s.startHorizon(spec.horizon)
+	regrow := false
+	// endBounded ends the bounded capture in use, if any, once its tree's
+	// backend ids are no longer read.
+	var endBounded func() error
+	defer func() {
+		if endBounded != nil {
+			endBounded()
+		}
+	}()
+	// retake is where an observation whose scans read past its capture's
+	// horizon starts again, with a capture that reaches further.
+retake:
 	for {
 		s.captures++
-		raw, err = snapper.CaptureSnapshot(ctx, styles)
+		if bounded {
+			if endBounded != nil {
+				endBounded()
+				endBounded = nil
+			}
+			raw, tree, endBounded, err = captureBoundedTree(ctx, bs, horizon, regrow)
+		} else {
+			raw, err = snapper.CaptureSnapshot(ctx, styles)
+		}
 		if err != nil {
 			return nil, 0, leftDuringCapture(ctx, snapper, n0, err)
 		}
@@ -342,9 +380,23 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 		if s.onCapture != nil {
 			s.onCapture(raw)
 		}
-		tree, err = snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: styles})
-		if err != nil {
-			return nil, 0, err
+		if !bounded {
+			tree, err = snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: styles})
+			if err != nil {
+				return nil, 0, err
+			}
+		}
+		if spec.cond != nil && tree.Partial() {
+			// The condition is a scan too: one that read past the horizon
+			// is asked again of a capture that reaches further, at once.
+			spec.cond.Met(tree)
+			if tree.HorizonReached() {
+				if horizon, err = growHorizon(horizon); err != nil {
+					return nil, 0, err
+				}
+				regrow = true
+				continue
+			}
 		}
 		again, err := spec.cond.retry(ctx, tree, s.opts.Now)
 		if err != nil {
@@ -353,6 +405,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 		if !again {
 			break
 		}
+		regrow = false // a new look at the page, after a pause
 		// The document may have navigated while the condition was awaited:
 		// the next snapshot belongs to whatever document is current then.
 		if n0, err = snapper.Navigations(ctx); err != nil {
@@ -377,6 +430,21 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 		if err := compute(tree, rev, req); err != nil {
 			return nil, 0, err
 		}
+		if endBounded != nil {
+			// The computation has read every id it needed.
+			err := endBounded()
+			endBounded = nil
+			if err != nil {
+				return nil, 0, err
+			}
+		}
+		if tree.HorizonReached() {
+			if horizon, err = growHorizon(horizon); err != nil {
+				return nil, 0, err
+			}
+			regrow = true
+			goto retake
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, 0, cancelled(err)
@@ -384,7 +452,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 	s.seq++
 	s.pubNav = n0
 	s.invalid = false
-	return &Snapshot{Revision: rev, Tree: tree, scrubbed: scrubbed, ComputedStyles: styles, CapturedAt: at, Browser: s.opts.Browser}, n0, nil
+	return &Snapshot{Revision: rev, Tree: tree, scrubbed: scrubbed, ComputedStyles: styles, CapturedAt: at, Browser: s.opts.Browser, Partial: tree.Partial()}, n0, nil
 }
 
 // checkRevision applies docs/reference.md#revisions's table to expected, with the current

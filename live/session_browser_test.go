@@ -95,6 +95,15 @@ func (n navigatingTab) CaptureSnapshot(ctx context.Context, styles []string) (js
 	return n.Page.CaptureSnapshot(ctx, styles)
 }
 
+// CaptureBounded navigates too: a session observes through it when its
+// driver offers it.
+func (n navigatingTab) CaptureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
+	if err := n.Page.Navigate(ctx, n.to); err != nil {
+		return nil, err
+	}
+	return n.Page.CaptureBounded(ctx, horizon, again)
+}
+
 func TestNavigationDuringCapture(t *testing.T) {
 	b := launch(t)
 	a := serve(t, flatPage(100, "A"))

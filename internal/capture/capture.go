@@ -89,6 +89,16 @@ func styleColumns(names []string) (styleCols, error) {
 // checked here, once, before it is used; the builder then only sees
 // consistent input, and its own order check is the last guard.
 func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
+	b, err := fillCapture(rc, sc)
+	if err != nil {
+		return nil, err
+	}
+	return b.Build(), nil
+}
+
+// fillCapture is buildCapture up to the build: the builder holds every
+// node, so that a bounded capture can mark its horizon before building.
+func fillCapture(rc *rawCapture, sc styleCols) (*domtree.Builder, error) {
 	if err := validate(rc); err != nil {
 		return nil, err
 	}
@@ -228,7 +238,7 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		}
 		newIndex[i] = int32(idx)
 	}
-	return b.Build(), nil
+	return b, nil
 }
 
 func nodeValue(rc *rawCapture, i int) string {

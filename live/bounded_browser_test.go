@@ -1,0 +1,373 @@
+//go:build browser
+
+package live
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mafredri/cdp/protocol/input"
+
+	domsnap "github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/capture"
+	"github.com/domsnap/domsnap/internal/pageserve"
+	"github.com/domsnap/domsnap/internal/testkit/treediff"
+	"github.com/domsnap/domsnap/internal/typed"
+	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/snapshot"
+)
+
+// boundedCase is one page the bounded capture is compared on.
+type boundedCase struct {
+	name string
+	url  string
+	reqs []domsnap.Request
+}
+
+// compareBounded loads c in a fresh tab and requires the bounded path to
+// give what the whole snapshot gives: the same tree node for node (names,
+// attributes, text but for editing hosts, styles, exclusion, checked state
+// and the backend node id of every element) when the horizon is past the
+// page, and, through a Session, the same observation and extractions byte
+// for byte with the default horizon and with a tiny one, which forces a
+// retake with doubled horizons on every page larger than it.
+func compareBounded(t *testing.T, ctx context.Context, b *Browser, c boundedCase) {
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Navigate(ctx, c.url); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: snapshot.DefaultComputedStyles()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := p.CaptureBounded(ctx, limits.MaxTreeNodes, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bc.Close()
+	bounded, err := capture.DecodeBounded(bc.Raw, limits.MaxTreeNodes, bc.Hosts, bc.Resolve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bounded.Partial() {
+		t.Fatal("a capture with a horizon past the page is partial")
+	}
+	sameTree(t, whole, bounded)
+
+	rev := "r1.0000000000000000.n1.o1"
+	for _, h := range []int{0, 8} { // 0: the first horizon of each kind of observation
+		for i := -1; i < len(c.reqs); i++ {
+			s, err := NewSession(p, SessionOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.horizon = h
+			var got, want []byte
+			if i < 0 {
+				o, _, err := s.Observe(ctx, ReadOptions{Once: true})
+				got, rev = answerBytes(t, o, err)
+				want = wholeAnswer(whole, rev, nil)
+			} else {
+				req := c.reqs[i]
+				req.ExpectedRevision = ""
+				r, _, err := s.Extract(ctx, ReadOptions{Query: req, Once: true})
+				got, rev = answerBytes(t, r, err)
+				want = wholeAnswer(whole, rev, req)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("horizon %d, request %d (-1: the observation): bounded and whole differ:\n%v", h, i, jsonDiff(want, got))
+			}
+			if h == 8 && whole.Len() > 8 && s.Captures() < 2 {
+				t.Errorf("horizon 8 on a page of %d nodes took %d capture(s): the retake was not exercised", whole.Len(), s.Captures())
+			}
+		}
+	}
+}
+
+// answerBytes is an observation's or result's canonical bytes and its
+// revision, or the error's code.
+func answerBytes(t *testing.T, a interface {
+	Canonical() []byte
+}, err error) ([]byte, string) {
+	t.Helper()
+	if err != nil {
+		return []byte("error: " + string(errcode.CodeOf(err))), ""
+	}
+	var rev string
+	switch v := a.(type) {
+	case *domsnap.Observation:
+		rev = v.Revision
+	case *domsnap.Result:
+		rev = v.Revision
+	}
+	return a.Canonical(), rev
+}
+
+// sameTree requires two trees of one page to agree node for node, backend
+// node ids of elements included. Text inside an editing host is left out:
+// the bounded walker never reads it (nothing analyses it).
+func sameTree(t *testing.T, whole, bounded *domtree.Tree) {
+	t.Helper()
+	if whole.Len() != bounded.Len() {
+		diffs, _ := treediff.Compare(whole, bounded)
+		t.Fatalf("whole tree %d nodes, bounded %d; first difference: %v", whole.Len(), bounded.Len(), firstDiff(diffs))
+	}
+	for i := 0; i < whole.Len(); i++ {
+		w, b := whole.At(i), bounded.At(i)
+		wd, bd := treediff.Describe(w), treediff.Describe(b)
+		if w.Kind() == domtree.Text && insideEditingHost(w) {
+			wd, bd = "", ""
+		}
+		if wd != bd || w.Excluded() != b.Excluded() || w.Display() != b.Display() || w.Visibility() != b.Visibility() || w.Checked() != b.Checked() {
+			t.Fatalf("node %d (%s): whole %s %s, bounded %s %s", i, treediff.Path(w), wd, treediff.StateOf(w), bd, treediff.StateOf(b))
+		}
+		if (w.IsElement() || i == 0) && w.BackendNodeID() != b.BackendNodeID() {
+			t.Fatalf("node %d (%s): backend node id whole %d, bounded %d", i, treediff.Path(w), w.BackendNodeID(), b.BackendNodeID())
+		}
+	}
+}
+
+func insideEditingHost(n domtree.Node) bool {
+	for a := range n.Ancestors() {
+		if a.EditingHost() {
+			return true
+		}
+	}
+	return false
+}
+
+func firstDiff(diffs []treediff.Diff) string {
+	if len(diffs) == 0 {
+		return "none"
+	}
+	return diffs[0].String()
+}
+
+// TestBoundedCaptureMatchesWholeSnapshot compares the bounded path with the
+// whole snapshot on every parity fixture.
+func TestBoundedCaptureMatchesWholeSnapshot(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join("..", "testdata", "html", "*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no fixture pages: %v", err)
+	}
+	sort.Strings(pages)
+	if only := os.Getenv("DOMSNAP_BOUNDED_ONLY"); only != "" {
+		pages = filterPages(pages, only)
+	}
+	b := launch(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	for _, page := range pages {
+		name := strings.TrimSuffix(filepath.Base(page), ".html")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := pageserve.Serve(data, info.Charset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			reqs := loadRequests(t, strings.TrimSuffix(page, ".html")+".requests.json")
+			compareBounded(t, ctx, b, boundedCase{name: name, url: srv.URL(), reqs: reqs})
+		})
+	}
+}
+
+func filterPages(pages []string, only string) []string {
+	var out []string
+	for _, p := range pages {
+		if strings.Contains(filepath.Base(p), only) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// wholeOnly hides a driver's bounded captures, so a session over it takes
+// whole snapshots for every observation.
+type wholeOnly struct{ Snapshotter }
+
+// TestBoundedNeverReadsValues: on a page whose controls hold pre-filled
+// canaries, one typed by a person, a textarea value and an editing host's
+// text set by script, a bounded observation's bytes hold none of them,
+// while a whole snapshot of the same page holds them all (so their absence
+// is the walker's doing); and no output holds one.
+func TestBoundedNeverReadsValues(t *testing.T) {
+	page := strings.Replace(savedCanaryPage, "</form>", `</form><div contenteditable>CANARY-SAVED-EDIT</div>`, 1)
+	b := launch(t)
+	ctx := context.Background()
+	srv := serve(t, []byte(page))
+	s, p := openSession(t, b, srv.URL())
+	if _, err := p.Evaluate(ctx, `(() => { const e = document.querySelector("input[name=name]"); e.focus(); e.select(); return true })()`); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Client().Input.InsertText(ctx, input.NewInsertTextArgs("CANARY-SAVED-TYPED")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Evaluate(ctx, `(() => { document.querySelector("textarea").value = "CANARY-SAVED-TAVAL"; return true })()`); err != nil {
+		t.Fatal(err)
+	}
+	canaries := []string{"CANARY-SAVED-TEXT", "CANARY-SAVED-PASS", "CANARY-SAVED-MAIL", "CANARY-SAVED-HIDDEN",
+		"CANARY-SAVED-CHECK", "CANARY-SAVED-AREA", "CANARY-SAVED-TYPED", "CANARY-SAVED-TAVAL", "CANARY-SAVED-EDIT"}
+	whole, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range canaries {
+		if !strings.Contains(string(whole), c) {
+			t.Fatalf("%s is not in a whole snapshot: the test would prove nothing", c)
+		}
+	}
+	var sent [][]byte
+	s.onCapture = func(raw []byte) { sent = append(sent, append([]byte(nil), raw...)) }
+	s.horizon = 4 // retakes too
+	fields := []domsnap.Field{}
+	for c := 0; c <= limits.MaxFormColumn; c++ {
+		fields = append(fields, domsnap.Field{Name: "c" + string(rune('0'+c)), Column: c, Type: typed.String})
+	}
+	o, snap, err := s.Observe(ctx, ReadOptions{Query: &domsnap.Request{Kind: aria.Form, Fields: fields, RowLimit: limits.MaxRowLimit}, Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sent) < 2 {
+		t.Fatalf("%d captures: the retakes were not exercised", len(sent))
+	}
+	outputs := append(sent, o.Canonical(), snap.Envelope().Capture)
+	for i, out := range outputs {
+		if at := bytes.Index(out, []byte("CANARY")); at >= 0 {
+			t.Errorf("output %d holds a canary: ...%s...", i, out[max(0, at-40):min(len(out), at+40)])
+		}
+	}
+	if o.Extraction == nil || !strings.Contains(string(o.Canonical()), "Send now") {
+		t.Fatalf("the form was not read: %s", o.Canonical())
+	}
+}
+
+// hostilePage's script attacks a walker that would run in the page's own
+// world: it replaces the DOM accessors and built-ins the walker uses, sets
+// the global the walker leaves its nodes in, and adds a closed shadow root
+// (to a custom element, where closed roots live) and an open one, whose
+// hosts' light children a whole capture leaves out.
+const hostilePage = `<!DOCTYPE html><html><head><title>hostile</title></head><body>
+<table><tr><th>name</th><th>qty</th></tr><tr><td>pear</td><td>2</td></tr><tr><td>fig</td><td>3</td></tr></table>
+<x-closed id="closed"><span>light child of a closed host</span></x-closed>
+<div id="open"><span>light child of an open host</span></div>
+<ul><li>one</li><li>two</li></ul>
+<script>
+document.getElementById("closed").attachShadow({mode: "closed"}).innerHTML = "<p>inside closed</p>";
+document.getElementById("open").attachShadow({mode: "open"}).innerHTML = "<p>inside open</p><slot></slot>";
+const lie = () => { throw new Error("hostile"); };
+for (const k of ["firstChild", "nextSibling", "parentNode", "nodeType", "nodeName"]) {
+	Object.defineProperty(Node.prototype, k, {get: lie});
+}
+Object.defineProperty(Element.prototype, "attributes", {get: lie});
+Element.prototype.checkVisibility = () => false;
+window.getComputedStyle = () => ({display: "none", visibility: "hidden"});
+Array.prototype.push = lie;
+Map.prototype.get = lie;
+String.prototype.replace = lie;
+Object.defineProperty(globalThis, "__domsnapNodes", {get: lie, set: lie});
+</script></body></html>`
+
+// TestBoundedHostilePage: a page that breaks every built-in its own world
+// offers is read by the bounded path exactly as by the whole snapshot,
+// tree and answers, shadow hosts included.
+func TestBoundedHostilePage(t *testing.T) {
+	b := launch(t)
+	ctx := context.Background()
+	url := scriptServer(t, hostilePage)
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Navigate(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	// The attack is in place in the page's world.
+	if got, err := p.Evaluate(ctx, `document.body.checkVisibility() === false && typeof getComputedStyle(document.body).getPropertyValue === "undefined"`); err != nil || string(got) != "true" {
+		t.Fatalf("the hostile script did not run: %s %v", got, err)
+	}
+	compareBounded(t, ctx, b, boundedCase{name: "hostile", url: url, reqs: firstColumns()})
+}
+
+// TestBoundedFarLabel: a form at the top whose control's label lies past
+// the first horizon is read with that label, as the whole snapshot reads
+// it: the label lookup on the partial tree knows labels lie beyond and
+// asks for more of the page.
+func TestBoundedFarLabel(t *testing.T) {
+	var page strings.Builder
+	page.WriteString(`<!DOCTYPE html><html><head><title>far</title></head><body><form><input id="q" name="q"></form>`)
+	for i := 0; i < 9000; i++ {
+		page.WriteString("<p>filler</p>")
+	}
+	page.WriteString(`<label for="q">FAR-LABEL</label></body></html>`)
+	b := launch(t)
+	ctx := context.Background()
+	srv := serve(t, []byte(page.String()))
+	s, _ := openSession(t, b, srv.URL())
+	req := domsnap.Request{Kind: aria.Form, Index: 0, RowLimit: 5, Fields: []domsnap.Field{{Name: "label", Column: 0, Type: typed.String}}}
+	res, _, err := s.Extract(ctx, ReadOptions{Query: req, Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Canonical()), "FAR-LABEL") {
+		t.Fatalf("the far label was not read: %s", res.Canonical())
+	}
+	if s.Captures() < 2 {
+		t.Fatalf("%d capture(s): the label past the horizon did not make it read further", s.Captures())
+	}
+	compareBounded(t, ctx, b, boundedCase{name: "far-label", url: srv.URL(), reqs: []domsnap.Request{req}})
+}
+
+// TestBoundedWorldFollowsTheDocument: the walker's world, kept between
+// captures of one document, is never used for the next: after the tab
+// navigates, a bounded read sees the new page.
+func TestBoundedWorldFollowsTheDocument(t *testing.T) {
+	b := launch(t)
+	ctx := context.Background()
+	a, other := serve(t, flatPage(100, "A")), serve(t, flatPage(100, "B"))
+	_, p := openSession(t, b, a.URL())
+	req := tableRequest("")
+	for _, want := range []string{"A", "A", "B"} {
+		if want == "B" {
+			if err := p.Navigate(ctx, other.URL()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := NewSession(p, SessionOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _, err := s.Extract(ctx, ReadOptions{Query: req, Once: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := firstCell(res); got != want {
+			t.Fatalf("the table says %q, want %q", got, want)
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	domsnap "github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/aria"
+	"github.com/domsnap/domsnap/internal/typed"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// boundedTab is a Driver that takes bounded captures of a generated page:
+// filler paragraphs, then a table (so how far the scans read is set by
+// where the table is), then more filler. With endless set the document
+// never ends: every capture is cut.
+type boundedTab struct {
+	fakeTab
+	before, after int
+	endless       bool
+	horizons      []int
+	closed        int
+}
+
+// CaptureBounded writes the page's first horizon nodes as the walker
+// does.
+func (b *boundedTab) CaptureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
+	b.horizons = append(b.horizons, horizon)
+	type node struct {
+		parent, typ int
+		name, value string
+		attrs       []string
+		display     string
+	}
+	nodes := []node{{-1, 9, "#document", "", nil, ""}, {0, 1, "HTML", "", nil, "block"}, {1, 1, "BODY", "", nil, "block"}}
+	filler := func(n int) {
+		for i := 0; i < n; i++ {
+			nodes = append(nodes, node{2, 1, "P", "", nil, "block"})
+			nodes = append(nodes, node{len(nodes) - 1, 3, "#text", "filler " + strconv.Itoa(i), nil, ""})
+		}
+	}
+	filler(b.before)
+	table := len(nodes)
+	nodes = append(nodes, node{2, 1, "TABLE", "", nil, "table"})
+	for r := 0; r < 3; r++ {
+		tr := len(nodes)
+		nodes = append(nodes, node{table, 1, "TR", "", nil, "table-row"})
+		for c := 0; c < 2; c++ {
+			td := len(nodes)
+			nodes = append(nodes, node{tr, 1, "TD", "", nil, "table-cell"})
+			nodes = append(nodes, node{td, 3, "#text", "r" + strconv.Itoa(r) + "c" + strconv.Itoa(c), nil, ""})
+		}
+	}
+	filler(b.after)
+	cut := b.endless || len(nodes) > horizon
+	if len(nodes) > horizon {
+		nodes = nodes[:horizon]
+	}
+	strs := []string{}
+	idx := map[string]int{}
+	str := func(s string) int {
+		if i, ok := idx[s]; ok {
+			return i
+		}
+		idx[s] = len(strs)
+		strs = append(strs, s)
+		return len(strs) - 1
+	}
+	var parent, typ, name, value, lnode []int
+	var attrs, styles [][]int
+	for i, n := range nodes {
+		parent, typ, name = append(parent, n.parent), append(typ, n.typ), append(name, str(n.name))
+		v := -1
+		if n.typ == 3 {
+			v = str(n.value)
+		}
+		value, attrs = append(value, v), append(attrs, []int{})
+		if n.display != "" {
+			lnode, styles = append(lnode, i), append(styles, []int{str(n.display), str("visible")})
+		}
+	}
+	doc := map[string]any{
+		"documents": []any{map[string]any{
+			"nodes":  map[string]any{"parentIndex": parent, "nodeType": typ, "nodeName": name, "nodeValue": value, "attributes": attrs},
+			"layout": map[string]any{"nodeIndex": lnode, "styles": styles},
+		}},
+		"strings": strs,
+		"horizon": map[string]bool{"cut": cut, "labelsBeyond": false},
+	}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	return &BoundedCapture{Raw: raw, Resolve: func(i int) int64 { return int64(i) + 100 }, Close: func() error { b.closed++; return nil }}, nil
+}
+
+var boundedReq = domsnap.Request{Kind: aria.Table, Index: 0, RowLimit: 5,
+	Fields: []domsnap.Field{{Name: "a", Column: 0, Type: typed.String}}}
+
+func TestBoundedObservationRetakesWithDoubledHorizons(t *testing.T) {
+	// The table starts at node 3+2*500 = 1003: a first horizon of 8 is
+	// doubled until the scans find the whole table and read no further
+	// than the horizon.
+	tab := &boundedTab{before: 500, after: 5000}
+	s, err := NewSession(tab, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.horizon = 8
+	res, _, err := s.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Collection.Found || len(res.Rows) != 3 {
+		t.Fatalf("the table was not read: %s", res.Canonical())
+	}
+	want := []int{8, 16, 32, 64, 128, 256, 512, 1024}
+	if !equalInts(tab.horizons, want) {
+		t.Fatalf("horizons %v, want %v", tab.horizons, want)
+	}
+	if s.Captures() != uint64(len(want)) || tab.captures != 0 || tab.closed != len(want) {
+		t.Fatalf("captures %d, whole snapshots %d, closed %d", s.Captures(), tab.captures, tab.closed)
+	}
+	// The answer is the one the whole page gives.
+	whole := &boundedTab{before: 500, after: 5000}
+	ws, _ := NewSession(whole, SessionOptions{})
+	ws.horizon = limits.MaxTreeNodes
+	wres, _, err := ws.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Replace(string(wres.Canonical()), wres.Revision, "", -1) != strings.Replace(string(res.Canonical()), res.Revision, "", -1) {
+		t.Fatalf("bounded %s\nwhole %s", res.Canonical(), wres.Canonical())
+	}
+}
+
+func TestBoundedObservationOfAnEndlessPageIsTooLarge(t *testing.T) {
+	// A page whose table the scans never find and whose end never comes:
+	// the horizon doubles up to the tree bound, and then the page is too
+	// large, as the whole snapshot would say.
+	tab := &boundedTab{before: 1, after: 0, endless: true}
+	s, _ := NewSession(tab, SessionOptions{})
+	_, _, err := s.Observe(context.Background(), ReadOptions{Once: true})
+	if errcode.CodeOf(err) != errcode.UnsupportedInput || !strings.Contains(err.Error(), "too_large") {
+		t.Fatalf("got %v, want unsupported_input (too_large)", err)
+	}
+	last := tab.horizons[len(tab.horizons)-1]
+	if tab.horizons[0] != DefaultHorizon || last != limits.MaxTreeNodes || tab.closed != len(tab.horizons) {
+		t.Fatalf("horizons %v, closed %d", tab.horizons, tab.closed)
+	}
+}
+
+func TestExtractionStartsAtTheExtractHorizon(t *testing.T) {
+	tab := &boundedTab{before: 10, after: 50000}
+	s, _ := NewSession(tab, SessionOptions{})
+	if _, _, err := s.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !equalInts(tab.horizons, []int{ExtractHorizon}) {
+		t.Fatalf("horizons %v, want one capture at %d", tab.horizons, ExtractHorizon)
+	}
+	tab.horizons = nil
+	s, _ = NewSession(tab, SessionOptions{})
+	if _, _, err := s.Observe(context.Background(), ReadOptions{Once: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !equalInts(tab.horizons, []int{DefaultHorizon}) {
+		t.Fatalf("horizons %v, want one capture at %d", tab.horizons, DefaultHorizon)
+	}
+}
+
+func TestSavedCaptureStaysWhole(t *testing.T) {
+	tab := &boundedTab{before: 1, after: 1}
+	tab.capture = json.RawMessage(`{"documents":[{"nodes":{"parentIndex":[-1],"nodeType":[9],"nodeName":[0]},"layout":{"nodeIndex":[],"styles":[]}}],"strings":["#document"]}`)
+	s, _ := NewSession(tab, SessionOptions{})
+	snap, err := s.Capture(context.Background(), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.horizons) != 0 || tab.captures != 1 || snap.Partial {
+		t.Fatalf("a capture for saving took %d bounded and %d whole captures", len(tab.horizons), tab.captures)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

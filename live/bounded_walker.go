@@ -1,0 +1,200 @@
+package live
+
+// walkerSource is the bounded capture's walker: a function of the node
+// horizon, evaluated in an isolated world of the main frame, so the page's
+// own script can neither see it nor change what it calls (every world has
+// its own prototypes and globals), and the page's Content-Security-Policy
+// does not apply to it. It runs synchronously, so no page script runs while
+// it reads: the document it returns is one state of the page.
+//
+// It walks the main document in tree order through firstChild and
+// nextSibling (the light tree: no shadow tree, no template contents, no
+// frame document, as the whole capture's tree leaves them out; processing
+// instructions are skipped, as the capture's reader skips them) and writes
+// each node in the terms of DOMSnapshot.captureSnapshot, the tables
+// capture.DecodeBounded reads:
+//
+//   - parentIndex, nodeType, nodeName (as the DOM spells it), nodeValue for
+//     text, CDATA and comments, and attributes as name, value pairs;
+//   - inputChecked for checked checkbox and radio inputs, the browser's state;
+//   - a layout object, with the computed display and visibility, for every
+//     element the browser gave a box. checkVisibility with
+//     contentVisibilityAuto is true exactly for an element with a box that
+//     no content-visibility ancestor skips, the elements captureSnapshot
+//     lists layout objects for. An element without a box is rendered
+//     (captureSnapshot: a descendant has a layout object) only when it is
+//     display: contents and a range over its contents has client rects;
+//     such an element gets a layout object whose styles say what the
+//     capture's reader makes of it (a block, with its parent's visibility),
+//     and every other element without a box gets none, so its descendants
+//     are not asked.
+//
+// Values never leave the page: the value attribute of an input that is not
+// a button is not read (the secret rule of domtree.InputValueSecret, on the
+// first type attribute), a textarea's text children are written empty and
+// so is every text inside an editing host (the first contenteditable
+// attribute decides, domtree.EditingHost), exactly what the scrub would
+// leave of a whole capture. Property values (an input's value, a select's
+// choice) are never read at all; checked state is read, as the capture
+// holds it.
+//
+// It stops before the node that would pass the horizon and says whether
+// the document continued ("cut"); when it did, it also says whether a
+// label with a for attribute lies past the horizon (labelsBeyond), by
+// comparing the labels it wrote with the document's count, so that label
+// lookups on the partial tree stay exact when none do. Counting is the one
+// step that reads the whole document; the browser keeps the count of its
+// label elements while the document does not change, and only a page with
+// labels past the horizon has them selected by attribute. In a document
+// that is not HTML it does not count and says there may be.
+//
+// An element with an open shadow root is written as a whole capture writes
+// it: its shadow root follows it as a fragment node in the shadowRootType
+// table, and its light children are not written (a whole capture walks the
+// flat tree, where they are not the host's children). A closed shadow root
+// is invisible to every script; closed roots are attached to custom
+// elements in practice, so the walker lists the custom elements that have
+// children (__domsnapCandidates), and the caller asks the browser which of
+// them host one (Page.closedHosts).
+//
+// The nodes written are kept, in order, in the isolated world's global
+// __domsnapNodes (null for a shadow root), where only this package's next
+// call looks: it takes them, to find backend node ids when an analysis
+// reads them, and deletes the global.
+const walkerSource = `(function (limit) {
+	'use strict';
+	const strings = [], index = new Map();
+	const str = (s) => {
+		let i = index.get(s);
+		if (i === undefined) { i = strings.length; strings.push(s); index.set(s, i); }
+		return i;
+	};
+	// ASCII lower case, as the reader folds names; most names need no
+	// change, and element names are folded once each.
+	const lower = (s) => s === s.toLowerCase() ? s : s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+	const names = new Map();
+	const lowerName = (s) => {
+		let l = names.get(s);
+		if (l === undefined) { l = lower(s); names.set(s, l); }
+		return l;
+	};
+	const parent = [-1], type = [9], name = [str('#document')], value = [-1], attrs = [[]];
+	const checked = [], lnode = [], lstyles = [], shadowIndex = [], shadowValue = [];
+	const handles = [document], candidates = [];
+	const empty = str('');
+	let labels = 0, labelsAll = 0, cut = false;
+	// A frame per open element: its index, whether its children may have
+	// boxes, the visibility the reader gives it, whether it is or lies in an
+	// editing host, whether it is a textarea.
+	const stack = [{ i: 0, boxes: true, vis: 'visible', edit: false, ta: false }];
+	let cur = document.firstChild;
+	while (cur !== null) {
+		const top = stack[stack.length - 1];
+		const t = cur.nodeType;
+		let frame = null;
+		if (t === 1 || t === 3 || t === 4 || t === 8 || t === 10) {
+			const root = t === 1 ? cur.shadowRoot : null;
+			if (handles.length + (root === null ? 1 : 2) > limit) { cut = true; break; }
+			const i = handles.length;
+			handles.push(cur); parent.push(top.i); type.push(t);
+			if (t === 1) {
+				const nm = cur.nodeName, lname = lowerName(nm);
+				name.push(str(nm)); value.push(-1);
+				const list = cur.attributes, a = [];
+				let secret = false, edit = top.edit, ceSeen = false, labelFor = false;
+				if (lname === 'input') {
+					secret = true;
+					for (let k = 0; k < list.length; k++) {
+						if (lower(list[k].name) === 'type') {
+							const v = lower(list[k].value);
+							secret = !(v === 'button' || v === 'submit' || v === 'reset');
+							break;
+						}
+					}
+				}
+				for (let k = 0; k < list.length; k++) {
+					const an = list[k].name, ln = lower(an);
+					if (secret && ln === 'value') continue;
+					const v = list[k].value;
+					if (ln === 'contenteditable' && !ceSeen) {
+						ceSeen = true;
+						const lv = lower(v);
+						if (lv === '' || lv === 'true' || lv === 'plaintext-only') edit = true;
+					}
+					if (ln === 'for') labelFor = true;
+					a.push(str(an), str(v));
+				}
+				attrs.push(a);
+				if (lname === 'label') { labelsAll++; if (labelFor) labels++; }
+				if (cur instanceof HTMLInputElement && (cur.type === 'checkbox' || cur.type === 'radio') && cur.checked) checked.push(i);
+				let vis = top.vis, boxes = false;
+				if (top.boxes) {
+					if (cur.checkVisibility({ contentVisibilityAuto: true })) {
+						const cs = getComputedStyle(cur);
+						vis = cs.visibility;
+						lnode.push(i); lstyles.push([str(cs.display), str(vis)]);
+						boxes = true;
+					} else if (getComputedStyle(cur).display === 'contents') {
+						const r = document.createRange();
+						r.selectNodeContents(cur);
+						if (r.getClientRects().length > 0) {
+							lnode.push(i); lstyles.push([str('contents'), str(top.vis)]);
+							boxes = true;
+						}
+					}
+				}
+				if (root !== null) {
+					// An open shadow root, written as a whole capture
+					// writes it: a fragment child that the reader leaves
+					// out, with the host's light children, which a whole
+					// capture does not list under the host either.
+					handles.push(null); parent.push(i); type.push(11); name.push(str('#document-fragment'));
+					value.push(-1); attrs.push([]);
+					shadowIndex.push(i + 1); shadowValue.push(str(root.mode));
+				} else {
+					frame = { i, boxes, vis, edit, ta: lname === 'textarea' };
+					if (nm.indexOf('-') >= 0 && cur.firstChild !== null) candidates.push(i);
+				}
+			} else if (t === 3 || t === 4) {
+				name.push(str(cur.nodeName)); attrs.push([]);
+				value.push(top.ta || top.edit ? empty : str(cur.data));
+			} else if (t === 8) {
+				name.push(str(cur.nodeName)); attrs.push([]); value.push(str(cur.data));
+			} else {
+				name.push(str(cur.nodeName)); attrs.push([]); value.push(-1);
+			}
+		}
+		if (frame !== null && cur.firstChild !== null) {
+			stack.push(frame);
+			cur = cur.firstChild;
+			continue;
+		}
+		for (;;) {
+			const sib = cur.nextSibling;
+			if (sib !== null) { cur = sib; break; }
+			const p = cur.parentNode;
+			if (p === null || p === document) { cur = null; break; }
+			stack.pop();
+			cur = p;
+		}
+	}
+	let labelsBeyond = false;
+	if (cut) {
+		// The count of all labels is the browser's cached collection,
+		// counted once while the document does not change; only when it
+		// says labels lie beyond are they selected by their for attribute.
+		labelsBeyond = document.contentType !== 'text/html' ||
+			document.getElementsByTagName('label').length > labelsAll && document.querySelectorAll('label[for]').length > labels;
+	}
+	globalThis.__domsnapNodes = handles;
+	globalThis.__domsnapCandidates = candidates;
+	return {
+		documents: [{
+			nodes: { parentIndex: parent, nodeType: type, nodeName: name, nodeValue: value, attributes: attrs,
+				inputChecked: { index: checked }, shadowRootType: { index: shadowIndex, value: shadowValue } },
+			layout: { nodeIndex: lnode, styles: lstyles },
+		}],
+		strings,
+		horizon: { cut, labelsBeyond },
+	};
+})`
