@@ -100,13 +100,19 @@ func ScanFrom(start domtree.Node, rows []Row) View {
 type scanner struct {
 	v    View
 	text *cells.Text
-	// ends holds, for every entered element that is not inline-level, the
-	// index one past its subtree: reaching it closes the element and adds
-	// its trailing space. Every entry was paid for by the budget.
-	ends []int
-	// editEnd is one past the subtree of the outermost editable element
-	// entered: text before it is a value and is never read.
-	editEnd int
+	// blocks holds every entered element that is not inline-level and
+	// still contains the walk: leaving it adds its trailing space. Every
+	// entry was paid for by the budget.
+	//
+	// Whether the walk has left an element is asked with Contains about the
+	// node the walk reached, never with the element's subtree size: on a
+	// partial tree (a bounded live capture) an element still open at the
+	// horizon has no known size, and asking for it would send the capture
+	// back for the whole page, though the walk ends long before.
+	blocks []domtree.Node
+	// edit is the outermost editable element entered, while the walk is
+	// inside it: its text is a value and is never read.
+	edit domtree.Node
 	// rows is sorted by tree order, next the first not yet reached, and open
 	// the stack of rows containing the walk, innermost last.
 	rows []Row
@@ -123,8 +129,8 @@ func scan(start domtree.Node, rows []Row, limit int) View {
 		if a.Element.Index() != b.Element.Index() {
 			return a.Element.Index() - b.Element.Index()
 		}
-		// The larger subtree first, so the innermost is pushed last.
-		return b.Element.SubtreeSize() - a.Element.SubtreeSize()
+		// The same index is the same element.
+		return 0
 	})
 	b := limits.NewBudget(limit)
 	n := start
@@ -145,15 +151,17 @@ func scan(start domtree.Node, rows []Row, limit int) View {
 
 // visit handles one node the walk reached.
 func (s *scanner) visit(n domtree.Node) {
-	i := n.Index()
-	for len(s.ends) > 0 && s.ends[len(s.ends)-1] <= i {
-		s.ends = s.ends[:len(s.ends)-1]
+	for len(s.blocks) > 0 && !s.blocks[len(s.blocks)-1].Contains(n) {
+		s.blocks = s.blocks[:len(s.blocks)-1]
 		s.text.Space()
 	}
-	s.track(i)
+	if s.edit.Valid() && !s.edit.Contains(n) {
+		s.edit = domtree.Node{}
+	}
+	s.track(n)
 	switch n.Kind() {
 	case domtree.Text:
-		if i >= s.editEnd && n.Visible() && !s.text.Full() {
+		if !s.edit.Valid() && n.Visible() && !s.text.Full() {
 			s.text.WriteString(n.Data())
 		}
 		return
@@ -166,12 +174,12 @@ func (s *scanner) visit(n domtree.Node) {
 	}
 	if n.Display() != domtree.DisplayInline {
 		s.text.Space()
-		s.ends = append(s.ends, i+n.SubtreeSize())
+		s.blocks = append(s.blocks, n)
 	} else if n.Is("br") && !n.Invisible() {
 		s.text.Space()
 	}
-	if editable(n) && i+n.SubtreeSize() > s.editEnd {
-		s.editEnd = i + n.SubtreeSize()
+	if editable(n) && !s.edit.Valid() {
+		s.edit = n
 	}
 	if !n.Visible() {
 		return
@@ -187,18 +195,14 @@ func (s *scanner) visit(n domtree.Node) {
 	}
 }
 
-// track keeps open the stack of inventory rows that contain node index i.
-func (s *scanner) track(i int) {
-	for len(s.open) > 0 {
-		top := s.open[len(s.open)-1].Element
-		if top.Index()+top.SubtreeSize() > i {
-			break
-		}
+// track keeps open the stack of inventory rows that contain n.
+func (s *scanner) track(n domtree.Node) {
+	for len(s.open) > 0 && !s.open[len(s.open)-1].Element.Contains(n) {
 		s.open = s.open[:len(s.open)-1]
 	}
-	for s.next < len(s.rows) && s.rows[s.next].Element.Index() <= i {
+	for s.next < len(s.rows) && s.rows[s.next].Element.Index() <= n.Index() {
 		r := s.rows[s.next]
-		if r.Element.Index()+r.Element.SubtreeSize() > i {
+		if r.Element.Contains(n) {
 			s.open = append(s.open, r)
 		}
 		s.next++
