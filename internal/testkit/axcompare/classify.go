@@ -32,16 +32,24 @@ var (
 			}},
 		{"content-only-for-buttons", "a form control takes its content as its label only when its role is button; Chromium names a role=checkbox, radio or switch element from its content",
 			func(c Control) bool { return formRowRoles[c.Role] && c.Role != "button" && c.AXNameFrom == "contents" }},
-		{"content-is-text", "a button's content is its visible text by the cell-text rules, which read neither an image's alt nor a control inside the button; Chromium's name adds both",
-			func(c Control) bool {
-				return c.Role == "button" && c.AXNameFrom == "contents" && subsequence(words(c.Name), words(c.AXName))
-			}},
 		{"title-placeholder-fallback", "title, then placeholder, name any form control whose earlier label sources are empty; Chromium names no checkbox by its placeholder, and no button input with an empty value by its title",
 			func(c Control) bool {
 				return c.AXName == "" && c.Name != "" && (Normalize(c.Name) == c.Title || Normalize(c.Name) == c.Placeholder)
 			}},
 		{"label-sources", "a label element or referenced element contributes nothing when it is invisible or excluded, an editable control or inside one (never a value), or already counted, and only the nearest ancestor label counts; Chromium's name reads hidden references, values, repeats and nested labels",
 			func(c Control) bool { return strings.HasPrefix(c.AXNameFrom, "relatedElement:") }},
+		{"text-transform", "a name is the text as the page holds it; Chromium's name is the text as CSS text-transform renders it (upper case, capitalised)",
+			func(c Control) bool { return strings.EqualFold(Normalize(c.Name), Normalize(c.AXName)) }},
+		{"spacing", "the cell-text rules put a space around every element that is not inline-level and none between inline ones (an image's alt joins the text beside it); Chromium spaces by its own rules, so only the spaces differ",
+			func(c Control) bool { return squeeze(c.Name) == squeeze(c.AXName) }},
+		{"content-beyond-text", "a name from content is the visible text by the cell-text rules (and, outside form controls, an image's alt), then the control's title when that is empty; Chromium's name from content also reads an image's alt inside a button, an SVG's title or label, a descendant's title or aria-label and a control inside",
+			func(c Control) bool {
+				return c.AXNameFrom == "contents" && (subsequence(words(c.Name), words(c.AXName)) || (c.Name != "" && Normalize(c.Name) == c.Title))
+			}},
+		{"content-left-out", "a name from content is all the control's visible text; Chromium's name leaves some of it out: a submenu inside a menu item, or a link holding a figure, which Chromium names by its title, a part of that text",
+			func(c Control) bool {
+				return (c.AXNameFrom == "contents" || c.AXNameFrom == "attribute:title") && subsequence(words(c.AXName), words(c.Name))
+			}},
 	}
 )
 
@@ -96,7 +104,11 @@ var formRowRoles = map[string]bool{
 	"searchbox": true, "combobox": true, "listbox": true, "slider": true, "spinbutton": true,
 }
 
-func words(s string) []string { return strings.Fields(s) }
+// words are s's words, case folded.
+func words(s string) []string { return strings.Fields(strings.ToLower(s)) }
+
+// squeeze is s without white space, case folded.
+func squeeze(s string) string { return strings.Join(words(s), "") }
 
 // subsequence reports whether every word of a appears in b in the same
 // order: b only adds words to a.
