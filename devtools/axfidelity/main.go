@@ -106,8 +106,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				if c.RoleAgrees() && c.NameAgrees() {
 					continue
 				}
-				fmt.Fprintf(stdout, "%s: [%s] role %s/%s name %s/%s from %s\n", path, axcompare.Classify(c),
-					c.Role, c.AXRole, cut(c.Name), cut(c.AXName), c.AXNameFrom)
+				ignored := ""
+				if c.Ignored {
+					ignored = " (ignored)"
+				}
+				fmt.Fprintf(stdout, "%s: [%s] role %s/%s%s name %s/%s from %s\n", path, axcompare.Classify(c),
+					c.Role, c.AXRole, ignored, cut(c.Name), cut(c.AXName), c.AXNameFrom)
 			}
 		}
 	}

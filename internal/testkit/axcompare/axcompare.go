@@ -39,6 +39,10 @@ type Control struct {
 	Tag, Type, ExplicitRole string
 	HasList                 bool
 	Title, Placeholder      string
+	// HasFigure is true when a <figure> or <header> lies inside the element;
+	// HasLabelled when an element inside it has aria-label or
+	// aria-labelledby.
+	HasFigure, HasLabelled bool
 }
 
 // RoleAgrees reports whether both sides gave the same role.
@@ -117,6 +121,13 @@ func Load(ctx context.Context, b *live.Browser, data []byte) ([]Control, error) 
 			}
 			rec.HasList = el.HasAttr("list")
 			rec.Title, rec.Placeholder = Normalize(el.AttrValue("title")), Normalize(el.AttrValue("placeholder"))
+			for d := range el.Subtree() {
+				if d == el || !d.IsElement() {
+					continue
+				}
+				rec.HasFigure = rec.HasFigure || d.Is("figure") || d.Is("header")
+				rec.HasLabelled = rec.HasLabelled || d.HasAttr("aria-label") || d.HasAttr("aria-labelledby")
+			}
 		}
 		if n, ok := byBackend[t.BackendNodeID]; ok && t.BackendNodeID != 0 {
 			rec.Found, rec.Ignored = true, n.Ignored

@@ -46,10 +46,14 @@ var (
 			func(c Control) bool {
 				return c.AXNameFrom == "contents" && (subsequence(words(c.Name), words(c.AXName)) || (c.Name != "" && Normalize(c.Name) == c.Title))
 			}},
-		{"content-left-out", "a name from content is all the control's visible text; Chromium's name leaves some of it out: a submenu inside a menu item, or a link holding a figure, which Chromium names by its title, a part of that text",
+		{"content-left-out", "a name from content is all the control's visible text; Chromium's name from content leaves some of it out (a submenu inside a menu item)",
+			func(c Control) bool { return c.AXNameFrom == "contents" && subsequence(words(c.AXName), words(c.Name)) }},
+		{"figure-content", "a name from content is the control's visible text, whatever elements hold it; Chromium does not name a control from content that holds a <figure> or a <header> (as seen on real pages), and names such a link by its title, else not at all",
 			func(c Control) bool {
-				return (c.AXNameFrom == "contents" || c.AXNameFrom == "attribute:title") && subsequence(words(c.AXName), words(c.Name))
+				return c.HasFigure && (c.AXName == "" || (c.AXNameFrom == "attribute:title" && subsequence(words(c.AXName), words(c.Name))))
 			}},
+		{"descendant-label", "a name from content is text (and an image's alt); Chromium's name from content takes an inner element's aria-label or aria-labelledby in place of its text (an icon of role img with a label)",
+			func(c Control) bool { return c.AXNameFrom == "contents" && c.HasLabelled }},
 	}
 )
 
