@@ -9,8 +9,10 @@
 //
 //   - the comparison `domsnap parity` makes (parity.Check with
 //     parity.DefaultRequests, run as parity.CheckCapture on the page's one
-//     capture): every default request and the inventory,
-//     analyzed offline and live, canonical results compared byte for byte;
+//     capture): every default request and the inventory (the observation
+//     without a request, page view included: view_scan, controls, regions
+//     and text), analyzed offline and live, canonical results compared byte
+//     for byte;
 //   - a node-by-node comparison of the offline tree (snapshot.ParseHTML of
 //     the bytes) and the live tree (a capture of the same bytes, decoded by
 //     snapshot.DecodeCapture): kind, name, attributes and text of every node,

@@ -9,13 +9,15 @@ import (
 	"testing"
 )
 
-// TestRealParityFixtures runs the command over two fixture pages: one that
-// agrees offline and live, and one whose divergence docs/divergences.md
-// lists (a meta CSP that blocks author styles live only). Without Chromium
+// TestRealParityFixtures runs the command over three fixture pages: one that
+// agrees offline and live, and two whose divergences docs/divergences.md
+// lists (a meta CSP that blocks author styles live only; a
+// hidden="until-found" element, which the page view's scan enters live only,
+// so the inventory comparison is seen to cover the page view). Without Chromium
 // the browser does not start and the test fails.
 func TestRealParityFixtures(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"aria-table.html", "css-csp-meta.html"} {
+	for _, name := range []string{"aria-table.html", "css-csp-meta.html", "hidden-collections.html"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "html", name))
 		if err != nil {
 			t.Fatal(err)
@@ -37,8 +39,8 @@ func TestRealParityFixtures(t *testing.T) {
 		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("want two page lines and a summary, got:\n%s", out.String())
+	if len(lines) != 4 {
+		t.Fatalf("want three page lines and a summary, got:\n%s", out.String())
 	}
 	if !strings.HasPrefix(lines[0], "aria-table.html: agree, trees equal (") {
 		t.Errorf("agreeing page: %s", lines[0])
@@ -46,8 +48,11 @@ func TestRealParityFixtures(t *testing.T) {
 	if !strings.HasPrefix(lines[1], "css-csp-meta.html: differs in 9 requests (") || !strings.Contains(lines[1], "trees differ at ") {
 		t.Errorf("meta CSP page: %s", lines[1])
 	}
-	want := "pages 2, agree on results 1, differ on results 1, trees equal 1, trees differ 1, errors 0"
-	if lines[2] != want {
-		t.Errorf("summary %q, want %q", lines[2], want)
+	if !strings.HasPrefix(lines[2], "hidden-collections.html: differs in 9 requests (") || !strings.Contains(lines[2], "inventory at /view_scan/visited)") {
+		t.Errorf("until-found page: %s", lines[2])
+	}
+	want := "pages 3, agree on results 1, differ on results 2, trees equal 1, trees differ 2, errors 0"
+	if lines[3] != want {
+		t.Errorf("summary %q, want %q", lines[3], want)
 	}
 }
