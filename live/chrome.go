@@ -232,6 +232,11 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	defer cancel()
 	conn, err := pipe.dial(startCtx, "")
 	if err != nil {
+		// A browser that died at once may have closed the pipe before the
+		// dial: say that it exited, with its last words, as below.
+		if startCtx.Err() == nil && b.exitedSoon() {
+			return nil, errcode.Wrap(errcode.CaptureFailed, pkg, "", "Chromium exited before answering over the DevTools protocol"+stderr.describe(), ErrNoBrowser)
+		}
 		return nil, startError(ctx, "connecting to the DevTools pipe", err)
 	}
 	b.conn = conn

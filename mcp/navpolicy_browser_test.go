@@ -85,7 +85,7 @@ func noSecret(t *testing.T, what string, b []byte) {
 func watchRefusal(t *testing.T, s *server, what string) projection {
 	t.Helper()
 	refusedSeen := false
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		res := s.call(t, "browser_observe", map[string]any{})
 		b := resultText(t, res)
 		noSecret(t, what, b)

@@ -175,7 +175,7 @@ func TestLiveProbeTimeouts(t *testing.T) {
 			r := runCmd(t, "", c.args...)
 			took := time.Since(start)
 			t.Logf("exit %d after %v", r.code, took)
-			if r.code != exitFailure || !strings.HasPrefix(r.stderr, "timeout: ") {
+			if r.code != exitFailure || !strings.HasPrefix(lastLine(r.stderr), "timeout: ") {
 				t.Fatalf("exit %d, stderr %q; want exit 1 with timeout", r.code, r.stderr)
 			}
 			if took > probeTimeout+15*time.Second {
