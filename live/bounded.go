@@ -94,7 +94,7 @@ func (p *Page) CaptureBounded(ctx context.Context, horizon int, again bool) (*Bo
 	// A world belongs to one document: the count of main-frame
 	// navigations says whether the document is still the one it was made
 	// in (a document kept for going back could otherwise still answer).
-	nav, err := p.Navigations(ctx)
+	nav, err := p.countNavigations(ctx)
 	if err != nil {
 		return nil, err
 	}

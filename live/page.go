@@ -152,6 +152,18 @@ func (p *Page) Client() *cdp.Client { return p.client }
 // blocks on the page. Under a Guard, a main-frame commit outside the policy
 // since the last call makes it answer navigation_refused (see Guard).
 func (p *Page) Navigations(ctx context.Context) (uint64, error) {
+	n, err := p.countNavigations(ctx)
+	if err != nil {
+		return n, err
+	}
+	return n, p.policyError()
+}
+
+// countNavigations is Navigations without the policy's judgement, for a
+// caller that only needs to know whether the document changed (the bounded
+// capture's world cache): it leaves a refusal for Navigations to answer,
+// so the session still reports it.
+func (p *Page) countNavigations(ctx context.Context) (uint64, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
@@ -168,7 +180,7 @@ func (p *Page) Navigations(ctx context.Context) (uint64, error) {
 			if err := ctx.Err(); err != nil {
 				return p.navs, cancelled(err)
 			}
-			return p.navs, p.policyError()
+			return p.navs, nil
 		}
 	}
 }
