@@ -210,7 +210,16 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := bctx.NewPage(ctx)
+	return ss.openTab(ctx, b, bctx.NewPage, func() bool { return ss.bctx == bctx })
+}
+
+// openTab opens the session's tab with newPage in browser b, guards it by
+// the session's policy and gives it a live session, which the session
+// keeps unless it ended meanwhile or no longer holds where the tab was
+// opened (held, asked under ss.mu). A failure resets the session, so the
+// next call starts afresh.
+func (ss *session) openTab(ctx context.Context, b *live.Browser, newPage func(context.Context) (*live.Page, error), held func() bool) (*live.Page, *live.Session, error) {
+	p, err := newPage(ctx)
 	if err != nil {
 		ss.reset()
 		return nil, nil, err
@@ -227,7 +236,7 @@ func (ss *session) open(ctx context.Context) (*live.Page, *live.Session, error) 
 		return nil, nil, err
 	}
 	ss.mu.Lock()
-	if ss.ended || ss.bctx != bctx {
+	if ss.ended || !held() {
 		ss.mu.Unlock()
 		p.Close()
 		return nil, nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
@@ -293,31 +302,7 @@ func (ss *session) openProfile(ctx context.Context) (*live.Page, *live.Session, 
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := b.NewPage(ctx)
-	if err != nil {
-		ss.reset()
-		return nil, nil, err
-	}
-	if err := p.Guard(ctx, ss.allow); err != nil {
-		p.Close()
-		ss.reset()
-		return nil, nil, err
-	}
-	l, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
-	if err != nil {
-		p.Close()
-		ss.reset()
-		return nil, nil, err
-	}
-	ss.mu.Lock()
-	if ss.ended || ss.browser != b {
-		ss.mu.Unlock()
-		p.Close()
-		return nil, nil, errcode.New(errcode.SessionExpired, pkg, "", "the session has ended")
-	}
-	ss.page, ss.live = p, l
-	ss.mu.Unlock()
-	return p, l, nil
+	return ss.openTab(ctx, b, b.NewPage, func() bool { return ss.browser == b })
 }
 
 // profileBrowser returns the session's own browser while it runs, else
