@@ -1,11 +1,9 @@
 package capture
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/domsnap/domsnap/domtree"
-	"github.com/domsnap/domsnap/internal/jsonlex"
 )
 
 // DecodeBounded builds the tree of a bounded capture: the main document as
@@ -35,54 +33,17 @@ import (
 // A whole capture's reader ignores the horizon member, so a bounded
 // capture saved and read again is read as the prefix it holds.
 func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int) int64) (*domtree.Tree, error) {
-	if len(data) > math.MaxInt32 {
-		return nil, Malformed("", "capture larger than 2 GiB")
-	}
 	sc, err := styleColumns(nil)
 	if err != nil {
 		return nil, err
 	}
-	s := &Scanner{Lexer: jsonlex.Lexer{Data: data}, maxItems: maxNodes}
-	rc := &rawCapture{maxNodes: maxNodes}
-	var haveDocs, haveStrings, haveHorizon, cut, labelsBeyond bool
-	err = s.Object("", false, func(name, p string, _ []byte) error {
-		switch name {
-		case "documents":
-			if haveDocs {
-				return dup(p)
-			}
-			haveDocs = true
-			return decodeDocuments(s, rc)
-		case "strings":
-			if haveStrings {
-				return dup(p)
-			}
-			haveStrings = true
-			return decodeStrings(s, rc)
-		case "horizon":
-			if haveHorizon {
-				return dup(p)
-			}
-			haveHorizon = true
-			return decodeHorizon(s, p, &cut, &labelsBeyond)
-		}
-		return s.SkipValue(p)
-	})
-	if err == nil {
-		err = s.End()
-	}
+	var cut, labelsBeyond bool
+	rc, err := decodeRawWith(data, maxNodes, &extraMember{name: "horizon", read: func(s *Scanner, p string) error {
+		return decodeHorizon(s, p, &cut, &labelsBeyond)
+	}})
 	if err != nil {
-		return nil, Coded(err)
+		return nil, err
 	}
-	switch {
-	case !haveDocs:
-		return nil, Malformed("/documents", "missing")
-	case !haveStrings:
-		return nil, Malformed("/strings", "missing")
-	case !haveHorizon:
-		return nil, Malformed("/horizon", "missing")
-	}
-	rc.strs.data = data
 	if resolve != nil {
 		if rc.doc.hasBackend {
 			return nil, Malformed(nodesPath+"backendNodeId", "a bounded capture's backend node ids come from the caller")

@@ -16,28 +16,46 @@ import (
 // maxNodes bounds every per-node table as it is read: a table longer than
 // that is refused before the rest of it is held.
 func decodeRaw(data []byte, maxNodes int) (*rawCapture, error) {
+	return decodeRawWith(data, maxNodes, nil)
+}
+
+// extraMember is one more top-level member a reader requires beside the
+// tables (a bounded capture's horizon): read reads its value at path p.
+type extraMember struct {
+	name string
+	read func(s *Scanner, p string) error
+}
+
+// decodeRawWith is decodeRaw that also requires extra, when not nil, once.
+func decodeRawWith(data []byte, maxNodes int, extra *extraMember) (*rawCapture, error) {
 	if len(data) > math.MaxInt32 {
 		return nil, Malformed("", "capture larger than 2 GiB")
 	}
 	s := &Scanner{Lexer: jsonlex.Lexer{Data: data}, maxItems: maxNodes}
 	rc := &rawCapture{maxNodes: maxNodes}
-	var haveDocs, haveStrings bool
-	// Only the two members read are refused when repeated: the others are
+	var haveDocs, haveStrings, haveExtra bool
+	// Only the members read are refused when repeated: the others are
 	// dropped unread, as encoding/json would.
 	err := s.Object("", false, func(name, p string, _ []byte) error {
-		switch name {
-		case "documents":
+		switch {
+		case name == "documents":
 			if haveDocs {
 				return dup(p)
 			}
 			haveDocs = true
 			return decodeDocuments(s, rc)
-		case "strings":
+		case name == "strings":
 			if haveStrings {
 				return dup(p)
 			}
 			haveStrings = true
 			return decodeStrings(s, rc)
+		case extra != nil && name == extra.name:
+			if haveExtra {
+				return dup(p)
+			}
+			haveExtra = true
+			return extra.read(s, p)
 		}
 		return s.SkipValue(p)
 	})
@@ -52,6 +70,9 @@ func decodeRaw(data []byte, maxNodes int) (*rawCapture, error) {
 	}
 	if !haveStrings {
 		return nil, Malformed("/strings", "missing")
+	}
+	if extra != nil && !haveExtra {
+		return nil, Malformed("/"+extra.name, "missing")
 	}
 	rc.strs.data = data
 	return rc, nil
