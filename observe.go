@@ -160,12 +160,17 @@ func (o *Observation) appendJSON(b []byte, refs bool) []byte {
 
 // appendInventory writes entries as a JSON array.
 func appendInventory(b []byte, entries []InventoryEntry) []byte {
+	return appendArray(b, entries, func(b []byte, e *InventoryEntry) []byte { return e.appendJSON(b) })
+}
+
+// appendArray writes xs as a JSON array, each record by write.
+func appendArray[T any](b []byte, xs []T, write func([]byte, *T) []byte) []byte {
 	b = append(b, '[')
-	for i := range entries {
+	for i := range xs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = entries[i].appendJSON(b)
+		b = write(b, &xs[i])
 	}
 	return append(b, ']')
 }

@@ -248,14 +248,7 @@ func (s *ViewScan) appendJSON(b []byte, refs bool) []byte {
 }
 
 func appendControls(b []byte, cs []Control, refs bool) []byte {
-	b = append(b, '[')
-	for i := range cs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = cs[i].appendJSON(b, refs)
-	}
-	return append(b, ']')
+	return appendArray(b, cs, func(b []byte, c *Control) []byte { return c.appendJSON(b, refs) })
 }
 
 // appendJSON writes one control with keys in the order of
@@ -313,14 +306,7 @@ func (c *Control) appendJSON(b []byte, refs bool) []byte {
 }
 
 func appendRegions(b []byte, rs []Region, refs bool) []byte {
-	b = append(b, '[')
-	for i := range rs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = rs[i].appendJSON(b, refs)
-	}
-	return append(b, ']')
+	return appendArray(b, rs, func(b []byte, r *Region) []byte { return r.appendJSON(b, refs) })
 }
 
 // appendJSON writes one region with keys in the order of
