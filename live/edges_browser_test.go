@@ -3,22 +3,20 @@
 package live
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/testkit/leftover"
+	"github.com/domsnap/domsnap/internal/testkit/silent"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -143,42 +141,6 @@ func scriptServer(t *testing.T, page string) string {
 }
 
 // silentServer accepts connections on loopback and never answers them. It
-// closes them when the test ends.
-func silentServer(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			go bufio.NewReader(c).WriteTo(discard{}) // read, never write
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-	})
-	return "http://" + ln.Addr().String() + "/"
-}
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
 // TestDialogsDismissed: a page that opens an alert, a confirm and a prompt
 // while it loads still loads; each dialog is dismissed as a person pressing
 // Cancel would (confirm gives false, prompt null), and the capture shows it.
@@ -225,7 +187,7 @@ func TestLiveDeadlines(t *testing.T) {
 	}{
 		{"loop while parsing", scriptServer(t, `<!DOCTYPE html><title>loop</title><script>for (;;) {}</script><p>never</p>`)},
 		{"loop after load", scriptServer(t, `<!DOCTYPE html><title>loop</title><p>once</p><script>onload = () => setTimeout(() => { for (;;) {} })</script>`)},
-		{"silent server", silentServer(t)},
+		{"silent server", silent.Start(t).URL()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b, err := Launch(context.Background(), Options{TempDir: marked(t)})

@@ -4,40 +4,14 @@ package live
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/testkit/silent"
 )
-
-// hungServer accepts connections and never answers.
-func hungServer(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		var conns []net.Conn
-		defer func() {
-			for _, c := range conns {
-				c.Close()
-			}
-		}()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c)
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/"
-}
 
 // TestGotoNeverCommits: a navigation that never commits is cancelled when
 // the caller cancels it, and timeout when the caller's deadline or its own
@@ -45,7 +19,7 @@ func hungServer(t *testing.T) string {
 // either way the tab navigates normally afterwards.
 func TestGotoNeverCommits(t *testing.T) {
 	b := launch(t)
-	hung := hungServer(t)
+	hung := silent.Start(t).URL()
 	srv := serve(t, []byte("<table><tr><td>x</td></tr></table>"))
 	p, err := b.NewPage(context.Background())
 	if err != nil {
@@ -94,7 +68,7 @@ func TestGotoNeverCommits(t *testing.T) {
 // while its document is parsed at once; and a plain page beside it.
 func stalledPage(t *testing.T) (stalled, plain string) {
 	t.Helper()
-	hung := hungServer(t)
+	hung := silent.Start(t).URL()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/stalled", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -4,12 +4,13 @@ package mcp_test
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/domsnap/domsnap/internal/testkit/silent"
 )
 
 // stalledSite serves /stalled, a page with a table whose image is on a
@@ -17,26 +18,7 @@ import (
 // event never comes, while its document is parsed at once), and /plain.
 func stalledSite(t *testing.T) *httptest.Server {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		var held []net.Conn
-		defer func() {
-			for _, c := range held {
-				c.Close()
-			}
-		}()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
+	dead := silent.Start(t)
 	mux := http.NewServeMux()
 	page := func(extra string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +26,7 @@ func stalledSite(t *testing.T) *httptest.Server {
 			w.Write([]byte("<!DOCTYPE html>" + tableRows(3) + extra))
 		}
 	}
-	mux.HandleFunc("/stalled", page(`<img src="http://`+ln.Addr().String()+`/stalled.png">`))
+	mux.HandleFunc("/stalled", page(`<img src="http://`+dead.Addr+`/stalled.png">`))
 	mux.HandleFunc("/plain", page(""))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)

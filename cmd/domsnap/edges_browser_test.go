@@ -4,19 +4,18 @@ package main
 
 import (
 	"bytes"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/domsnap/domsnap/internal/testkit/leftover"
+	"github.com/domsnap/domsnap/internal/testkit/silent"
 )
 
 // The hostile-page probes of the live commands: each ends soon after its
@@ -82,50 +81,6 @@ func hostilePage(t *testing.T, page string) string {
 	return srv.URL
 }
 
-// silentURL is a loopback server that accepts connections and never
-// answers; they are closed when the test ends.
-func silentURL(t *testing.T) string {
-	url, _ := silentServer(t)
-	return url
-}
-
-// silentServer is silentURL that also reports how many connections it has
-// accepted, so a test can tell when a browser is waiting on it.
-func silentServer(t *testing.T) (string, func() int) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	accepted := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(conns)
-	}
-	return "http://" + ln.Addr().String() + "/", accepted
-}
-
 const tableArgs = "--kind table --field a:0:string"
 
 // TestLiveProbeDialogs: a page that opens an alert, a confirm and a prompt
@@ -153,7 +108,7 @@ func TestLiveProbeDialogs(t *testing.T) {
 func TestLiveProbeTimeouts(t *testing.T) {
 	loopParse := hostilePage(t, `<!DOCTYPE html><title>loop</title><script>for (;;) {}</script><table><tr><td>never</td></tr></table>`)
 	loopLoad := hostilePage(t, `<!DOCTYPE html><title>loop</title><table><tr><td>once</td></tr></table><script>onload = () => setTimeout(() => { for (;;) {} })</script>`)
-	silent := silentURL(t)
+	deadURL := silent.Start(t).URL()
 	page := writeTemp(t, "p.html", "<table><tr><td>x</td></tr></table>")
 	snap := filepath.Join(t.TempDir(), "snap.json")
 	tm := probeTimeout.String()
@@ -163,10 +118,10 @@ func TestLiveProbeTimeouts(t *testing.T) {
 	}{
 		{"extract loop while parsing", append([]string{"extract", "--live", loopParse, "--timeout", tm}, strings.Fields(tableArgs)...)},
 		{"extract loop after load", append([]string{"extract", "--live", loopLoad, "--timeout", tm}, strings.Fields(tableArgs)...)},
-		{"extract silent server", append([]string{"extract", "--live", silent, "--timeout", tm}, strings.Fields(tableArgs)...)},
+		{"extract silent server", append([]string{"extract", "--live", deadURL, "--timeout", tm}, strings.Fields(tableArgs)...)},
 		{"capture loop while parsing", []string{"capture", loopParse, "-o", snap, "--timeout", tm}},
 		{"capture loop after load", []string{"capture", loopLoad, "-o", snap, "--timeout", tm}},
-		{"capture silent server", []string{"capture", silent, "-o", snap, "--timeout", tm}},
+		{"capture silent server", []string{"capture", deadURL, "-o", snap, "--timeout", tm}},
 		{"parity deadline during launch", []string{"parity", page, "--timeout", "1ms"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -205,16 +160,17 @@ func buildDomsnap(t *testing.T) string {
 // and no profile folder may remain.
 func TestLiveStopSignals(t *testing.T) {
 	bin := buildDomsnap(t)
-	silent, accepted := silentServer(t)
+	dead := silent.Start(t)
+	deadURL, accepted := dead.URL(), dead.Accepted
 	snap := filepath.Join(t.TempDir(), "snap.json")
 	for _, c := range []struct {
 		name string
 		sig  syscall.Signal
 		args []string
 	}{
-		{"SIGTERM extract", syscall.SIGTERM, append([]string{"extract", "--live", silent, "--timeout", "2m"}, strings.Fields(tableArgs)...)},
-		{"SIGHUP capture", syscall.SIGHUP, []string{"capture", silent, "-o", snap, "--timeout", "2m"}},
-		{"SIGINT extract", syscall.SIGINT, append([]string{"extract", "--live", silent, "--timeout", "2m"}, strings.Fields(tableArgs)...)},
+		{"SIGTERM extract", syscall.SIGTERM, append([]string{"extract", "--live", deadURL, "--timeout", "2m"}, strings.Fields(tableArgs)...)},
+		{"SIGHUP capture", syscall.SIGHUP, []string{"capture", deadURL, "-o", snap, "--timeout", "2m"}},
+		{"SIGINT extract", syscall.SIGINT, append([]string{"extract", "--live", deadURL, "--timeout", "2m"}, strings.Fields(tableArgs)...)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := shortTempDir(t)

@@ -3,12 +3,13 @@
 package main
 
 import (
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/domsnap/domsnap/internal/testkit/silent"
 )
 
 // stalledURL serves a page with a table whose image is on a server that
@@ -16,29 +17,10 @@ import (
 // once, its load event never comes.
 func stalledURL(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		var held []net.Conn
-		defer func() {
-			for _, c := range held {
-				c.Close()
-			}
-		}()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
+	dead := silent.Start(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(`<!DOCTYPE html><table><tr><td>a</td><td>b</td></tr></table><img src="http://` + ln.Addr().String() + `/stalled.png">`))
+		w.Write([]byte(`<!DOCTYPE html><table><tr><td>a</td><td>b</td></tr></table><img src="http://` + dead.Addr + `/stalled.png">`))
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
