@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -19,6 +18,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/domsnap/domsnap/devtools/internal/htmlfiles"
 	"github.com/domsnap/domsnap/internal/pageserve"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot"
@@ -46,7 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var pages []string
 	for _, dir := range fl.Args() {
-		p, err := htmlFiles(dir)
+		p, err := htmlfiles.Find(dir, ".html")
 		if err != nil {
 			fmt.Fprintln(stderr, "agentbytes:", err)
 			return 2
@@ -197,19 +197,4 @@ func call(ctx context.Context, cs *sdk.ClientSession, name string, args map[stri
 		return nil, e.Error.Code, nil
 	}
 	return []byte(tc.Text), "", nil
-}
-
-func htmlFiles(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.EqualFold(filepath.Ext(path), ".html") {
-			out = append(out, path)
-		}
-		return nil
-	})
-	slices.Sort(out)
-	return out, err
 }

@@ -6,15 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/domsnap/domsnap/devtools/internal/htmlfiles"
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/testkit/axcompare"
 	"github.com/domsnap/domsnap/live"
@@ -50,7 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var pages []string
 	for _, dir := range fl.Args() {
-		p, err := findPages(dir)
+		p, err := htmlfiles.Find(dir, ".html", ".htm")
 		if err != nil {
 			fmt.Fprintln(stderr, "axfidelity:", err)
 			return 2
@@ -133,26 +131,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// findPages lists the .html and .htm files under dir, sorted.
-func findPages(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".html", ".htm":
-			out = append(out, path)
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out, err
 }
 
 // cut keeps at most maxValue bytes of s, on a rune boundary, quoted.

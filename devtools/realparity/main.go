@@ -5,16 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/domsnap/domsnap/parity"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/domsnap/domsnap/devtools/internal/htmlfiles"
+	"github.com/domsnap/domsnap/parity"
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/testkit/treediff"
@@ -106,30 +106,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // findPages lists the .html and .htm files under dir, relative to it, sorted.
 func findPages(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".html", ".htm":
-		default:
-			return nil
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		out = append(out, rel)
-		return nil
-	})
+	found, err := htmlfiles.Find(dir, ".html", ".htm")
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(out)
+	out := make([]string, len(found))
+	for i, path := range found {
+		if out[i], err = filepath.Rel(dir, path); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }
 

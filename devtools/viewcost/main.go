@@ -6,13 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/domsnap/domsnap/devtools/internal/htmlfiles"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -82,7 +83,7 @@ func measure(tmp, base string, runs int, dirs []string, stdout io.Writer) error 
 		}
 	}
 	for _, dir := range dirs {
-		files, err := htmlFiles(dir)
+		files, err := htmlfiles.Find(dir, ".html")
 		if err != nil {
 			return err
 		}
@@ -189,21 +190,6 @@ func build(dir, out string) error {
 		return fmt.Errorf("building in %s: %v: %s", dir, err, b)
 	}
 	return nil
-}
-
-func htmlFiles(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.EqualFold(filepath.Ext(path), ".html") {
-			out = append(out, path)
-		}
-		return nil
-	})
-	slices.Sort(out)
-	return out, err
 }
 
 // tablePage is the benchmarks' page: a 60-row table, then n paragraphs.
