@@ -481,13 +481,7 @@ func (s *Session) checkCurrent(expected string, nav uint64) error {
 	if err := domsnap.CheckRevision(expected, cur); err != nil {
 		return err
 	}
-	switch {
-	case s.seq == 0 || s.pubNav != nav:
-		return errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected)+" names an observation that was never published")
-	case s.invalid:
-		return errcode.New(errcode.StaleRevision, pkg, "", "revision "+errcode.Quote(expected)+" was invalidated since it was observed")
-	}
-	return nil
+	return s.stillPublished(expected, nav)
 }
 
 // perform runs the checks and, when they pass, sends the input and waits.

@@ -41,21 +41,3 @@ func (s *Session) observeExpanded(ctx context.Context, opts ReadOptions) (*domsn
 	}
 	return obs, snap, nil
 }
-
-// checkExpected applies checkRevision's rules to a bare expected revision.
-func (s *Session) checkExpected(expected string, nav uint64) error {
-	cur, err := domsnap.LiveRevision(s.id, nav, s.seq)
-	if err != nil {
-		return err
-	}
-	if err := domsnap.CheckRevision(expected, cur); err != nil {
-		return err
-	}
-	switch {
-	case s.seq == 0 || s.pubNav != nav:
-		return errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected)+" names an observation that was never published")
-	case s.invalid:
-		return errcode.New(errcode.StaleRevision, pkg, "", "revision "+errcode.Quote(expected)+" was invalidated by a failed observation")
-	}
-	return nil
-}

@@ -322,7 +322,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 		}
 	}
 	if spec.expected != "" {
-		if err := s.checkExpected(spec.expected, n0); err != nil {
+		if err := s.checkCurrent(spec.expected, n0); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -464,13 +464,21 @@ func (s *Session) checkRevision(req *domsnap.Checked, nav uint64) error {
 		return err
 	}
 	expected, _ := req.ExpectedRevision()
+	return s.stillPublished(expected.String(), nav)
+}
+
+// stillPublished is the rest of the table for an expected revision whose
+// counters equal the current ones: it must name an observation published
+// for the current document (at navigation nav), not invalidated since (by
+// a failed observation or an action).
+func (s *Session) stillPublished(expected string, nav uint64) error {
 	switch {
 	case s.seq == 0 || s.pubNav != nav:
 		// expected equals r1.<id>.n<nav>.o<seq>, but nothing was published
 		// for this document under that sequence.
-		return errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected.String())+" names an observation that was never published")
+		return errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected)+" names an observation that was never published")
 	case s.invalid:
-		return errcode.New(errcode.StaleRevision, pkg, "", "revision "+errcode.Quote(expected.String())+" was invalidated by a failed observation")
+		return errcode.New(errcode.StaleRevision, pkg, "", "revision "+errcode.Quote(expected)+" was invalidated since it was observed")
 	}
 	return nil
 }
