@@ -164,9 +164,30 @@ func ReadToken(path string) ([]byte, error) {
 	if path == "" {
 		return nil, bad("a token file is required with --http")
 	}
-	// Opened without blocking: a named pipe with no writer would hold a
-	// plain open, and start-up with it, for ever. What was opened is then
-	// checked, not what the name held before.
+	// Room for white space around the longest token.
+	data, err := readOwnerFile(path, MaxTokenBytes+64, bad, "the token is longer than "+strconv.Itoa(MaxTokenBytes)+" bytes")
+	if err != nil {
+		return nil, err
+	}
+	tok := bytes.TrimSpace(data)
+	if len(tok) < MinTokenBytes || len(tok) > MaxTokenBytes {
+		return nil, bad("the token must be " + strconv.Itoa(MinTokenBytes) + " to " + strconv.Itoa(MaxTokenBytes) + " bytes, got " + strconv.Itoa(len(tok)))
+	}
+	for _, c := range tok {
+		if c < 0x21 || c > 0x7e {
+			return nil, bad("the token must be visible ASCII characters, with no space inside")
+		}
+	}
+	return tok, nil
+}
+
+// readOwnerFile reads the small file at path that a secret lives in (a
+// token, the principals): it must be a regular file, the owner's alone, of
+// at most limit bytes, else bad says why (tooLong when it is larger). It is
+// opened without blocking: a named pipe with no writer would hold a plain
+// open, and start-up with it, for ever; what was opened is then checked,
+// not what the name held before. No message quotes the content.
+func readOwnerFile(path string, limit int, bad func(string) error, tooLong string) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, bad("cannot open " + errcode.Quote(path))
@@ -179,26 +200,15 @@ func ReadToken(path string) ([]byte, error) {
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
 		return nil, bad(fmt.Sprintf("%s is open to group or others (mode %04o); make it the owner's alone (chmod 600)", errcode.Quote(path), perm))
 	}
-	// Room for white space around the longest token, and one byte more to
-	// tell a file that is too long.
-	limit := int64(MaxTokenBytes + 64)
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	// One byte more than the limit tells a file that is too long.
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
 		return nil, bad("cannot read " + errcode.Quote(path))
 	}
-	if int64(len(data)) > limit {
-		return nil, bad("the token is longer than " + strconv.Itoa(MaxTokenBytes) + " bytes")
+	if len(data) > limit {
+		return nil, bad(tooLong)
 	}
-	tok := bytes.TrimSpace(data)
-	if len(tok) < MinTokenBytes || len(tok) > MaxTokenBytes {
-		return nil, bad("the token must be " + strconv.Itoa(MinTokenBytes) + " to " + strconv.Itoa(MaxTokenBytes) + " bytes, got " + strconv.Itoa(len(tok)))
-	}
-	for _, c := range tok {
-		if c < 0x21 || c > 0x7e {
-			return nil, bad("the token must be visible ASCII characters, with no space inside")
-		}
-	}
-	return tok, nil
+	return data, nil
 }
 
 // Listen checks cfg and listens on its address.

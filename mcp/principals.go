@@ -7,11 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"os"
 	"strconv"
-	"syscall"
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/profile"
@@ -68,24 +64,9 @@ func ReadPrincipals(path string) (*Principals, error) {
 	if path == "" {
 		return nil, bad("a principals file is required")
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	data, err := readOwnerFile(path, maxPrincipalsBytes, bad, "the file is larger than "+strconv.Itoa(maxPrincipalsBytes)+" bytes")
 	if err != nil {
-		return nil, bad("cannot open " + errcode.Quote(path))
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, bad(errcode.Quote(path) + " is not a regular file")
-	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return nil, bad(fmt.Sprintf("%s is open to group or others (mode %04o); make it the owner's alone (chmod 600)", errcode.Quote(path), perm))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxPrincipalsBytes+1))
-	if err != nil {
-		return nil, bad("cannot read " + errcode.Quote(path))
-	}
-	if len(data) > maxPrincipalsBytes {
-		return nil, bad("the file is larger than " + strconv.Itoa(maxPrincipalsBytes) + " bytes")
+		return nil, err
 	}
 	p, err := ParsePrincipals(data)
 	if err != nil {
