@@ -222,9 +222,9 @@ func (p *Page) CaptureSnapshot(ctx context.Context, computedStyles []string) (js
 	if err := p.awaitRenderedFrame(ctx); err != nil {
 		return nil, err
 	}
-	var raw json.RawMessage
 	args := domsnapshot.NewCaptureSnapshotArgs(computedStyles)
-	if err := rpcc.Invoke(ctx, "DOMSnapshot.captureSnapshot", args, &raw, p.conn); err != nil {
+	raw, err := invokeRaw(ctx, p.conn, "DOMSnapshot.captureSnapshot", args)
+	if err != nil {
 		var re *rpcc.ResponseError
 		if errors.As(err, &re) && re.Code == methodNotFound {
 			return nil, errcode.Wrap(errcode.UnsupportedAdapter, pkg, "", "the browser cannot take DOM snapshots", err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,21 +92,20 @@ func (p *devtoolsPipe) read() {
 		if err != nil {
 			return
 		}
-		msg = msg[:len(msg)-1]
-		session, ok := sessionOf(msg)
+		m, ok := parseMessage(msg[:len(msg)-1])
 		if !ok {
 			// Not a message of the protocol; nobody could read it.
 			continue
 		}
 		p.mu.Lock()
-		c := p.conns[session]
+		c := p.conns[m.session]
 		p.mu.Unlock()
 		// A message of a session no longer open (a reply to a call that
 		// timed out on a tab closed since) has nobody to go to. A session
 		// sends nothing before its first command, which is only sent once
 		// it is open, so nothing is lost for one being opened.
 		if c != nil {
-			c.push(msg)
+			c.push(m)
 		}
 	}
 }
@@ -141,26 +141,68 @@ func (p *devtoolsPipe) wait(d time.Duration) bool {
 	}
 }
 
-// sessionOf returns the top-level "sessionId" of a message, "" when it has
-// none (a message of the browser itself), and false when the message is not
-// a JSON object. The key may come anywhere among the members, so the whole
-// message is walked, once, without building anything: a capture's reply is
-// many megabytes, and rpcc decodes it again for the session.
-func sessionOf(msg []byte) (string, bool) {
+// wireMessage is one protocol message as the reader splits it: the members
+// the router and rpcc read, each value left as the bytes the browser wrote
+// (slices of the message, which nothing else holds). So a reply is walked
+// once, by jsonlex, on its way in: a large one (a capture is megabytes) is
+// neither copied nor validated again before the caller reads it, as
+// decoding it into rpcc.Response with encoding/json did, twice over.
+type wireMessage struct {
+	// session is the top-level "sessionId", "" for the browser itself.
+	session string
+	// id is a reply's, method an event's.
+	id     uint64
+	method string
+	// result, params and errValue are the raw values of "result",
+	// "params" and "error", nil where the message has none.
+	result, params, errValue []byte
+}
+
+// parseMessage splits a message into its top-level members; false when it
+// is not a JSON object or its id is not a count. Members may come in any
+// order, and one nested in a value is never taken for a top-level one.
+func parseMessage(msg []byte) (wireMessage, bool) {
+	var m wireMessage
 	l := jsonlex.Lexer{Data: msg}
-	id := ""
-	err := l.Members("", func(k jsonlex.Span) error {
-		if l.Kind() == jsonlex.String && l.Decode(k) == "sessionId" {
-			sp, err := l.StringSpan("")
-			if err != nil {
-				return err
-			}
-			id = l.Decode(sp)
-			return nil
+	raw := func() ([]byte, error) {
+		start := l.Pos
+		if err := l.SkipValue(""); err != nil {
+			return nil, err
 		}
-		return l.SkipValue("")
+		return msg[start:l.Pos:l.Pos], nil
+	}
+	str := func() (string, error) {
+		sp, err := l.StringSpan("")
+		return l.Decode(sp), err
+	}
+	err := l.Members("", func(k jsonlex.Span) error {
+		var err error
+		l.SkipSpace()
+		switch l.Decode(k) {
+		case "sessionId":
+			m.session, err = str()
+		case "method":
+			m.method, err = str()
+		case "id":
+			var n []byte
+			if n, err = l.Number(""); err == nil {
+				m.id, err = strconv.ParseUint(string(n), 10, 64)
+			}
+		case "result":
+			m.result, err = raw()
+		case "params":
+			m.params, err = raw()
+		case "error":
+			m.errValue, err = raw()
+		default:
+			err = l.SkipValue("")
+		}
+		return err
 	})
-	return id, err == nil
+	if err == nil {
+		err = l.End()
+	}
+	return m, err == nil
 }
 
 // errPipeClosed is the cause when the browser's connection has ended.
@@ -213,16 +255,19 @@ type pipeConn struct {
 	session string
 
 	mu     sync.Mutex
-	queue  [][]byte
+	queue  []wireMessage
 	closed bool
 	wake   chan struct{} // holds a token when queue or closed changed
+	// raw holds the calls made through invokeRaw that await their reply,
+	// by request id.
+	raw map[uint64]*rawCall
 }
 
 // push queues a message for the session's reader.
-func (c *pipeConn) push(msg []byte) {
+func (c *pipeConn) push(m wireMessage) {
 	c.mu.Lock()
 	if !c.closed {
-		c.queue = append(c.queue, msg)
+		c.queue = append(c.queue, m)
 	}
 	c.mu.Unlock()
 	c.signal()
@@ -242,6 +287,7 @@ func (c *pipeConn) end() {
 	was := c.closed
 	c.closed = true
 	c.queue = nil
+	c.raw = nil
 	c.mu.Unlock()
 	if !was {
 		pipeConns.Add(-1)
@@ -250,16 +296,35 @@ func (c *pipeConn) end() {
 }
 
 // ReadResponse hands rpcc the session's next message, in arrival order.
-// rpcc calls it from one goroutine only, so one wake token is enough.
+// rpcc calls it from one goroutine only, so one wake token is enough. The
+// reply to a call made through invokeRaw goes to that call, and rpcc is
+// handed a null result to decode in its place.
 func (c *pipeConn) ReadResponse(r *rpcc.Response) error {
 	for {
 		c.mu.Lock()
 		if len(c.queue) > 0 {
-			msg := c.queue[0]
-			c.queue[0] = nil
+			m := c.queue[0]
+			c.queue[0] = wireMessage{}
 			c.queue = c.queue[1:]
+			var call *rawCall
+			if m.method == "" {
+				if call = c.raw[m.id]; call != nil {
+					delete(c.raw, m.id)
+				}
+			}
 			c.mu.Unlock()
-			return json.Unmarshal(msg, r)
+			r.ID, r.Method, r.Result, r.Args, r.Error = m.id, m.method, m.result, m.params, nil
+			if m.errValue != nil && string(m.errValue) != "null" {
+				r.Error = &rpcc.ResponseError{}
+				if err := json.Unmarshal(m.errValue, r.Error); err != nil {
+					return err
+				}
+			}
+			if call != nil && r.Error == nil && m.result != nil {
+				call.set(m.result)
+				r.Result = jsonNull
+			}
+			return nil
 		}
 		closed := c.closed
 		c.mu.Unlock()
@@ -269,6 +334,9 @@ func (c *pipeConn) ReadResponse(r *rpcc.Response) error {
 		<-c.wake
 	}
 }
+
+// jsonNull is what rpcc decodes in place of a reply that went to its call.
+var jsonNull = json.RawMessage("null")
 
 // wireRequest is rpcc's Request with the session it is for.
 type wireRequest struct {
@@ -288,11 +356,26 @@ func (c *pipeConn) WriteRequest(r *rpcc.Request) error {
 	if closed {
 		return errPipeClosed
 	}
-	msg, err := json.Marshal(wireRequest{ID: r.ID, Method: r.Method, Params: r.Args, SessionID: c.session})
-	if err != nil {
-		return err
+	params := r.Args
+	if call, ok := params.(*rawCall); ok {
+		params = call.args
+		c.mu.Lock()
+		if c.raw == nil {
+			c.raw = map[uint64]*rawCall{}
+		}
+		c.raw[r.ID] = call
+		c.mu.Unlock()
 	}
-	return c.p.write(append(msg, 0))
+	msg, err := json.Marshal(wireRequest{ID: r.ID, Method: r.Method, Params: params, SessionID: c.session})
+	if err == nil {
+		err = c.p.write(append(msg, 0))
+	}
+	if err != nil {
+		c.mu.Lock()
+		delete(c.raw, r.ID)
+		c.mu.Unlock()
+	}
+	return err
 }
 
 // Close takes the session's connection off the pipe; messages that still
@@ -310,3 +393,44 @@ func (c *pipeConn) Close() error {
 
 func (c *pipeConn) Read([]byte) (int, error)  { return 0, errors.ErrUnsupported }
 func (c *pipeConn) Write([]byte) (int, error) { return 0, errors.ErrUnsupported }
+
+// rawCall is a call whose reply's result is wanted as the bytes the browser
+// wrote, not decoded: a capture or a walker's tables, megabytes that the
+// next reader (capture's decoder) walks with jsonlex anyway. Made by
+// invokeRaw.
+type rawCall struct {
+	args any
+
+	mu     sync.Mutex
+	result []byte
+	got    bool
+}
+
+func (c *rawCall) set(b []byte) {
+	c.mu.Lock()
+	c.result, c.got = b, true
+	c.mu.Unlock()
+}
+
+// MarshalJSON writes the call's arguments: a connection that does not know
+// rawCall sends them as they are, and invokeRaw then reads the result rpcc
+// decoded.
+func (c *rawCall) MarshalJSON() ([]byte, error) { return json.Marshal(c.args) }
+
+// invokeRaw calls method with args on conn and returns the reply's result
+// as the browser wrote it. Over the pipe (pipeConn) the bytes are handed
+// over as read; over any other connection rpcc decodes them into a raw
+// message, which is the same bytes.
+func invokeRaw(ctx context.Context, conn *rpcc.Conn, method string, args any) (json.RawMessage, error) {
+	call := &rawCall{args: args}
+	var decoded json.RawMessage
+	if err := rpcc.Invoke(ctx, method, call, &decoded, conn); err != nil {
+		return nil, err
+	}
+	call.mu.Lock()
+	defer call.mu.Unlock()
+	if call.got {
+		return call.result, nil
+	}
+	return decoded, nil
+}

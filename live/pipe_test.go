@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"testing"
@@ -40,9 +41,24 @@ func fakeBrowser(in, out *os.File) {
 		}
 		fmt.Fprintf(out, `{"method":"Test.event","params":{"id":%d}%s}`+"\x00", req.ID, sess)
 		fmt.Fprintf(out, `{"id":%d,"result":{"wrong":true},"sessionId":"nobody"}`+"\x00", req.ID)
+		switch req.Method {
+		case "Test.raw":
+			// Spacing and an escape a decoder would not keep.
+			fmt.Fprintf(out, `{ "id" : %d , "result" : %s , "error" : null %s}`+"\x00", req.ID, rawResult, sess)
+			continue
+		case "Test.fail":
+			fmt.Fprintf(out, `{"id":%d,"error":{"code":-32000,"message":"refused","data":"d"}%s}`+"\x00", req.ID, sess)
+			continue
+		case "Test.empty":
+			fmt.Fprintf(out, `{"id":%d%s}`+"\x00", req.ID, sess)
+			continue
+		}
 		fmt.Fprintf(out, `{"id":%d,"result":{"session":%q,"method":%q,"params":%s}%s}`+"\x00", req.ID, req.SessionID, req.Method, orNull(req.Params), sess)
 	}
 }
+
+// rawResult is the result the fake sends for Test.raw.
+const rawResult = `{"a" : [1, 2.50],"s":"\u0041\"b"}`
 
 func orNull(b json.RawMessage) string {
 	if len(b) == 0 {
@@ -192,54 +208,133 @@ func TestPipeEndsWhenBrowserEnds(t *testing.T) {
 	}
 }
 
-// TestSessionOf: the session of a message is its top-level "sessionId"
-// wherever it stands among the members, never one nested in a value; a
-// message without one belongs to the browser, and one that is not a JSON
-// object to nobody.
-func TestSessionOf(t *testing.T) {
+// TestParseMessage: a message's members are its top-level ones wherever
+// they stand (a "sessionId" nested in a value is never the session), values
+// are kept as written, a message without a session belongs to the browser,
+// and one that is not a JSON object, or whose id is not a count, to nobody.
+func TestParseMessage(t *testing.T) {
 	for _, c := range []struct {
-		msg, want string
-		ok        bool
+		msg                      string
+		want                     wireMessage
+		result, params, errValue string
+		ok                       bool
 	}{
-		{`{"id":1,"result":{},"sessionId":"AB"}`, "AB", true},
-		{`{"sessionId":"AB","method":"Page.frameNavigated","params":{"frame":{}}}`, "AB", true},
-		{` { "id" : 1 , "sessionId" : "A\u0042" } `, "AB", true},
-		{`{"id":1,"result":{"sessionId":"NESTED"}}`, "", true},
-		{`{"method":"Target.attachedToTarget","params":{"sessionId":"X","targetInfo":{"url":"\"sessionId\":\"Y\""}}}`, "", true},
-		{`{"id":2,"result":{"value":"},\"sessionId\":\"Z\""}}`, "", true},
-		{`{"id":1}`, "", true},
-		{`[1]`, "", false},
-		{`{"id":1,`, "", false},
-		{``, "", false},
+		{msg: `{"id":1,"result":{},"sessionId":"AB"}`, want: wireMessage{session: "AB", id: 1}, result: `{}`, ok: true},
+		{msg: `{"sessionId":"AB","method":"Page.frameNavigated","params":{"frame":{}}}`, want: wireMessage{session: "AB", method: "Page.frameNavigated"}, params: `{"frame":{}}`, ok: true},
+		{msg: ` { "id" : 1 , "sessionId" : "A\u0042" } `, want: wireMessage{session: "AB", id: 1}, ok: true},
+		{msg: `{"id":1,"result":{"sessionId":"NESTED"}}`, want: wireMessage{id: 1}, result: `{"sessionId":"NESTED"}`, ok: true},
+		{msg: `{"method":"Target.attachedToTarget","params":{"sessionId":"X","targetInfo":{"url":"\"sessionId\":\"Y\""}}}`, want: wireMessage{method: "Target.attachedToTarget"}, params: `{"sessionId":"X","targetInfo":{"url":"\"sessionId\":\"Y\""}}`, ok: true},
+		{msg: `{"id":2,"result":{"value":"},\"sessionId\":\"Z\""}}`, want: wireMessage{id: 2}, result: `{"value":"},\"sessionId\":\"Z\""}`, ok: true},
+		{msg: `{"id":3,"error":{"code":-32601,"message":"m"}, "result" : [ 1 ,2 ] }`, want: wireMessage{id: 3}, result: `[ 1 ,2 ]`, errValue: `{"code":-32601,"message":"m"}`, ok: true},
+		{msg: `{"id":18446744073709551615}`, want: wireMessage{id: 18446744073709551615}, ok: true},
+		{msg: `{"id":1}`, want: wireMessage{id: 1}, ok: true},
+		{msg: `{"id":-1}`},
+		{msg: `{"id":1.5}`},
+		{msg: `{"id":"1"}`},
+		{msg: `{"id":18446744073709551616}`},
+		{msg: `{"sessionId":7}`},
+		{msg: `{"id":1} {}`},
+		{msg: `[1]`},
+		{msg: `{"id":1,`},
+		{msg: `{"id":1,"result":[}`},
+		{msg: ``},
 	} {
-		got, ok := sessionOf([]byte(c.msg))
-		if got != c.want || ok != c.ok {
-			t.Errorf("%s: %q %v, want %q %v", c.msg, got, ok, c.want, c.ok)
+		got, ok := parseMessage([]byte(c.msg))
+		if ok != c.ok {
+			t.Errorf("%s: ok %v, want %v", c.msg, ok, c.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if got.session != c.want.session || got.id != c.want.id || got.method != c.want.method ||
+			string(got.result) != c.result || string(got.params) != c.params || string(got.errValue) != c.errValue {
+			t.Errorf("%s: %+v", c.msg, got)
+		}
+		for _, v := range [][]byte{got.result, got.params, got.errValue} {
+			if len(v) != cap(v) {
+				t.Errorf("%s: a value's slice can reach past it (len %d, cap %d)", c.msg, len(v), cap(v))
+			}
 		}
 	}
 }
 
-// BenchmarkSessionOf reads the session of a reply the size of a large
-// capture's, for comparison with BenchmarkSessionOfUnmarshal.
-func BenchmarkSessionOf(b *testing.B) {
+// TestPipeRawReply: invokeRaw hands back a reply's result exactly as the
+// browser wrote it (spacing, escapes and number spelling kept, the other
+// members not included), a call through rpcc.Invoke on the same connection
+// is still decoded, an error reply is rpcc's ResponseError in both, a reply
+// without a result fails the call, and no raw call is left waiting.
+func TestPipeRawReply(t *testing.T) {
+	p := startFake(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := p.dial(ctx, "A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := 0; i < 3; i++ {
+		raw, err := invokeRaw(ctx, c, "Test.raw", map[string]int{"n": i})
+		if err != nil || string(raw) != rawResult {
+			t.Fatalf("invokeRaw: %s %v, want %s", raw, err, rawResult)
+		}
+		var got echo
+		if err := rpcc.Invoke(ctx, "Test.echo", nil, &got, c); err != nil || got.Session != "A" || got.Wrong {
+			t.Fatalf("Invoke after invokeRaw: %+v %v", got, err)
+		}
+	}
+	var re *rpcc.ResponseError
+	if _, err := invokeRaw(ctx, c, "Test.fail", nil); !errors.As(err, &re) || re.Code != -32000 || re.Message != "refused" || re.Data != "d" {
+		t.Fatalf("invokeRaw of an error reply: %v", err)
+	}
+	if err := rpcc.Invoke(ctx, "Test.fail", nil, nil, c); !errors.As(err, &re) || re.Code != -32000 {
+		t.Fatalf("Invoke of an error reply: %v", err)
+	}
+	if raw, err := invokeRaw(ctx, c, "Test.empty", nil); err == nil {
+		t.Fatalf("invokeRaw of a reply without a result: %s, no error", raw)
+	}
+	p.mu.Lock()
+	pc := p.conns["A"]
+	p.mu.Unlock()
+	pc.mu.Lock()
+	left := len(pc.raw)
+	pc.mu.Unlock()
+	if left != 0 {
+		t.Fatalf("%d raw calls left waiting", left)
+	}
+	// A connection that does not know raw calls sends their arguments.
+	b, err := json.Marshal(&rawCall{args: map[string]int{"n": 1}})
+	if err != nil || string(b) != `{"n":1}` {
+		t.Fatalf("rawCall marshals to %s %v", b, err)
+	}
+}
+
+// BenchmarkParseMessage splits a reply the size of a large capture's, for
+// comparison with BenchmarkParseMessageUnmarshal, what rpcc's own codec
+// does with it.
+func BenchmarkParseMessage(b *testing.B) {
 	msg := bigReply()
 	b.SetBytes(int64(len(msg)))
 	for b.Loop() {
-		if s, ok := sessionOf(msg); !ok || s != "S" {
-			b.Fatal(s, ok)
+		if m, ok := parseMessage(msg); !ok || m.session != "S" {
+			b.Fatal(m.session, ok)
 		}
 	}
 }
 
-// BenchmarkSessionOfUnmarshal is the same read with encoding/json.
-func BenchmarkSessionOfUnmarshal(b *testing.B) {
+// BenchmarkParseMessageUnmarshal is the same read with encoding/json into
+// rpcc.Response, and the result decoded again as a raw message, as a
+// call's reply was.
+func BenchmarkParseMessageUnmarshal(b *testing.B) {
 	msg := bigReply()
 	b.SetBytes(int64(len(msg)))
 	for b.Loop() {
-		var h struct {
-			SessionID string `json:"sessionId"`
+		var r rpcc.Response
+		if err := json.Unmarshal(msg, &r); err != nil || r.ID != 7 {
+			b.Fatal(err)
 		}
-		if err := json.Unmarshal(msg, &h); err != nil || h.SessionID != "S" {
+		var raw json.RawMessage
+		if err := json.Unmarshal(r.Result, &raw); err != nil {
 			b.Fatal(err)
 		}
 	}
