@@ -1,11 +1,14 @@
 package live
 
 // walkerSource is the bounded capture's walker: a function of the node
-// horizon, evaluated in an isolated world of the main frame, so the page's
-// own script can neither see it nor change what it calls (every world has
-// its own prototypes and globals), and the page's Content-Security-Policy
-// does not apply to it. It runs synchronously, so no page script runs while
-// it reads: the document it returns is one state of the page.
+// horizon, whether to wait for a rendered frame first, and the capture's
+// id, evaluated in an isolated world of the main frame, so the page's own
+// script can neither see it nor change what it calls (every world has its
+// own prototypes and globals), and the page's Content-Security-Policy does
+// not apply to it. The wait is Page.awaitRenderedFrame's (two animation
+// frames), made here so that a capture costs one protocol call. The walk
+// itself runs synchronously, so no page script runs while it reads: the
+// document it returns is one state of the page.
 //
 // It walks the main document in tree order through firstChild and
 // nextSibling (the light tree: no shadow tree, no template contents, no
@@ -54,15 +57,18 @@ package live
 // flat tree, where they are not the host's children). A closed shadow root
 // is invisible to every script; closed roots are attached to custom
 // elements in practice, so the walker lists the custom elements that have
-// children (__domsnapCandidates), and the caller asks the browser which of
-// them host one (Page.closedHosts).
+// children (candidates), and the caller asks the browser which of them host
+// one (nodeHandles.closedHosts).
 //
-// The nodes written are kept, in order, in the isolated world's global
-// __domsnapNodes (null for a shadow root), where only this package's next
-// call looks: it takes them, to find backend node ids when an analysis
-// reads them, and deletes the global.
-const walkerSource = `(function (limit) {
+// It returns one string, JSON of {"capture": ..., "candidates": [...]}: the
+// browser sends a string at a fraction of what the same tables cost it as
+// an object. The nodes written are kept, in order, in the isolated world's
+// global __domsnapNodes with the capture's id (null for a shadow root),
+// where only this package looks, to find backend node ids when an analysis
+// reads them; the next walk replaces them.
+const walkerSource = `(async function (limit, wait, id) {
 	'use strict';
+	if (wait) await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 	const strings = [], index = new Map();
 	const str = (s) => {
 		let i = index.get(s);
@@ -186,9 +192,8 @@ const walkerSource = `(function (limit) {
 		labelsBeyond = document.contentType !== 'text/html' ||
 			document.getElementsByTagName('label').length > labelsAll && document.querySelectorAll('label[for]').length > labels;
 	}
-	globalThis.__domsnapNodes = handles;
-	globalThis.__domsnapCandidates = candidates;
-	return {
+	globalThis.__domsnapNodes = { id, nodes: handles };
+	return JSON.stringify({ capture: {
 		documents: [{
 			nodes: { parentIndex: parent, nodeType: type, nodeName: name, nodeValue: value, attributes: attrs,
 				inputChecked: { index: checked }, shadowRootType: { index: shadowIndex, value: shadowValue } },
@@ -196,5 +201,5 @@ const walkerSource = `(function (limit) {
 		}],
 		strings,
 		horizon: { cut, labelsBeyond },
-	};
+	}, candidates });
 })`

@@ -56,6 +56,9 @@ type Page struct {
 	act actState
 	// walkerWorld is the isolated world bounded captures reuse (bounded.go).
 	walkerWorld boundedWorldCache
+	// walks counts the bounded captures taken, each one's id among the
+	// page's (bounded.go).
+	walks atomic.Uint64
 }
 
 // openPage connects to a tab the browser just created and readies it
