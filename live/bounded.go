@@ -13,19 +13,21 @@ import (
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/jsonlex"
+	"github.com/domsnap/domsnap/limits"
 )
 
 // BoundedSnapshotter is a Snapshotter that can also take a bounded capture:
-// the main document read in tree order only up to a node horizon. Page
+// the main document read in tree order only as far as a budget of nodes. Page
 // implements it; a Session observes through it when its driver does
 // (bounded_session.go).
 type BoundedSnapshotter interface {
 	Snapshotter
-	// CaptureBounded reads the main document up to horizon nodes, the
-	// document node included. again marks a retake within one
+	// CaptureBounded reads the main document in tree order until it has
+	// read budget nodes that a scan pays for (bounded_session.go), the
+	// document node included, and at most limits.MaxTreeNodes nodes in all. again marks a retake within one
 	// observation, whose first capture already waited for the page as
 	// CaptureSnapshot does.
-	CaptureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error)
+	CaptureBounded(ctx context.Context, budget int, again bool) (*BoundedCapture, error)
 }
 
 // BoundedCapture is one bounded capture as a page gave it.
@@ -58,26 +60,27 @@ const (
 // CaptureBounded takes a bounded capture of the tab in one protocol call:
 // the walker (walkerSource) runs in an isolated world, first waits for a
 // rendered frame as CaptureSnapshot does (unless again), and returns the
-// document's first horizon nodes; the custom elements it lists are then
+// document's first nodes up to the budget; the custom elements it lists are then
 // described (DOM.describeNode) to find closed shadow roots. Backend node
 // ids are found later, node by node, when an analysis reads one (Resolve):
 // the JavaScript API has no way to a node's backend id, so each costs two
-// protocol calls, which for every node of a 16,384-node horizon came to
+// protocol calls, which for every node of a 16,384-node capture came to
 // about a second, while an analysis reads the ids of a few dozen nodes at
 // most. The ids are the browser's own, so a later call finds the element
 // again with DOM.resolveNode, as acting does.
-func (p *Page) CaptureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
+func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*BoundedCapture, error) {
 	life := ctx
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
-	if horizon < 1 {
-		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "a bounded capture needs a horizon of at least one node")
+	if budget < 1 {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "a bounded capture needs a budget of at least one node")
 	}
 	id := p.walks.Add(1)
-	expr := walkerSource + "(" + strconv.Itoa(horizon) + ", " + strconv.FormatBool(!again) + ", " + strconv.FormatUint(id, 10) + ")"
+	expr := walkerSource + "(" + strconv.Itoa(budget) + ", " + strconv.Itoa(limits.MaxTreeNodes) + ", " +
+		strconv.FormatBool(!again) + ", " + strconv.FormatUint(id, 10) + ")"
 	// The reply is read raw (invokeRaw): its value is one string, the
 	// walker's JSON, which costs the browser far less to send than the same
-	// tables as an object (measured on a 16,384-node horizon: about 20 ms
+	// tables as an object (measured on a 16,384-node capture: about 20 ms
 	// less per capture).
 	var reply json.RawMessage
 	walk := func(world runtime.ExecutionContextID) error {

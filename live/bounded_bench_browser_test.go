@@ -70,7 +70,7 @@ func BenchmarkLiveBoundedVsScript(b *testing.B) {
 					b.Fatalf("script found no table: %s", out)
 				}
 				t2 := time.Now()
-				c, err := p.CaptureBounded(ctx, DefaultHorizon, true)
+				c, err := p.CaptureBounded(ctx, DefaultBudget, true)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -78,7 +78,7 @@ func compareBounded(t *testing.T, ctx context.Context, b *Browser, c boundedCase
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.horizon = h
+			s.budget = h
 			var got, want []byte
 			if i < 0 {
 				o, _, err := s.Observe(ctx, ReadOptions{Once: true})
@@ -243,7 +243,7 @@ func TestBoundedNeverReadsValues(t *testing.T) {
 	}
 	var sent [][]byte
 	s.onCapture = func(raw []byte) { sent = append(sent, append([]byte(nil), raw...)) }
-	s.horizon = 4 // retakes too
+	s.budget = 4 // retakes too
 	fields := []domsnap.Field{}
 	for c := 0; c <= limits.MaxFormColumn; c++ {
 		fields = append(fields, domsnap.Field{Name: "c" + string(rune('0'+c)), Column: c, Type: typed.String})
@@ -370,4 +370,92 @@ func TestBoundedWorldFollowsTheDocument(t *testing.T) {
 			t.Fatalf("the table says %q, want %q", got, want)
 		}
 	}
+}
+
+// hiddenBulkPage is a page whose first nodes are mostly ones no scan
+// enters: a display: none block, an aria-hidden block and a long head,
+// each of hidden nodes, then a table and filler.
+func hiddenBulkPage(hidden, filler int) []byte {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><head><title>bulk</title>`)
+	for i := 0; i < hidden/3; i++ {
+		b.WriteString(`<meta name="m" content="c">`)
+	}
+	b.WriteString(`</head><body><div style="display:none">`)
+	for i := 0; i < hidden/6; i++ {
+		b.WriteString(`<span>x</span>`)
+	}
+	b.WriteString(`</div><div aria-hidden="TRUE">`)
+	for i := 0; i < hidden/6; i++ {
+		b.WriteString(`<span>y</span>`)
+	}
+	b.WriteString(`</div><table><tr><th>name</th><th>qty</th></tr><tr><td>A</td><td>1</td></tr></table>`)
+	for i := 0; i < filler/2; i++ {
+		b.WriteString(`<p>filler</p>`)
+	}
+	b.WriteString(`</body></html>`)
+	return []byte(b.String())
+}
+
+// TestBoundedBudgetPaysWhatScansPay: a bounded capture stops when the
+// nodes a scan pays for reach its budget, exactly, however many nodes
+// inside excluded elements it read on the way; so a page that opens with
+// thousands of hidden nodes is observed in one capture, with the whole
+// snapshot's answer (a budget in nodes of any kind would have been spent
+// on the hidden ones and retaken).
+func TestBoundedBudgetPaysWhatScansPay(t *testing.T) {
+	b := launch(t)
+	ctx := context.Background()
+	// Before this rule, the first capture read 16,384 nodes of any kind,
+	// which the hidden ones and the scans' 8,192 pass.
+	srv := serve(t, hiddenBulkPage(DefaultBudget, DefaultBudget))
+	s, p := openSession(t, b, srv.URL())
+	for _, budget := range []int{1, 2, 100, DefaultBudget - 1, DefaultBudget, DefaultBudget + 1} {
+		c, err := p.CaptureBounded(ctx, budget, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve)
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tree.Partial() {
+			t.Fatalf("budget %d: the capture holds the whole page", budget)
+		}
+		if got := paidNodes(tree); got != budget {
+			t.Errorf("budget %d: the capture holds %d nodes a scan pays for (%d in all)", budget, got, tree.Horizon())
+		}
+	}
+	o, _, err := s.Observe(ctx, ReadOptions{Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Captures() != 1 {
+		t.Fatalf("%d captures, want 1", s.Captures())
+	}
+	if len(o.Inventory) != 1 {
+		t.Fatalf("inventory %v, want the table", o.Inventory)
+	}
+	compareBounded(t, ctx, b, boundedCase{name: "hidden-bulk", url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
+}
+
+// paidNodes counts the nodes of a partial tree, before its horizon, that
+// lie in no excluded element: what a scan walking all of it would pay.
+func paidNodes(t *domtree.Tree) int {
+	paid := 0
+	for i := 0; i < t.Horizon(); i++ {
+		n := t.At(i)
+		inside := false
+		for a := n.Parent(); a.Valid(); a = a.Parent() {
+			if a.Excluded() {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			paid++
+		}
+	}
+	return paid
 }

@@ -10,64 +10,84 @@ import (
 	"github.com/domsnap/domsnap/limits"
 )
 
-// DefaultHorizon is the node horizon of an observation's first bounded
-// capture. The collection scan visits at most limits.CollectionScanNodes
-// nodes from the document, so twice that covers it on a page whose early
-// excluded subtrees (the head, scripts, hidden blocks, each skipped for a
-// node of budget) stay small, and a page that small is read whole. A scan
-// that reads further doubles it (growHorizon).
-const DefaultHorizon = 2 * limits.CollectionScanNodes
-
 // Bounded observations. An observation that computes something (an
 // inventory, an extraction, a condition) over a driver that can take
 // bounded captures (BoundedSnapshotter, which Page is) does not ask for
-// the whole page: it reads the main document in tree order up to a node
-// horizon, builds a partial tree (capture.DecodeBounded, with the whole
-// capture's checks), and computes. The tree notes any read past its
-// horizon (domtree.Builder.MarkHorizon); when one happened, by the
-// condition or by any scan of the computation, the capture is retaken with
-// twice the horizon and everything is computed again, up to the whole page
-// (limits.MaxTreeNodes nodes). So the answer is always the one the whole
-// snapshot gives, and its cost is what the scans read, not what the page
-// holds. A page that ends before the horizon is read whole the first time.
+// the whole page: it reads the main document in tree order until it has
+// read a budget of nodes, builds a partial tree (capture.DecodeBounded,
+// with the whole capture's checks), and computes. The tree notes any read
+// past where the capture stopped, its horizon (domtree.Builder.MarkHorizon);
+// when one happened, by the condition or by any scan of the computation,
+// the capture is retaken with twice the budget and everything is computed
+// again, up to the whole page (limits.MaxTreeNodes nodes). So the answer is
+// always the one the whole snapshot gives, and its cost is what the scans
+// read, not what the page holds. A page that ends within the budget is read
+// whole the first time.
+//
+// The budget counts what a scan pays for: every node except those inside
+// an element no scan enters (one not rendered, aria-hidden, the head, a
+// script; docs/reference.md#visibility). Such an element costs a
+// scan one node however large it is, and costs the budget one node too, so
+// a page with a large hidden menu or a long head is read as far as its
+// scans go without a retake. The nodes inside are still read (the partial
+// tree must hold every node before its horizon), but they are bounded by
+// limits.MaxTreeNodes like any capture.
 //
 // A capture taken to be saved (Capture) stays the whole
 // snapshot: a saved snapshot must hold the page.
 
-// ExtractHorizon is the first horizon of an extraction without an
+// DefaultBudget is the budget of an observation's first bounded capture.
+// The inventory's collection scan and the page view's scan walk the same
+// nodes and pay at most limits.CollectionScanNodes each; the inventory's
+// row scans start at a collection the collection scan met and pay at most
+// limits.RowScanNodes each. So one capture covers an observation on every
+// page, unless a collection near the end of the scan holds nodes a row scan
+// does not pay for (a control's options) in numbers.
+const DefaultBudget = limits.CollectionScanNodes + limits.RowScanNodes
+
+// ExtractBudget is the first budget of an extraction without an
 // inventory: the collection scan stops at its collection and the row scan
 // stays inside it, so a collection near the top of the page is read in a
 // few thousand nodes, and one further down costs the doublings that reach
 // it, at most twice what it needs.
-const ExtractHorizon = 2048
+const ExtractBudget = 2048
 
-// startHorizon is the first horizon of an observation whose kind asks for
-// spec (0: DefaultHorizon); a test may set another for the session.
-func (s *Session) startHorizon(spec int) int {
+// startBudget is the first budget of an observation whose kind asks for
+// spec (0: DefaultBudget); a test may set another for the session.
+func (s *Session) startBudget(spec int) int {
 	switch {
-	case s.horizon > 0:
-		return s.horizon
+	case s.budget > 0:
+		return s.budget
 	case spec > 0:
 		return spec
 	}
-	return DefaultHorizon
+	return DefaultBudget
 }
 
-// growHorizon is the horizon after h: twice h, up to limits.MaxTreeNodes.
-// A page still cut at that many nodes is too large, as it is for the whole
-// snapshot.
-func growHorizon(h int) (int, error) {
-	if h >= limits.MaxTreeNodes {
-		return 0, readbound.TooManyNodes(pkg, limits.MaxTreeNodes)
+// growBudget is the budget after b, for a capture whose tree t was read
+// past its horizon (nextBudget).
+func growBudget(b int, t *domtree.Tree) (int, error) {
+	return nextBudget(b, t.Horizon(), limits.MaxTreeNodes)
+}
+
+// nextBudget is twice b, up to bound, after a capture that held held nodes.
+// A page cut with a budget of bound nodes, or by the bound itself (a
+// capture cut when it held as many nodes as any tree may), is too large,
+// as it is for the whole snapshot: a retake would read no further.
+func nextBudget(b, held, bound int) (int, error) {
+	// The walker stops before a node, and its shadow root's place, that
+	// would pass the bound, so a capture it cut holds bound-1 nodes or more.
+	if b >= bound || held >= bound-1 {
+		return 0, readbound.TooManyNodes(pkg, bound)
 	}
-	return min(2*h, limits.MaxTreeNodes), nil
+	return min(2*b, bound), nil
 }
 
 // captureBoundedTree takes one bounded capture and builds its tree. The
 // returned closer ends the capture (BoundedCapture.Close) once nothing
 // reads the tree's backend ids any more, and reports a failure to find one.
-func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, horizon int, again bool) (json.RawMessage, *domtree.Tree, func() error, error) {
-	c, err := bs.CaptureBounded(ctx, horizon, again)
+func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, budget int, again bool) (json.RawMessage, *domtree.Tree, func() error, error) {
+	c, err := bs.CaptureBounded(ctx, budget, again)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -110,7 +110,7 @@ func TestBoundedObservationRetakesWithDoubledHorizons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.horizon = 8
+	s.budget = 8
 	res, _, err := s.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true})
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestBoundedObservationRetakesWithDoubledHorizons(t *testing.T) {
 	// The answer is the one the whole page gives.
 	whole := &boundedTab{before: 500, after: 5000}
 	ws, _ := NewSession(whole, SessionOptions{})
-	ws.horizon = limits.MaxTreeNodes
+	ws.budget = limits.MaxTreeNodes
 	wres, _, err := ws.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true})
 	if err != nil {
 		t.Fatal(err)
@@ -149,27 +149,27 @@ func TestBoundedObservationOfAnEndlessPageIsTooLarge(t *testing.T) {
 		t.Fatalf("got %v, want unsupported_input (too_large)", err)
 	}
 	last := tab.horizons[len(tab.horizons)-1]
-	if tab.horizons[0] != DefaultHorizon || last != limits.MaxTreeNodes || tab.closed != len(tab.horizons) {
+	if tab.horizons[0] != DefaultBudget || last != limits.MaxTreeNodes || tab.closed != len(tab.horizons) {
 		t.Fatalf("horizons %v, closed %d", tab.horizons, tab.closed)
 	}
 }
 
-func TestExtractionStartsAtTheExtractHorizon(t *testing.T) {
+func TestExtractionStartsAtTheExtractBudget(t *testing.T) {
 	tab := &boundedTab{before: 10, after: 50000}
 	s, _ := NewSession(tab, SessionOptions{})
 	if _, _, err := s.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true}); err != nil {
 		t.Fatal(err)
 	}
-	if !equalInts(tab.horizons, []int{ExtractHorizon}) {
-		t.Fatalf("horizons %v, want one capture at %d", tab.horizons, ExtractHorizon)
+	if !equalInts(tab.horizons, []int{ExtractBudget}) {
+		t.Fatalf("horizons %v, want one capture at %d", tab.horizons, ExtractBudget)
 	}
 	tab.horizons = nil
 	s, _ = NewSession(tab, SessionOptions{})
 	if _, _, err := s.Observe(context.Background(), ReadOptions{Once: true}); err != nil {
 		t.Fatal(err)
 	}
-	if !equalInts(tab.horizons, []int{DefaultHorizon}) {
-		t.Fatalf("horizons %v, want one capture at %d", tab.horizons, DefaultHorizon)
+	if !equalInts(tab.horizons, []int{DefaultBudget}) {
+		t.Fatalf("horizons %v, want one capture at %d", tab.horizons, DefaultBudget)
 	}
 }
 
@@ -196,4 +196,26 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// TestNextBudget: the budget doubles up to the bound; a capture with a
+// budget at the bound, or cut because it held as many nodes as any tree
+// may (whatever its budget), makes the page too large instead of a retake
+// that could read no further.
+func TestNextBudget(t *testing.T) {
+	for _, c := range []struct{ b, held, want int }{
+		{1, 1, 2}, {8, 8, 16}, {49, 60, 98}, {50, 60, 100}, {60, 60, 100}, {99, 98, 100},
+		{8, 98, 16}, {8, 99, 0}, {8, 100, 0}, {100, 50, 0}, {150, 50, 0},
+	} {
+		got, err := nextBudget(c.b, c.held, 100)
+		if c.want == 0 {
+			if errcode.CodeOf(err) != errcode.UnsupportedInput || !strings.Contains(err.Error(), "too_large") {
+				t.Errorf("nextBudget(%d, %d): %d %v, want too_large", c.b, c.held, got, err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("nextBudget(%d, %d) = %d %v, want %d", c.b, c.held, got, err, c.want)
+		}
+	}
 }

@@ -1,7 +1,7 @@
 package live
 
-// walkerSource is the bounded capture's walker: a function of the node
-// horizon, whether to wait for a rendered frame first, and the capture's
+// walkerSource is the bounded capture's walker: a function of the budget,
+// the limit, whether to wait for a rendered frame first, and the capture's
 // id, evaluated in an isolated world of the main frame, so the page's own
 // script can neither see it nor change what it calls (every world has its
 // own prototypes and globals), and the page's Content-Security-Policy does
@@ -41,8 +41,13 @@ package live
 // choice) are never read at all; checked state is read, as the capture
 // holds it.
 //
-// It stops before the node that would pass the horizon and says whether
-// the document continued ("cut"); when it did, it also says whether a
+// It stops before the node that would pass the budget (the nodes a scan
+// pays for: every node but those inside an element no scan enters, one
+// without a layout object, aria-hidden="true", the head, a script, style,
+// template, noscript or title element, a hidden input) or the limit (of
+// all nodes), and says whether the document continued ("cut"): the
+// horizon. The budget's rule is an estimate of what the scans will read;
+// where it is off, the caller's retake makes up for it. When cut, it also says whether a
 // label with a for attribute lies past the horizon (labelsBeyond), by
 // comparing the labels it wrote with the document's count, so that label
 // lookups on the partial tree stay exact when none do. Counting is the one
@@ -66,7 +71,7 @@ package live
 // global __domsnapNodes with the capture's id (null for a shadow root),
 // where only this package looks, to find backend node ids when an analysis
 // reads them; the next walk replaces them.
-const walkerSource = `(async function (limit, wait, id) {
+const walkerSource = `(async function (budget, limit, wait, id) {
 	'use strict';
 	if (wait) await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 	const strings = [], index = new Map();
@@ -88,11 +93,13 @@ const walkerSource = `(async function (limit, wait, id) {
 	const checked = [], lnode = [], lstyles = [], shadowIndex = [], shadowValue = [];
 	const handles = [document], candidates = [];
 	const empty = str('');
-	let labels = 0, labelsAll = 0, cut = false;
+	let labels = 0, labelsAll = 0, cut = false, paid = 1; // the document is paid for
 	// A frame per open element: its index, whether its children may have
 	// boxes, the visibility the reader gives it, whether it is or lies in an
-	// editing host, whether it is a textarea.
-	const stack = [{ i: 0, boxes: true, vis: 'visible', edit: false, ta: false }];
+	// editing host, whether it is a textarea, whether it is or lies in an
+	// element a scan does not enter.
+	const stack = [{ i: 0, boxes: true, vis: 'visible', edit: false, ta: false, out: false }];
+	const skipped = new Set(['head', 'script', 'style', 'template', 'noscript', 'title']);
 	let cur = document.firstChild;
 	while (cur !== null) {
 		const top = stack[stack.length - 1];
@@ -100,7 +107,8 @@ const walkerSource = `(async function (limit, wait, id) {
 		let frame = null;
 		if (t === 1 || t === 3 || t === 4 || t === 8 || t === 10) {
 			const root = t === 1 ? cur.shadowRoot : null;
-			if (handles.length + (root === null ? 1 : 2) > limit) { cut = true; break; }
+			if (handles.length + (root === null ? 1 : 2) > limit || (!top.out && paid >= budget)) { cut = true; break; }
+			if (!top.out) paid++;
 			const i = handles.length;
 			handles.push(cur); parent.push(top.i); type.push(t);
 			if (t === 1) {
@@ -108,12 +116,14 @@ const walkerSource = `(async function (limit, wait, id) {
 				name.push(str(nm)); value.push(-1);
 				const list = cur.attributes, a = [];
 				let secret = false, edit = top.edit, ceSeen = false, labelFor = false;
+				let out = top.out || skipped.has(lname), hiddenSeen = false;
 				if (lname === 'input') {
 					secret = true;
 					for (let k = 0; k < list.length; k++) {
 						if (lower(list[k].name) === 'type') {
 							const v = lower(list[k].value);
 							secret = !(v === 'button' || v === 'submit' || v === 'reset');
+							if (v === 'hidden') out = true;
 							break;
 						}
 					}
@@ -122,6 +132,10 @@ const walkerSource = `(async function (limit, wait, id) {
 					const an = list[k].name, ln = lower(an);
 					if (secret && ln === 'value') continue;
 					const v = list[k].value;
+					if (ln === 'aria-hidden' && !hiddenSeen) {
+						hiddenSeen = true;
+						if (lower(v) === 'true') out = true;
+					}
 					if (ln === 'contenteditable' && !ceSeen) {
 						ceSeen = true;
 						const lv = lower(v);
@@ -149,6 +163,8 @@ const walkerSource = `(async function (limit, wait, id) {
 						}
 					}
 				}
+				// Not rendered: the reader makes it display: none.
+				if (!boxes) out = true;
 				if (root !== null) {
 					// An open shadow root, written as a whole capture
 					// writes it: a fragment child that the reader leaves
@@ -158,7 +174,7 @@ const walkerSource = `(async function (limit, wait, id) {
 					value.push(-1); attrs.push([]);
 					shadowIndex.push(i + 1); shadowValue.push(str(root.mode));
 				} else {
-					frame = { i, boxes, vis, edit, ta: lname === 'textarea' };
+					frame = { i, boxes, vis, edit, ta: lname === 'textarea', out };
 					if (nm.indexOf('-') >= 0 && cur.firstChild !== null) candidates.push(i);
 				}
 			} else if (t === 3 || t === 4) {

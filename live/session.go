@@ -68,9 +68,9 @@ type Session struct {
 	// captures counts the snapshots asked of the driver, so tests can
 	// assert how many a read took.
 	captures uint64
-	// horizon, when positive (set by tests only), is the first horizon of
+	// budget, when positive (set by tests only), is the first budget of
 	// every bounded observation, instead of the one its kind starts at.
-	horizon int
+	budget int
 	// onCapture, when set (by tests only), sees each capture's bytes as the
 	// browser sent them, before anything reads them: it lets a test show
 	// that a value it planted really was sent, and so that its absence
@@ -221,7 +221,7 @@ func (s *Session) extractWith(ctx context.Context, spec observeSpec) (*domsnap.R
 		return nil, nil, err
 	}
 	spec.req = q
-	spec.horizon = ExtractHorizon
+	spec.budget = ExtractBudget
 	var res *domsnap.Result
 	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked) error {
 		var err error
@@ -264,9 +264,9 @@ type observeSpec struct {
 	// expected, when set, is a revision the caller insists is the latest
 	// (an expansion's), checked as a request's expected revision is.
 	expected string
-	// horizon is the first horizon of a bounded capture; 0 means
-	// DefaultHorizon (bounded_session.go).
-	horizon int
+	// budget is the first budget of a bounded capture; 0 means
+	// DefaultBudget (bounded_session.go).
+	budget int
 }
 
 // computeFunc computes what an observation is taken for, on the new tree
@@ -335,7 +335,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 	// taken to be saved reads all of it.
 	bs, bounded := snapper.(BoundedSnapshotter)
 	bounded = bounded && compute != nil
-	horizon := s.startHorizon(spec.horizon)
+	budget := s.startBudget(spec.budget)
 	regrow := false
 	// endBounded ends the bounded capture in use, if any, once its tree's
 	// backend ids are no longer read.
@@ -355,7 +355,7 @@ retake:
 				endBounded()
 				endBounded = nil
 			}
-			raw, tree, endBounded, err = captureBoundedTree(ctx, bs, horizon, regrow)
+			raw, tree, endBounded, err = captureBoundedTree(ctx, bs, budget, regrow)
 		} else {
 			raw, err = snapper.CaptureSnapshot(ctx, styles)
 		}
@@ -391,7 +391,7 @@ retake:
 			// is asked again of a capture that reaches further, at once.
 			spec.cond.Met(tree)
 			if tree.HorizonReached() {
-				if horizon, err = growHorizon(horizon); err != nil {
+				if budget, err = growBudget(budget, tree); err != nil {
 					return nil, 0, err
 				}
 				regrow = true
@@ -439,7 +439,7 @@ retake:
 			}
 		}
 		if tree.HorizonReached() {
-			if horizon, err = growHorizon(horizon); err != nil {
+			if budget, err = growBudget(budget, tree); err != nil {
 				return nil, 0, err
 			}
 			regrow = true

@@ -1,0 +1,45 @@
+package live
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestWalkerReply: the walker's reply is read only in its one shape, a
+// string of {"capture": ..., "candidates": [...]} with no exception; the
+// capture is handed on as written and every other shape fails.
+func TestWalkerReply(t *testing.T) {
+	wrap := func(inner string) string {
+		q, _ := json.Marshal(inner)
+		return `{"result":{"type":"string","value":` + string(q) + `}}`
+	}
+	capture := `{"documents": [], "strings":["a\"b"], "horizon":{"cut":false,"labelsBeyond":false}}`
+	raw, cands, ok := walkerReply([]byte(wrap(`{"capture":` + capture + `,"candidates":[3, 0, 17]}`)))
+	if !ok || string(raw) != capture || len(cands) != 3 || cands[0] != 3 || cands[2] != 17 {
+		t.Fatalf("a good reply: %s %v %v", raw, cands, ok)
+	}
+	if raw, cands, ok := walkerReply([]byte(wrap(`{"candidates":[],"capture":{}}`))); !ok || string(raw) != `{}` || len(cands) != 0 {
+		t.Fatalf("members in another order: %s %v %v", raw, cands, ok)
+	}
+	for _, bad := range []string{
+		`{"result":{"type":"string","value":"{}"},"exceptionDetails":{"text":"x"}}`,
+		`{"result":{"type":"object","value":{"capture":{}}}}`,
+		`{"result":{"type":"string"}}`,
+		`{"result":{"type":"string","value":7}}`,
+		`{}`,
+		`[]`,
+		`{"result":{"type":"string","value":"{}"}} x`,
+		wrap(`{"candidates":[]}`),
+		wrap(`{"capture":{},"candidates":[-1]}`),
+		wrap(`{"capture":{},"candidates":["1"]}`),
+		wrap(`{"capture":{},"candidates":[1.5]}`),
+		wrap(`{"capture":{},"candidates":{}}`),
+		wrap(`{"capture":{}`),
+		wrap(`{"capture":{}} {}`),
+		wrap(`not json`),
+	} {
+		if raw, _, ok := walkerReply([]byte(bad)); ok {
+			t.Errorf("%s: read as %s", bad, raw)
+		}
+	}
+}
