@@ -88,19 +88,27 @@ func (a regionAnchor) find(t *domtree.Tree, ref string) (domtree.Node, error) {
 		return domtree.Node{}, errcode.New(errcode.UnknownReference, pkgName, "",
 			"region reference "+errcode.Quote(ref)+" names an element no longer in the document")
 	}
-	if t.HasBackendIDs() && a.backendID != 0 {
-		if a.index < t.Len() && t.At(a.index).BackendNodeID() == a.backendID {
-			return t.At(a.index), nil
+	if a.id.known() && t.HasBackendIDs() {
+		id := a.id.get()
+		if id == 0 {
+			return gone()
 		}
-		for n := range t.All() {
-			if n.BackendNodeID() == a.backendID && n.IsElement() {
+		// Where it was, if nothing moved it; the horizon is not crossed to
+		// look, since the element may as well have moved up.
+		if a.index < t.Horizon() {
+			if n := t.At(a.index); n.IsElement() && n.BackendNodeID() == id {
 				return n, nil
 			}
 		}
+		if n, ok := t.NodeByBackendID(id); ok && n.IsElement() {
+			return n, nil
+		}
 		return gone()
 	}
-	if a.index <= 0 || a.index >= t.Len() || !t.At(a.index).IsElement() {
+	// At marks a partial tree when the index lies past its horizon.
+	n := t.At(a.index)
+	if a.index <= 0 || !n.IsElement() {
 		return gone()
 	}
-	return t.At(a.index), nil
+	return n, nil
 }

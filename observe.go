@@ -41,7 +41,9 @@ type Observation struct {
 	// index for index with Controls and Regions: never written, kept so
 	// that ActionTarget and an expansion can find the elements again.
 	targets []ActionTarget
-	anchors []regionAnchor
+	// targetIDs are the targets' elements as the browser knows them.
+	targetIDs []elementID
+	anchors   []regionAnchor
 }
 
 // InventoryEntry is one collection of an observation's inventory.

@@ -98,8 +98,37 @@ type ActionTarget struct {
 // find its element again: in a tree parsed from the same bytes by its
 // index, in a later capture by the browser's node id.
 type regionAnchor struct {
-	index     int
-	backendID int64
+	index int
+	id    elementID
+}
+
+// elementID is how the browser knows an element an observation published:
+// its backend node id, read at once where the tree holds it, or the node
+// itself where the tree reads ids from the browser one call per node (a
+// bounded capture, domtree.Tree.BackendIDsOnDemand), so that an
+// observation pays only for the ids an action or expansion uses, not for
+// every control and region it lists.
+type elementID struct {
+	id   int64
+	node domtree.Node
+}
+
+func idOf(n domtree.Node) elementID {
+	if n.Tree().BackendIDsOnDemand() {
+		return elementID{node: n}
+	}
+	return elementID{id: n.BackendNodeID()}
+}
+
+// known reports whether the element came from a tree with backend ids.
+func (e elementID) known() bool { return e.id != 0 || e.node.Valid() }
+
+// get is the backend node id, 0 when there is none or it cannot be found.
+func (e elementID) get() int64 {
+	if e.node.Valid() {
+		return e.node.BackendNodeID()
+	}
+	return e.id
 }
 
 // pageView computes the page view of the tree (from start, for an
@@ -115,6 +144,7 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 	o.ViewScan = ViewScan{Limit: v.Scan.Limit, Visited: v.Scan.Visited, Exhausted: v.Scan.Exhausted}
 	o.Controls = make([]Control, len(v.Controls))
 	o.targets = make([]ActionTarget, len(v.Controls))
+	o.targetIDs = make([]elementID, len(v.Controls))
 	for i, c := range v.Controls {
 		out := Control{
 			Ref:           ActionRef(sequence, i+1),
@@ -135,13 +165,13 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 			out.In = &ControlIn{Kind: c.In.Kind, Index: c.In.Index, Position: c.In.Position}
 		}
 		o.Controls[i] = out
+		o.targetIDs[i] = idOf(c.Element)
 		o.targets[i] = ActionTarget{
-			BackendNodeID: c.Element.BackendNodeID(),
-			Role:          c.Role,
-			Options:       out.Options,
-			HumanOnly:     c.Secret,
-			Checked:       c.Checked,
-			Disabled:      c.Disabled,
+			Role:      c.Role,
+			Options:   out.Options,
+			HumanOnly: c.Secret,
+			Checked:   c.Checked,
+			Disabled:  c.Disabled,
 		}
 	}
 	o.ControlsOmitted = v.ControlsOmitted
@@ -149,7 +179,7 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 	o.anchors = make([]regionAnchor, len(v.Regions))
 	for i, r := range v.Regions {
 		o.Regions[i] = Region{Ref: RegionRef(sequence, i+1), Role: r.Role, Name: r.Name, Level: r.Level}
-		o.anchors[i] = regionAnchor{index: r.Element.Index(), backendID: r.Element.BackendNodeID()}
+		o.anchors[i] = regionAnchor{index: r.Element.Index(), id: idOf(r.Element)}
 	}
 	o.RegionsOmitted = v.RegionsOmitted
 	o.Text = v.Text
@@ -172,6 +202,7 @@ func (o *Observation) ActionTarget(ref string) (ActionTarget, error) {
 			"action reference "+errcode.Quote(ref)+" was not published by this observation")
 	}
 	t := o.targets[n-1]
+	t.BackendNodeID = o.targetIDs[n-1].get()
 	if t.Options != nil {
 		// The caller's own copy; a select without options keeps an empty,
 		// non-nil list.

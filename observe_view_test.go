@@ -316,16 +316,16 @@ func TestRegionAnchorByBackendID(t *testing.T) {
 		}
 	}
 	for _, a := range []regionAnchor{
-		{index: el.Index(), backendID: el.BackendNodeID()},
-		{index: el.Index() + 1, backendID: el.BackendNodeID()}, // moved
-		{index: in.Tree.Len() + 5, backendID: el.BackendNodeID()},
+		{index: el.Index(), id: elementID{id: el.BackendNodeID()}},
+		{index: el.Index() + 1, id: elementID{id: el.BackendNodeID()}}, // moved
+		{index: in.Tree.Len() + 5, id: elementID{id: el.BackendNodeID()}},
 	} {
 		got, err := a.find(in.Tree, "g1.1")
 		if err != nil || got != el {
 			t.Errorf("anchor %+v: %v, %v", a, got.Index(), err)
 		}
 	}
-	if _, err := (regionAnchor{index: el.Index(), backendID: -7}).find(in.Tree, "g1.1"); errcode.CodeOf(err) != errcode.UnknownReference {
+	if _, err := (regionAnchor{index: el.Index(), id: elementID{id: -7}}).find(in.Tree, "g1.1"); errcode.CodeOf(err) != errcode.UnknownReference {
 		t.Errorf("a node id no longer held: %v", err)
 	}
 	// A tree without node ids (HTML) finds the region at its place.

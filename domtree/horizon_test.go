@@ -108,7 +108,7 @@ func TestLazyBackendIDsResolveOnceOnRead(t *testing.T) {
 	h := must(b.AddElement(0, "html", nil, ElementInfo{Display: DisplayBlock, BackendNodeID: 7}))
 	x := must(b.AddText(h, "x", 0))
 	calls := map[int64]int{}
-	b.ResolveBackendIDs(func(key int64) int64 { calls[key]++; return key * 100 })
+	b.ResolveBackendIDs(func(key int64) int64 { calls[key]++; return key * 100 }, nil)
 	tr := b.Build()
 	if !tr.HasBackendIDs() {
 		t.Fatal("a tree with keys has backend ids")
@@ -123,5 +123,69 @@ func TestLazyBackendIDsResolveOnceOnRead(t *testing.T) {
 	}
 	if tr.At(x).BackendNodeID() != 0 || calls[7] != 1 || len(calls) != 1 {
 		t.Fatalf("calls %v: each key once, none for a node without one", calls)
+	}
+}
+
+// TestNodeByBackendID: a node is found by its id in a tree that holds ids,
+// by asking the source in one whose ids are keys (and the id found is kept,
+// so reading it later asks nothing); a node the tree cannot hold marks a
+// partial tree, as an id lookup does, and leaves a whole tree alone.
+func TestNodeByBackendID(t *testing.T) {
+	build := func(partial bool, lazy bool, find func(int64) (int64, bool)) (*Tree, map[int64]int) {
+		b := NewBuilder(0)
+		must := mustAdd(t)
+		h := must(b.AddElement(0, "html", nil, ElementInfo{Display: DisplayBlock, BackendNodeID: 3}))
+		must(b.AddElement(h, "p", nil, ElementInfo{Display: DisplayBlock, BackendNodeID: 5}))
+		calls := map[int64]int{}
+		if lazy {
+			b.ResolveBackendIDs(func(key int64) int64 { calls[key]++; return key * 100 }, find)
+		}
+		if partial {
+			b.MarkHorizon(false)
+		}
+		return b.Build(), calls
+	}
+	for _, partial := range []bool{false, true} {
+		tr, _ := build(partial, false, nil)
+		if n, ok := tr.NodeByBackendID(5); !ok || n.Index() != 2 || tr.HorizonReached() {
+			t.Fatalf("partial %v: id 5 gave %v %v, reached %v", partial, n.Index(), ok, tr.HorizonReached())
+		}
+		if _, ok := tr.NodeByBackendID(9); ok || tr.HorizonReached() != partial {
+			t.Fatalf("partial %v: id 9 found %v, reached %v", partial, ok, tr.HorizonReached())
+		}
+	}
+	// Keys are 3 and 5; the source knows id 500 as key 5, id 900 as past
+	// the horizon, and nothing else.
+	find := func(id int64) (int64, bool) {
+		switch id {
+		case 500:
+			return 5, false
+		case 900:
+			return 0, true
+		}
+		return 0, false
+	}
+	for _, partial := range []bool{false, true} {
+		tr, calls := build(partial, true, find)
+		n, ok := tr.NodeByBackendID(500)
+		if !ok || n.Index() != 2 || n.BackendNodeID() != 500 || len(calls) != 0 || tr.HorizonReached() {
+			t.Fatalf("partial %v: id 500 gave %v %v, calls %v", partial, n.Index(), ok, calls)
+		}
+		if _, ok := tr.NodeByBackendID(404); ok || tr.HorizonReached() {
+			t.Fatalf("partial %v: an id the document does not hold: found %v, reached %v", partial, ok, tr.HorizonReached())
+		}
+		if _, ok := tr.NodeByBackendID(900); ok || tr.HorizonReached() != partial {
+			t.Fatalf("partial %v: an id past the horizon: found %v, reached %v", partial, ok, tr.HorizonReached())
+		}
+		if tr.At(1).BackendNodeID() != 300 || calls[3] != 1 {
+			t.Fatalf("partial %v: calls %v", partial, calls)
+		}
+	}
+	tr, _ := build(true, true, nil)
+	if _, ok := tr.NodeByBackendID(500); ok || !tr.HorizonReached() {
+		t.Fatal("a partial tree whose source cannot find ids must look further")
+	}
+	if _, ok := (*Tree)(nil).NodeByBackendID(1); ok {
+		t.Fatal("a nil tree holds nothing")
 	}
 }

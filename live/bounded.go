@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/rpcc"
@@ -41,12 +42,19 @@ type BoundedCapture struct {
 	Hosts []int
 	// Resolve finds the backend node id of the node at an index of Raw's
 	// tables, 0 when it cannot; it asks the browser, so it is called only
-	// for the nodes whose id an analysis reads. Nil when the driver has no
-	// ids.
+	// for the nodes whose id something reads: an analysis, or an action on
+	// a control the observation published, after the observation. Nil when
+	// the driver has no ids.
 	Resolve func(node int) int64
-	// Close ends the capture: Resolve answers 0 from then on, the handles
-	// the walker kept are released, and the first error Resolve met is
-	// returned. Nil when there is nothing to end.
+	// Find is the way back: the index of the node whose backend id is id,
+	// or -1 when Raw's tables do not hold it, with beyond set when it lies
+	// in the main document past the capture's horizon. Nil when the driver
+	// cannot tell.
+	Find func(id int64) (node int, beyond bool)
+	// Close ends the observation's use of the capture and returns the first
+	// error Resolve or Find met until then; both still answer afterwards,
+	// while the page keeps the capture's nodes (the walker keeps those of
+	// its last few captures). Nil when there is nothing to end.
 	Close func() error
 }
 
@@ -77,7 +85,7 @@ func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*Bou
 	}
 	id := p.walks.Add(1)
 	expr := walkerSource + "(" + strconv.Itoa(budget) + ", " + strconv.Itoa(limits.MaxTreeNodes) + ", " +
-		strconv.FormatBool(!again) + ", " + strconv.FormatUint(id, 10) + ")"
+		strconv.FormatBool(!again) + ", " + strconv.FormatUint(id, 10) + ", " + strconv.Itoa(keptCaptures) + ")"
 	// The reply is read raw (invokeRaw): its value is one string, the
 	// walker's JSON, which costs the browser far less to send than the same
 	// tables as an object (measured on a 16,384-node capture: about 20 ms
@@ -125,7 +133,7 @@ func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*Bou
 		h.close()
 		return nil, err
 	}
-	return &BoundedCapture{Raw: raw, Hosts: hosts, Resolve: h.resolve, Close: h.close}, nil
+	return &BoundedCapture{Raw: raw, Hosts: hosts, Resolve: h.resolve, Find: h.find, Close: h.close}, nil
 }
 
 // walkerReply reads the reply of the walker's Runtime.evaluate: a string
@@ -189,26 +197,35 @@ func walkerReply(reply []byte) (capture json.RawMessage, candidates []int, ok bo
 	return capture, candidates, true
 }
 
-// nodeHandles finds the walker's nodes again, for as long as a capture's
-// tree may need an id. The walker leaves its nodes in its world's global
-// __domsnapNodes, under the capture's id: they stay there until the next
-// walk of the page replaces them or the document goes, so the handles a
-// capture hands out always name the nodes it wrote, and a later capture's
-// nodes are never taken for them.
+// nodeHandles finds the walker's nodes again, for as long as anything may
+// need an id of the capture's: the analysis, and then an action on a control
+// the observation published. The walker keeps the nodes of its last few
+// captures (keptCaptures) in its world's global __domsnapCaptures, by
+// capture id, so a handle always names a node the capture wrote, and a
+// capture's nodes outlive the observation that took it until later
+// captures of the page push them out. Every protocol handle made to read
+// one is released at once.
 type nodeHandles struct {
 	p *Page
-	// life is the context of the observation: ids are found while it lasts.
+	// life is the context of the observation; calls made after it ended
+	// (an action's) keep its values but not its end.
 	life context.Context
 	// world is the walker's world, id the capture's.
 	world runtime.ExecutionContextID
 	id    uint64
 
-	mu     sync.Mutex
+	mu sync.Mutex
+	// closed is set when the observation ended; err is the first failure
+	// before that, which the observation reports. A failure after it is
+	// the reader's to report (an unknown id).
 	closed bool
-	// handles counts the protocol handles made, which close releases.
-	handles int
-	err     error
+	err    error
 }
+
+// keptCaptures is how many captures' nodes the walker keeps in its world:
+// the one an observation published and a few retakes or observations
+// after it, which already make it stale.
+const keptCaptures = 4
 
 // closedHosts is the candidates that host a closed shadow root, found by
 // describing each (DOM.describeNode): no script can see a closed root.
@@ -253,19 +270,19 @@ func (h *nodeHandles) describe(ctx context.Context, i int) (*description, error)
 		} `json:"result"`
 		ExceptionDetails json.RawMessage `json:"exceptionDetails"`
 	}
-	expr := "((g) => g !== undefined && g.id === " + strconv.FormatUint(h.id, 10) +
-		" && g.nodes[" + strconv.Itoa(i) + "] || null)(globalThis.__domsnapNodes)"
-	args := runtime.NewEvaluateArgs(expr).SetContextID(h.world).SetObjectGroup(boundedGroup)
-	h.handles++
+	expr := "((c) => c !== undefined && c.get(" + strconv.FormatUint(h.id, 10) + ")?.[" + strconv.Itoa(i) +
+		"] || null)(globalThis.__domsnapCaptures)"
+	args := runtime.NewEvaluateArgs(expr).SetContextID(h.world)
 	if err := rpcc.Invoke(ctx, "Runtime.evaluate", args, &node, h.p.conn); err != nil {
 		return nil, err
 	}
 	d := &description{}
 	if len(node.ExceptionDetails) > 0 || node.Result.ObjectID == "" {
 		// A shadow root's place, past the array, or the nodes of a
-		// capture replaced since: no node, no id.
+		// capture pushed out since: no node, no id.
 		return d, nil
 	}
+	defer h.release(ctx, node.Result.ObjectID)
 	dargs := struct {
 		ObjectID runtime.RemoteObjectID `json:"objectId"`
 		Depth    int                    `json:"depth"`
@@ -276,37 +293,105 @@ func (h *nodeHandles) describe(ctx context.Context, i int) (*description, error)
 	return d, nil
 }
 
-// resolve finds node i's backend id while the capture is open; the first
-// failure is kept for close.
-func (h *nodeHandles) resolve(i int) int64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed || h.err != nil {
-		return 0
-	}
-	ctx, cancel := withDeadline(h.life)
+// release lets go of a handle made to read one node.
+func (h *nodeHandles) release(ctx context.Context, obj runtime.RemoteObjectID) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeCallTimeout)
 	defer cancel()
-	d, err := h.describe(ctx, i)
-	if err != nil {
-		h.err = callError(ctx, "finding a node's backend id", err)
-		return 0
-	}
-	return d.Node.BackendNodeID
+	_ = h.p.client.Runtime.ReleaseObject(ctx, runtime.NewReleaseObjectArgs(obj))
 }
 
-// close releases the handles made, if any, and reports the first failure
-// to find an id.
+// call runs f with a deadline from the observation's context (without its
+// end, once the observation is over) and keeps its first failure while the
+// observation lasts.
+func (h *nodeHandles) call(what string, f func(ctx context.Context) error) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed && h.err != nil {
+		return false
+	}
+	life := h.life
+	if h.closed {
+		life = context.WithoutCancel(life)
+	}
+	ctx, cancel := withDeadline(life)
+	defer cancel()
+	if err := f(ctx); err != nil {
+		if !h.closed {
+			h.err = callError(ctx, what, err)
+		}
+		return false
+	}
+	return true
+}
+
+// resolve finds node i's backend id, 0 when it cannot.
+func (h *nodeHandles) resolve(i int) int64 {
+	var id int64
+	h.call("finding a node's backend id", func(ctx context.Context) error {
+		d, err := h.describe(ctx, i)
+		if err == nil {
+			id = d.Node.BackendNodeID
+		}
+		return err
+	})
+	return id
+}
+
+// findJS is called on a node in the walker's world with a capture id: the
+// node's index among that capture's nodes, and whether a node the capture
+// does not hold lies in the main document's light tree, where a capture
+// that reads further would meet it.
+const findJS = `function (id) {
+	const c = globalThis.__domsnapCaptures, a = c === undefined ? undefined : c.get(id);
+	if (a === undefined) return [-1, false];
+	const i = a.indexOf(this);
+	return [i, i < 0 && this.getRootNode() === document];
+}`
+
+// find is the index of the node whose backend id is id in the capture; -1
+// when the capture does not hold it, with beyond set when it lies in the
+// document past the capture's horizon.
+func (h *nodeHandles) find(id int64) (int, bool) {
+	node, beyond := -1, false
+	h.call("finding a node by its backend id", func(ctx context.Context) error {
+		r, err := h.p.client.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().
+			SetBackendNodeID(dom.BackendNodeID(id)).SetExecutionContextID(h.world))
+		if err != nil || r.Object.ObjectID == nil {
+			var re *rpcc.ResponseError
+			if err == nil || errors.As(err, &re) {
+				return nil // no such node in the page any more
+			}
+			return err
+		}
+		defer h.release(ctx, *r.Object.ObjectID)
+		var reply struct {
+			Result struct {
+				Value []json.RawMessage `json:"value"`
+			} `json:"result"`
+			ExceptionDetails json.RawMessage `json:"exceptionDetails"`
+		}
+		args := runtime.NewCallFunctionOnArgs(findJS).SetObjectID(*r.Object.ObjectID).SetReturnByValue(true).
+			SetArguments([]runtime.CallArgument{{Value: json.RawMessage(strconv.FormatUint(h.id, 10))}})
+		if err := rpcc.Invoke(ctx, "Runtime.callFunctionOn", args, &reply, h.p.conn); err != nil {
+			return err
+		}
+		v := reply.Result.Value
+		if len(reply.ExceptionDetails) > 0 || len(v) != 2 ||
+			json.Unmarshal(v[0], &node) != nil || json.Unmarshal(v[1], &beyond) != nil {
+			node, beyond = -1, false
+			return errcode.New(errcode.CaptureFailed, pkg, "", "finding a node by its backend id failed")
+		}
+		return nil
+	})
+	return node, beyond
+}
+
+// close ends the observation's use of the capture and reports the first
+// failure of it. The nodes stay for later reads.
 func (h *nodeHandles) close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.closed {
-		h.closed = true
-		if h.handles > 0 {
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(h.life), closeCallTimeout)
-			defer cancel()
-			_ = h.p.client.Runtime.ReleaseObjectGroup(ctx, runtime.NewReleaseObjectGroupArgs(boundedGroup))
-		}
-	}
+	h.closed = true
 	return h.err
 }
 

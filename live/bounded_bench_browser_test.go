@@ -75,7 +75,7 @@ func BenchmarkLiveBoundedVsScript(b *testing.B) {
 					b.Fatal(err)
 				}
 				t3 := time.Now()
-				if _, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve); err != nil {
+				if _, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve, c.Find); err != nil {
 					b.Fatal(err)
 				}
 				c.Close()

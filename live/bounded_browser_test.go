@@ -62,7 +62,7 @@ func compareBounded(t *testing.T, ctx context.Context, b *Browser, c boundedCase
 		t.Fatal(err)
 	}
 	defer bc.Close()
-	bounded, err := capture.DecodeBounded(bc.Raw, limits.MaxTreeNodes, bc.Hosts, bc.Resolve)
+	bounded, err := capture.DecodeBounded(bc.Raw, limits.MaxTreeNodes, bc.Hosts, bc.Resolve, bc.Find)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +415,7 @@ func TestBoundedBudgetPaysWhatScansPay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tree, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve)
+		tree, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve, c.Find)
 		c.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -458,4 +458,68 @@ func paidNodes(t *domtree.Tree) int {
 		}
 	}
 	return paid
+}
+
+// TestBoundedExpansionFollowsTheRegion: a region a bounded observation
+// published is found again by the browser's node id when the page moved
+// it (nodes inserted before it), and is unknown_reference once the page
+// removed it; its control is acted on through the id found only then.
+func TestBoundedExpansionFollowsTheRegion(t *testing.T) {
+	b := launch(t)
+	ctx := context.Background()
+	page := `<!DOCTYPE html><html><body><nav aria-label="Top"><a href="#a">Alpha</a></nav><div id="pre"></div>` +
+		`<section aria-label="Side"><h2>Inner</h2><button>Press</button></section>` +
+		strings.Repeat("<p>filler</p>", 50) + `</body></html>`
+	srv := serve(t, []byte(page))
+	s, p := openSession(t, b, srv.URL())
+	o1, _, err := s.Observe(ctx, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := regionNamed(o1, "Side")
+	if side == "" {
+		t.Fatalf("no region Side: %s", o1.Canonical())
+	}
+	if _, err := p.Evaluate(ctx, `(() => { const d = document.getElementById('pre'); for (let i = 0; i < 30; i++) d.appendChild(document.createElement('p')).textContent = 'moved'; return true; })()`); err != nil {
+		t.Fatal(err)
+	}
+	o2, _, err := s.Observe(ctx, ReadOptions{Expand: &domsnap.Expansion{From: o1, Region: side}})
+	if err != nil {
+		t.Fatalf("expanding a moved region: %v", err)
+	}
+	if len(o2.Controls) != 1 || o2.Controls[0].Name != "Press" {
+		t.Fatalf("expanded: %s", o2.Canonical())
+	}
+	at, err := o2.ActionTarget(o2.Controls[0].Ref)
+	if err != nil || at.BackendNodeID == 0 {
+		t.Fatalf("target %+v %v", at, err)
+	}
+	if _, err := s.Act(ctx, o2.Revision, Action{Kind: ActClick}, &Target{BackendNodeID: at.BackendNodeID, Role: at.Role}, ActOptions{}); err != nil {
+		t.Fatalf("click: %v", err)
+	}
+	// A click focuses the button it lands on (the page's policy allows no
+	// script of its own to say so).
+	if got, err := p.Evaluate(ctx, `document.activeElement === document.querySelector('section button')`); err != nil || string(got) != "true" {
+		t.Fatalf("the click did not reach the button: %s %v", got, err)
+	}
+	o3, _, err := s.Observe(ctx, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Evaluate(ctx, `document.querySelector('section').remove(), true`); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = s.Observe(ctx, ReadOptions{Expand: &domsnap.Expansion{From: o3, Region: regionNamed(o3, "Side")}})
+	if errcode.CodeOf(err) != errcode.UnknownReference {
+		t.Fatalf("expanding a removed region: %v, want unknown_reference", err)
+	}
+}
+
+func regionNamed(o *domsnap.Observation, name string) string {
+	for _, r := range o.Regions {
+		if r.Name == name {
+			return r.Ref
+		}
+	}
+	return ""
 }

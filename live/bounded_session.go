@@ -95,7 +95,7 @@ func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, budget int, 
 	if closer == nil {
 		closer = func() error { return nil }
 	}
-	t, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve)
+	t, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve, c.Find)
 	if err != nil {
 		closer()
 		return nil, nil, nil, err

@@ -15,15 +15,16 @@ import (
 )
 
 // boundedTab is a Driver that takes bounded captures of a generated page:
-// filler paragraphs, then a table (so how far the scans read is set by
-// where the table is), then more filler. With endless set the document
-// never ends: every capture is cut.
+// links, filler paragraphs, then a table (so how far the scans read is set
+// by where the table is), then more filler. With endless set the document
+// never ends: every capture is cut. It counts the backend ids asked of it.
 type boundedTab struct {
 	fakeTab
-	before, after int
-	endless       bool
-	horizons      []int
-	closed        int
+	links, before, after int
+	endless              bool
+	horizons             []int
+	closed               int
+	resolved             int
 }
 
 // CaptureBounded writes the page's first horizon nodes as the walker
@@ -42,6 +43,10 @@ func (b *boundedTab) CaptureBounded(ctx context.Context, horizon int, again bool
 			nodes = append(nodes, node{2, 1, "P", "", nil, "block"})
 			nodes = append(nodes, node{len(nodes) - 1, 3, "#text", "filler " + strconv.Itoa(i), nil, ""})
 		}
+	}
+	for i := 0; i < b.links; i++ {
+		nodes = append(nodes, node{2, 1, "A", "", []string{"href", "#" + strconv.Itoa(i)}, "inline"})
+		nodes = append(nodes, node{len(nodes) - 1, 3, "#text", "link " + strconv.Itoa(i), nil, ""})
 	}
 	filler(b.before)
 	table := len(nodes)
@@ -78,7 +83,11 @@ func (b *boundedTab) CaptureBounded(ctx context.Context, horizon int, again bool
 		if n.typ == 3 {
 			v = str(n.value)
 		}
-		value, attrs = append(value, v), append(attrs, []int{})
+		a := []int{}
+		for _, x := range n.attrs {
+			a = append(a, str(x))
+		}
+		value, attrs = append(value, v), append(attrs, a)
 		if n.display != "" {
 			lnode, styles = append(lnode, i), append(styles, []int{str(n.display), str("visible")})
 		}
@@ -95,7 +104,8 @@ func (b *boundedTab) CaptureBounded(ctx context.Context, horizon int, again bool
 	if err != nil {
 		return nil, err
 	}
-	return &BoundedCapture{Raw: raw, Resolve: func(i int) int64 { return int64(i) + 100 }, Close: func() error { b.closed++; return nil }}, nil
+	resolve := func(i int) int64 { b.resolved++; return int64(i) + 100 }
+	return &BoundedCapture{Raw: raw, Resolve: resolve, Close: func() error { b.closed++; return nil }}, nil
 }
 
 var boundedReq = domsnap.Request{Kind: aria.Table, Index: 0, RowLimit: 5,
@@ -217,5 +227,25 @@ func TestNextBudget(t *testing.T) {
 		if err != nil || got != c.want {
 			t.Errorf("nextBudget(%d, %d) = %d %v, want %d", c.b, c.held, got, err, c.want)
 		}
+	}
+}
+
+// TestBoundedObservationReadsNoIDs: an observation of a bounded capture
+// asks the page for no backend node id, however many controls it lists:
+// each would cost protocol calls. Acting on one asks for its id alone.
+func TestBoundedObservationReadsNoIDs(t *testing.T) {
+	tab := &boundedTab{links: 40, before: 10, after: 10}
+	s, _ := NewSession(tab, SessionOptions{})
+	o, _, err := s.Observe(context.Background(), ReadOptions{Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Controls) != 40 || tab.resolved != 0 {
+		t.Fatalf("%d controls, %d ids asked", len(o.Controls), tab.resolved)
+	}
+	at, err := o.ActionTarget(o.Controls[4].Ref)
+	// The fifth link is node 3+2*4 = 11 of the capture.
+	if err != nil || at.BackendNodeID != 111 || tab.resolved != 1 {
+		t.Fatalf("target %+v %v, %d ids asked", at, err, tab.resolved)
 	}
 }

@@ -1,8 +1,8 @@
 package live
 
 // walkerSource is the bounded capture's walker: a function of the budget,
-// the limit, whether to wait for a rendered frame first, and the capture's
-// id, evaluated in an isolated world of the main frame, so the page's own
+// the limit, whether to wait for a rendered frame first, the capture's id
+// and how many captures' nodes to keep, evaluated in an isolated world of the main frame, so the page's own
 // script can neither see it nor change what it calls (every world has its
 // own prototypes and globals), and the page's Content-Security-Policy does
 // not apply to it. The wait is Page.awaitRenderedFrame's (two animation
@@ -67,11 +67,11 @@ package live
 //
 // It returns one string, JSON of {"capture": ..., "candidates": [...]}: the
 // browser sends a string at a fraction of what the same tables cost it as
-// an object. The nodes written are kept, in order, in the isolated world's
-// global __domsnapNodes with the capture's id (null for a shadow root),
-// where only this package looks, to find backend node ids when an analysis
-// reads them; the next walk replaces them.
-const walkerSource = `(async function (budget, limit, wait, id) {
+// an object. The nodes written are kept, in order (null for a shadow
+// root), in the isolated world's global __domsnapCaptures, a map from the
+// capture's id that holds the last keep captures, where only this package
+// looks, to find backend node ids when something reads them.
+const walkerSource = `(async function (budget, limit, wait, id, keep) {
 	'use strict';
 	if (wait) await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 	const strings = [], index = new Map();
@@ -208,7 +208,12 @@ const walkerSource = `(async function (budget, limit, wait, id) {
 		labelsBeyond = document.contentType !== 'text/html' ||
 			document.getElementsByTagName('label').length > labelsAll && document.querySelectorAll('label[for]').length > labels;
 	}
-	globalThis.__domsnapNodes = { id, nodes: handles };
+	const kept = globalThis.__domsnapCaptures || (globalThis.__domsnapCaptures = new Map());
+	kept.set(id, handles);
+	for (const k of kept.keys()) {
+		if (kept.size <= keep) break;
+		kept.delete(k);
+	}
 	return JSON.stringify({ capture: {
 		documents: [{
 			nodes: { parentIndex: parent, nodeType: type, nodeName: name, nodeValue: value, attributes: attrs,

@@ -21,6 +21,10 @@ import (
 // resolve, when not nil, finds the backend node id of the node at an index
 // of the tables; it is called only when an analysis reads a node's id
 // (domtree.Builder.ResolveBackendIDs), since the caller pays per node.
+// find, which may be nil, is the way back (domtree.Tree.NodeByBackendID):
+// the index of the node whose backend id is id, or -1 when the capture does
+// not hold it, with beyond set when the node lies in the document past the
+// capture's horizon.
 // hosts lists nodes the caller found to host a closed shadow root. A whole
 // capture walks the flat tree: a host's light children are not its
 // children there (the shadow root is, and the slotted ones sit under their
@@ -32,7 +36,7 @@ import (
 //
 // A whole capture's reader ignores the horizon member, so a bounded
 // capture saved and read again is read as the prefix it holds.
-func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int) int64) (*domtree.Tree, error) {
+func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int) int64, find func(id int64) (node int, beyond bool)) (*domtree.Tree, error) {
 	sc, err := styleColumns(nil)
 	if err != nil {
 		return nil, err
@@ -66,7 +70,17 @@ func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int
 		b.MarkHorizon(labelsBeyond)
 	}
 	if resolve != nil {
-		b.ResolveBackendIDs(func(key int64) int64 { return resolve(int(key - 1)) })
+		var back func(id int64) (int64, bool)
+		if find != nil {
+			back = func(id int64) (int64, bool) {
+				i, beyond := find(id)
+				if i < 0 || i >= len(rc.doc.parent) {
+					return 0, beyond
+				}
+				return int64(i) + 1, false
+			}
+		}
+		b.ResolveBackendIDs(func(key int64) int64 { return resolve(int(key - 1)) }, back)
 	}
 	return b.Build(), nil
 }

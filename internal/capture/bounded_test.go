@@ -18,7 +18,7 @@ const boundedDoc = `{"documents":[{"nodes":{"parentIndex":[-1,0,1,2,3,4],"nodeTy
 "horizon":{"cut":true,"labelsBeyond":false}}`
 
 func TestDecodeBoundedCutGivesAPartialTree(t *testing.T) {
-	tr, err := DecodeBounded([]byte(boundedDoc), 0, nil, func(i int) int64 { return int64(i) + 1 })
+	tr, err := DecodeBounded([]byte(boundedDoc), 0, nil, func(i int) int64 { return int64(i) + 1 }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestDecodeBoundedCutGivesAPartialTree(t *testing.T) {
 		t.Fatal("the li's next sibling lies past the horizon")
 	}
 	whole := strings.Replace(boundedDoc, `"cut":true`, `"cut":false`, 1)
-	tr, err = DecodeBounded([]byte(whole), 0, nil, nil)
+	tr, err = DecodeBounded([]byte(whole), 0, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestDecodeBoundedIsCheckedLikeACapture(t *testing.T) {
 		if c.resolve {
 			resolve = func(int) int64 { return 1 }
 		}
-		_, err := DecodeBounded([]byte(c.data), 0, nil, resolve)
+		_, err := DecodeBounded([]byte(c.data), 0, nil, resolve, nil)
 		var e *errcode.Error
 		if !errors.As(err, &e) || e.Code != errcode.MalformedSnapshot || e.Path != c.path {
 			t.Errorf("%s: got %v, want malformed_snapshot at %s", name, err, c.path)
@@ -77,7 +77,7 @@ func TestDecodeBoundedKeepsTheSecretRule(t *testing.T) {
 "attributes":[[],[],[3,4,5,6]]},"layout":{"nodeIndex":[1,2],"styles":[[7,8],[9,8]]}}],
 "strings":["#document","HTML","INPUT","type","text","value","CANARY","block","visible","inline-block"],
 "horizon":{"cut":false,"labelsBeyond":false}}`
-	tr, err := DecodeBounded([]byte(data), 0, nil, nil)
+	tr, err := DecodeBounded([]byte(data), 0, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestDecodeBoundedKeepsTheSecretRule(t *testing.T) {
 
 func TestDecodeBoundedLeavesOutAHostsLightChildren(t *testing.T) {
 	whole := strings.Replace(boundedDoc, `"cut":true`, `"cut":false`, 1)
-	tr, err := DecodeBounded([]byte(whole), 0, []int{3}, nil)
+	tr, err := DecodeBounded([]byte(whole), 0, []int{3}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,45 @@ func TestDecodeBoundedLeavesOutAHostsLightChildren(t *testing.T) {
 	if tr.Len() != 4 || !ul.Is("ul") || ul.FirstChild().Valid() || ul.Flags()&domtree.ShadowHost == 0 {
 		t.Fatalf("len %d, the host has children %v, flags %v", tr.Len(), ul.FirstChild().Valid(), ul.Flags())
 	}
-	if _, err := DecodeBounded([]byte(whole), 0, []int{9}, nil); errcode.CodeOf(err) != errcode.MalformedSnapshot {
+	if _, err := DecodeBounded([]byte(whole), 0, []int{9}, nil, nil); errcode.CodeOf(err) != errcode.MalformedSnapshot {
 		t.Fatalf("a host out of range: %v", err)
+	}
+}
+
+// TestDecodeBoundedFindsNodesByID: the caller's way back from a backend id
+// to a node of the tables is the tree's: the node found keeps the id
+// without asking resolve, an index the tables do not hold is no node, and
+// a node past the horizon marks the partial tree.
+func TestDecodeBoundedFindsNodesByID(t *testing.T) {
+	resolved := 0
+	resolve := func(i int) int64 { resolved++; return int64(i) + 1000 }
+	find := func(id int64) (int, bool) {
+		switch id {
+		case 77:
+			return 4, false
+		case 78:
+			return 6, false // past the tables
+		case 79:
+			return -1, true
+		}
+		return -1, false
+	}
+	tr, err := DecodeBounded([]byte(boundedDoc), 0, nil, resolve, find)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := tr.NodeByBackendID(77); !ok || n.Name() != "li" || n.BackendNodeID() != 77 || resolved != 0 {
+		t.Fatalf("id 77: %q %v %d, resolved %d", n.Name(), ok, n.BackendNodeID(), resolved)
+	}
+	for _, id := range []int64{78, 80} {
+		if _, ok := tr.NodeByBackendID(id); ok || tr.HorizonReached() {
+			t.Fatalf("id %d: found %v, reached %v", id, ok, tr.HorizonReached())
+		}
+	}
+	if _, ok := tr.NodeByBackendID(79); ok || !tr.HorizonReached() {
+		t.Fatal("a node past the horizon must mark the tree")
+	}
+	if tr.At(3).BackendNodeID() != 1003 || resolved != 1 {
+		t.Fatalf("resolve: %d calls", resolved)
 	}
 }
