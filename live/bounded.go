@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/mafredri/cdp/protocol/dom"
@@ -136,10 +137,15 @@ func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*Bou
 	return &BoundedCapture{Raw: raw, Hosts: hosts, Resolve: h.resolve, Find: h.find, Close: h.close}, nil
 }
 
+// candidate is a custom element with children, which may host a closed
+// shadow root: its index, its parent's, and its place among the parent's
+// element children.
+type candidate struct{ node, parent, place int }
+
 // walkerReply reads the reply of the walker's Runtime.evaluate: a string
 // holding the capture and the list of custom elements with children. It
 // fails on an exception or any other shape.
-func walkerReply(reply []byte) (capture json.RawMessage, candidates []int, ok bool) {
+func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate, ok bool) {
 	var text string
 	l := jsonlex.Lexer{Data: reply}
 	typ, thrown := "", false
@@ -180,14 +186,22 @@ func walkerReply(reply []byte) (capture json.RawMessage, candidates []int, ok bo
 			capture = data[start:l.Pos:l.Pos]
 			return err
 		case "candidates":
-			return l.Elements("", func(int) error {
+			var flat []int
+			err := l.Elements("", func(int) error {
 				n, err := l.Int32("")
 				if err == nil && n < 0 {
 					err = l.Unexpected("", "a node index")
 				}
-				candidates = append(candidates, int(n))
+				flat = append(flat, int(n))
 				return err
 			})
+			if err == nil && len(flat)%3 != 0 {
+				err = l.Unexpected("", "node, parent and place triples")
+			}
+			for k := 0; k+2 < len(flat); k += 3 {
+				candidates = append(candidates, candidate{node: flat[k], parent: flat[k+1], place: flat[k+2]})
+			}
+			return err
 		}
 		return l.SkipValue("")
 	})
@@ -227,20 +241,64 @@ type nodeHandles struct {
 // after it, which already make it stale.
 const keptCaptures = 4
 
-// closedHosts is the candidates that host a closed shadow root, found by
-// describing each (DOM.describeNode): no script can see a closed root.
-func (h *nodeHandles) closedHosts(ctx context.Context, candidates []int) ([]int, error) {
-	var hosts []int
-	for _, i := range candidates {
-		d, err := h.describe(ctx, i)
-		if err != nil {
-			return nil, callError(ctx, "DOM.describeNode (a custom element)", err)
+// closedHosts is the candidates that host a closed shadow root, which no
+// script can see. The browser says which elements host one when it
+// describes them (DOM.describeNode); a description of a parent with its
+// children says it of every child at once, so each parent of a candidate is
+// described once, all of them in one round of calls: on a page of hundreds
+// of custom elements under a few parents this is a few calls, where one
+// description per candidate cost three each.
+func (h *nodeHandles) closedHosts(ctx context.Context, cands []candidate) ([]int, error) {
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	parents := []int{}
+	seen := map[int]int{}
+	for _, c := range cands {
+		if _, ok := seen[c.parent]; !ok {
+			seen[c.parent] = len(parents)
+			parents = append(parents, c.parent)
 		}
-		for _, r := range d.Node.ShadowRoots {
+	}
+	group := boundedGroup + "-" + strconv.FormatUint(h.id, 10)
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeCallTimeout)
+		defer cancel()
+		_ = h.p.client.Runtime.ReleaseObjectGroup(rctx, runtime.NewReleaseObjectGroupArgs(group))
+	}()
+	objs, err := h.nodeObjects(ctx, parents, group)
+	if err != nil {
+		return nil, callError(ctx, "reading the parents of custom elements", err)
+	}
+	kids := make([][]childDescription, len(parents))
+	errs := make([]error, len(parents))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, describeCalls)
+	for k, obj := range objs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			kids[k], errs[k] = h.describeChildren(ctx, obj)
+		}()
+	}
+	wg.Wait()
+	var hosts []int
+	for _, c := range cands {
+		k := seen[c.parent]
+		if err := errs[k]; err != nil {
+			return nil, callError(ctx, "DOM.describeNode (the parent of a custom element)", err)
+		}
+		elems := kids[k]
+		if c.place >= len(elems) {
+			return nil, errcode.New(errcode.CaptureFailed, pkg, "", "a custom element changed while the page was read")
+		}
+		for _, r := range elems[c.place].ShadowRoots {
 			// Open roots the walker wrote itself; a user-agent root is not
 			// in a whole capture either.
 			if r.Type == "closed" {
-				hosts = append(hosts, i)
+				hosts = append(hosts, c.node)
 				break
 			}
 		}
@@ -248,17 +306,91 @@ func (h *nodeHandles) closedHosts(ctx context.Context, candidates []int) ([]int,
 	return hosts, nil
 }
 
-// description is what is read of a DOM.describeNode reply: the id and the
-// kinds of shadow roots. A description holds an element's attributes, an
-// input's value attribute among them; nothing else of it is decoded, so no
-// other part becomes a string, as a whole capture's value tables never do
-// either.
+// describeCalls is how many descriptions are asked at once: enough to keep
+// the browser busy between replies, few enough not to flood its queue.
+const describeCalls = 8
+
+// nodeObjects makes a protocol handle, in group, for each of the capture's
+// nodes at the indexes given, in two calls whatever their number.
+func (h *nodeHandles) nodeObjects(ctx context.Context, indexes []int, group string) ([]runtime.RemoteObjectID, error) {
+	list := make([]string, len(indexes))
+	for k, i := range indexes {
+		list[k] = strconv.Itoa(i)
+	}
+	expr := "((c) => { const a = c === undefined ? undefined : c.get(" + strconv.FormatUint(h.id, 10) +
+		"); if (a === undefined) throw new Error('gone'); return [" + strings.Join(list, ",") +
+		"].map((i) => a[i]); })(globalThis.__domsnapCaptures)"
+	r, err := h.p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(h.world).SetObjectGroup(group))
+	if err != nil {
+		return nil, err
+	}
+	if r.ExceptionDetails != nil || r.Result.ObjectID == nil {
+		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the walker's nodes are gone")
+	}
+	props, err := h.p.client.Runtime.GetProperties(ctx, runtime.NewGetPropertiesArgs(*r.Result.ObjectID).SetOwnProperties(true))
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]runtime.RemoteObjectID, len(indexes))
+	for _, p := range props.Result {
+		k, err := strconv.Atoi(p.Name)
+		if err != nil || k < 0 || k >= len(objs) || p.Value == nil || p.Value.ObjectID == nil {
+			continue
+		}
+		objs[k] = *p.Value.ObjectID
+	}
+	for _, o := range objs {
+		if o == "" {
+			return nil, errcode.New(errcode.CaptureFailed, pkg, "", "a node the walker wrote is gone")
+		}
+	}
+	return objs, nil
+}
+
+// childDescription is what is read of each child in a description: its
+// kind and its shadow roots' kinds (not its attributes).
+type childDescription struct {
+	NodeType    int `json:"nodeType"`
+	ShadowRoots []struct {
+		Type string `json:"shadowRootType"`
+	} `json:"shadowRoots"`
+}
+
+// describeChildren describes obj with its children and returns the element
+// children, in order. The browser leaves text of white space out of a
+// description but never an element, so the place the walker counted among
+// element children is the place here.
+func (h *nodeHandles) describeChildren(ctx context.Context, obj runtime.RemoteObjectID) ([]childDescription, error) {
+	var d struct {
+		Node struct {
+			Children []childDescription `json:"children"`
+		} `json:"node"`
+	}
+	args := struct {
+		ObjectID runtime.RemoteObjectID `json:"objectId"`
+		Depth    int                    `json:"depth"`
+	}{obj, 1}
+	h.p.describes.Add(1)
+	if err := rpcc.Invoke(ctx, "DOM.describeNode", &args, &d, h.p.conn); err != nil {
+		return nil, err
+	}
+	var elems []childDescription
+	for _, c := range d.Node.Children {
+		if c.NodeType == 1 {
+			elems = append(elems, c)
+		}
+	}
+	return elems, nil
+}
+
+// description is what is read of a DOM.describeNode reply: the id. A
+// description holds an element's attributes, an input's value attribute
+// among them; nothing else of it is decoded, so no other part becomes a
+// string, as a whole capture's value tables never do either (the same
+// holds of childDescription).
 type description struct {
 	Node struct {
 		BackendNodeID int64 `json:"backendNodeId"`
-		ShadowRoots   []struct {
-			Type string `json:"shadowRootType"`
-		} `json:"shadowRoots"`
 	} `json:"node"`
 }
 
@@ -287,6 +419,7 @@ func (h *nodeHandles) describe(ctx context.Context, i int) (*description, error)
 		ObjectID runtime.RemoteObjectID `json:"objectId"`
 		Depth    int                    `json:"depth"`
 	}{node.Result.ObjectID, 0}
+	h.p.describes.Add(1)
 	if err := rpcc.Invoke(ctx, "DOM.describeNode", &dargs, d, h.p.conn); err != nil {
 		return nil, err
 	}

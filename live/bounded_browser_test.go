@@ -523,3 +523,45 @@ func regionNamed(o *domsnap.Observation, name string) string {
 	}
 	return ""
 }
+
+// TestBoundedManyCustomElements: a page of hundreds of custom elements with
+// children, some hosting a closed shadow root (declarative, so the page's
+// policy needs no script), under three parents, is read as the whole
+// snapshot reads it, and finding the closed roots costs one description per
+// parent, not one per element.
+func TestBoundedManyCustomElements(t *testing.T) {
+	var page strings.Builder
+	page.WriteString(`<!DOCTYPE html><html><body><table><tr><th>a</th></tr><tr><td>1</td></tr></table>`)
+	for p := 0; p < 3; p++ {
+		page.WriteString(`<div>`)
+		for i := 0; i < 100; i++ {
+			switch i % 4 {
+			case 0:
+				page.WriteString(`<x-shut><template shadowrootmode="closed"><b>shadow</b></template><span>light</span></x-shut>`)
+			case 1:
+				page.WriteString(`<x-open><template shadowrootmode="open"><slot></slot></template><span>slotted</span></x-open>`)
+			default:
+				page.WriteString(`<x-plain><span>plain</span></x-plain><p>between</p>`)
+			}
+		}
+		page.WriteString(`</div>`)
+	}
+	page.WriteString(`</body></html>`)
+	b := launch(t)
+	ctx := context.Background()
+	srv := serve(t, []byte(page.String()))
+	_, p := openSession(t, b, srv.URL())
+	before := p.describes.Load()
+	c, err := p.CaptureBounded(ctx, DefaultBudget, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if len(c.Hosts) != 75 {
+		t.Errorf("%d closed hosts, want 75", len(c.Hosts))
+	}
+	if got := p.describes.Load() - before; got != 3 {
+		t.Errorf("%d descriptions for 300 custom elements under 3 parents, want 3", got)
+	}
+	compareBounded(t, ctx, b, boundedCase{name: "custom-elements", url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
+}

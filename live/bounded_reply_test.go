@@ -14,8 +14,8 @@ func TestWalkerReply(t *testing.T) {
 		return `{"result":{"type":"string","value":` + string(q) + `}}`
 	}
 	capture := `{"documents": [], "strings":["a\"b"], "horizon":{"cut":false,"labelsBeyond":false}}`
-	raw, cands, ok := walkerReply([]byte(wrap(`{"capture":` + capture + `,"candidates":[3, 0, 17]}`)))
-	if !ok || string(raw) != capture || len(cands) != 3 || cands[0] != 3 || cands[2] != 17 {
+	raw, cands, ok := walkerReply([]byte(wrap(`{"capture":` + capture + `,"candidates":[3, 0, 17, 9, 4, 0]}`)))
+	if !ok || string(raw) != capture || len(cands) != 2 || cands[0] != (candidate{3, 0, 17}) || cands[1] != (candidate{9, 4, 0}) {
 		t.Fatalf("a good reply: %s %v %v", raw, cands, ok)
 	}
 	if raw, cands, ok := walkerReply([]byte(wrap(`{"candidates":[],"capture":{}}`))); !ok || string(raw) != `{}` || len(cands) != 0 {
@@ -30,7 +30,9 @@ func TestWalkerReply(t *testing.T) {
 		`[]`,
 		`{"result":{"type":"string","value":"{}"}} x`,
 		wrap(`{"candidates":[]}`),
-		wrap(`{"capture":{},"candidates":[-1]}`),
+		wrap(`{"capture":{},"candidates":[-1, 0, 0]}`),
+		wrap(`{"capture":{},"candidates":[1, 0]}`),
+		wrap(`{"capture":{},"candidates":[1]}`),
 		wrap(`{"capture":{},"candidates":["1"]}`),
 		wrap(`{"capture":{},"candidates":[1.5]}`),
 		wrap(`{"capture":{},"candidates":{}}`),

@@ -62,8 +62,9 @@ package live
 // flat tree, where they are not the host's children). A closed shadow root
 // is invisible to every script; closed roots are attached to custom
 // elements in practice, so the walker lists the custom elements that have
-// children (candidates), and the caller asks the browser which of them host
-// one (nodeHandles.closedHosts).
+// children (candidates: each one's index, its parent's, and its place among
+// the parent's element children), and the caller asks the browser which of
+// them host one (nodeHandles.closedHosts).
 //
 // It returns one string, JSON of {"capture": ..., "candidates": [...]}: the
 // browser sends a string at a fraction of what the same tables cost it as
@@ -97,8 +98,9 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 	// A frame per open element: its index, whether its children may have
 	// boxes, the visibility the reader gives it, whether it is or lies in an
 	// editing host, whether it is a textarea, whether it is or lies in an
-	// element a scan does not enter.
-	const stack = [{ i: 0, boxes: true, vis: 'visible', edit: false, ta: false, out: false }];
+	// element a scan does not enter, and how many element children it has
+	// met.
+	const stack = [{ i: 0, boxes: true, vis: 'visible', edit: false, ta: false, out: false, elems: 0 }];
 	const skipped = new Set(['head', 'script', 'style', 'template', 'noscript', 'title']);
 	let cur = document.firstChild;
 	while (cur !== null) {
@@ -112,7 +114,7 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 			const i = handles.length;
 			handles.push(cur); parent.push(top.i); type.push(t);
 			if (t === 1) {
-				const nm = cur.nodeName, lname = lowerName(nm);
+				const nm = cur.nodeName, lname = lowerName(nm), ordinal = top.elems++;
 				name.push(str(nm)); value.push(-1);
 				const list = cur.attributes, a = [];
 				let secret = false, edit = top.edit, ceSeen = false, labelFor = false;
@@ -174,8 +176,8 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 					value.push(-1); attrs.push([]);
 					shadowIndex.push(i + 1); shadowValue.push(str(root.mode));
 				} else {
-					frame = { i, boxes, vis, edit, ta: lname === 'textarea', out };
-					if (nm.indexOf('-') >= 0 && cur.firstChild !== null) candidates.push(i);
+					frame = { i, boxes, vis, edit, ta: lname === 'textarea', out, elems: 0 };
+					if (nm.indexOf('-') >= 0 && cur.firstChild !== null) candidates.push(i, top.i, ordinal);
 				}
 			} else if (t === 3 || t === 4) {
 				name.push(str(cur.nodeName)); attrs.push([]);

@@ -59,6 +59,9 @@ type Page struct {
 	// walks counts the bounded captures taken, each one's id among the
 	// page's (bounded.go).
 	walks atomic.Uint64
+	// describes counts the DOM.describeNode calls bounded captures made,
+	// so tests can hold the cost of finding closed shadow roots and ids.
+	describes atomic.Uint64
 }
 
 // openPage connects to a tab the browser just created and readies it
