@@ -219,3 +219,23 @@ func TestNextBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionFirstBudget: SessionOptions.FirstBudget is where a bounded
+// observation's captures start (so a check outside the package can force
+// retakes), and a negative one is refused with a code.
+func TestSessionFirstBudget(t *testing.T) {
+	tab := &boundedTab{before: 500, after: 5000}
+	s, err := NewSession(tab, SessionOptions{FirstBudget: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{256, 512, 1024}; !equalInts(tab.horizons, want) {
+		t.Fatalf("horizons %v, want %v", tab.horizons, want)
+	}
+	if _, err := NewSession(tab, SessionOptions{FirstBudget: -1}); errcode.CodeOf(err) != errcode.InvalidRequest {
+		t.Fatalf("a negative first budget: %v", err)
+	}
+}
