@@ -22,14 +22,20 @@ type boundedTab struct {
 	fakeTab
 	before, after int
 	endless       bool
-	horizons      []int
-	closed        int
+	// whole makes every bounded capture answer errWholePage, as the
+	// walker does on a page with content-visibility content.
+	whole    bool
+	horizons []int
+	closed   int
 }
 
 // CaptureBounded writes the page's first horizon nodes as the walker
 // does.
 func (b *boundedTab) CaptureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
 	b.horizons = append(b.horizons, horizon)
+	if b.whole {
+		return nil, errWholePage
+	}
 	type node struct {
 		parent, typ int
 		name, value string
@@ -237,5 +243,27 @@ func TestSessionFirstBudget(t *testing.T) {
 	}
 	if _, err := NewSession(tab, SessionOptions{FirstBudget: -1}); errcode.CodeOf(err) != errcode.InvalidRequest {
 		t.Fatalf("a negative first budget: %v", err)
+	}
+}
+
+// TestBoundedFallsBackToWholePage: when the walker says only the whole
+// snapshot can read the page (content-visibility content), the observation
+// takes the whole snapshot at once, answers from it, and asks for no further
+// bounded capture, retakes included.
+func TestBoundedFallsBackToWholePage(t *testing.T) {
+	tab := &boundedTab{fakeTab: fakeTab{capture: readCapture(t, "table-basic")}, before: 500, after: 5000, whole: true}
+	s, err := NewSession(tab, SessionOptions{FirstBudget: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, snap, err := s.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Collection.Found || snap.Partial {
+		t.Fatalf("found %v, partial %v: %s", res.Collection.Found, snap.Partial, res.Canonical())
+	}
+	if !equalInts(tab.horizons, []int{8}) || tab.captures != 1 || s.Captures() != 2 {
+		t.Fatalf("bounded captures asked %v, whole snapshots %d, captures counted %d", tab.horizons, tab.captures, s.Captures())
 	}
 }

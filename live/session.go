@@ -366,6 +366,14 @@ retake:
 				endBounded = nil
 			}
 			raw, tree, endBounded, err = captureBoundedTree(ctx, bs, budget, regrow)
+			if errors.Is(err, errWholePage) {
+				// Content-visibility content only the whole snapshot
+				// reads as the page holds it: this observation takes
+				// that, now and on any retake.
+				bounded = false
+				s.captures++
+				raw, err = snapper.CaptureSnapshot(ctx, styles)
+			}
 		} else {
 			raw, err = snapper.CaptureSnapshot(ctx, styles)
 		}
