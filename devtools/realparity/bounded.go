@@ -40,26 +40,28 @@ func boundedReads() []read {
 	return reads
 }
 
-// outcome is one read compared with the two whole snapshots.
+// outcome is one read compared with the whole snapshots.
 type outcome int
 
 const (
 	// same: the bounded answer is the first whole snapshot's.
 	same outcome = iota
-	// differs: it is not, and both whole snapshots agree, so the page held
-	// still and the bounded path answered otherwise.
+	// differs: it is no answer a whole snapshot gave, and the page held
+	// still between two whole snapshots taken in a row.
 	differs
-	// moving: it is not, and the two whole snapshots do not agree either:
-	// the page changed by itself (animation, timers) while it was read.
+	// moving: it is not the first whole snapshot's answer, but the page
+	// changed by itself (animation, timers): two whole snapshots taken in a
+	// row disagree, or the bounded answer is the one the whole snapshot
+	// gave after the bounded reads.
 	moving
 )
 
 // compareRead classifies a bounded answer against the answers of the
-// whole snapshot taken before the bounded reads (whole) and after them
-// (again), all computed under the bounded answer's revision. It returns
-// the first JSON pointer at which bounded and whole differ ("" when they
-// agree).
-func compareRead(bounded, whole, again []byte) (outcome, string) {
+// whole snapshots, all computed under the bounded answer's revision: whole
+// and again taken in a row before the bounded reads, after once they are
+// done. It returns the first JSON pointer at which bounded and whole differ
+// ("" when they agree).
+func compareRead(bounded, whole, again, after []byte) (outcome, string) {
 	if string(bounded) == string(whole) {
 		return same, ""
 	}
@@ -70,7 +72,7 @@ func compareRead(bounded, whole, again []byte) (outcome, string) {
 	if len(ptr) > maxValue {
 		ptr = ptr[:maxValue] + "..."
 	}
-	if string(whole) != string(again) {
+	if string(whole) != string(again) || string(bounded) == string(after) {
 		return moving, ptr
 	}
 	return differs, ptr
@@ -188,7 +190,7 @@ func (s boundedSummary) String() string {
 
 // checkBounded loads one file in a fresh tab of b and compares, for each
 // first budget, every bounded read with the whole snapshots taken before
-// and after the reads.
+// (two in a row) and after the reads.
 func checkBounded(ctx context.Context, b *live.Browser, path string, timeout time.Duration, budgets []int) boundedResult {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -213,7 +215,13 @@ func checkBounded(ctx context.Context, b *live.Browser, path string, timeout tim
 	if err := p.Navigate(ctx, srv.URL()); err != nil {
 		return boundedResult{err: codeOf(err)}
 	}
+	// Two whole snapshots in a row: where they disagree, the page changes
+	// by itself.
 	whole, err := wholeTree(ctx, p)
+	if err != nil {
+		return boundedResult{err: codeOf(err)}
+	}
+	again, err := wholeTree(ctx, p)
 	if err != nil {
 		return boundedResult{err: codeOf(err)}
 	}
@@ -247,10 +255,9 @@ func checkBounded(ctx context.Context, b *live.Browser, path string, timeout tim
 		}
 		res.runs = append(res.runs, run)
 	}
-	// The second whole snapshot, after every bounded read: a read the
-	// first whole snapshot disagrees with is the bounded path's fault only
-	// if the page did not change by itself meanwhile.
-	again, err := wholeTree(ctx, p)
+	// A last whole snapshot, after every bounded read: a bounded answer
+	// that is this one's comes from a page that changed meanwhile.
+	after, err := wholeTree(ctx, p)
 	if err != nil {
 		return boundedResult{err: codeOf(err)}
 	}
@@ -262,7 +269,7 @@ func checkBounded(ctx context.Context, b *live.Browser, path string, timeout tim
 				// compared under any valid revision, since an error has none.
 				a.rev = failedRevision
 			}
-			o, ptr := compareRead(a.got, wholeAnswer(whole, a.rev, rd.req), wholeAnswer(again, a.rev, rd.req))
+			o, ptr := compareRead(a.got, wholeAnswer(whole, a.rev, rd.req), wholeAnswer(again, a.rev, rd.req), wholeAnswer(after, a.rev, rd.req))
 			switch o {
 			case differs:
 				res.runs[bi].differ = append(res.runs[bi].differ, rd.name+" at "+ptr)

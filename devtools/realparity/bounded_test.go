@@ -8,19 +8,22 @@ import (
 func TestCompareRead(t *testing.T) {
 	a := []byte(`{"rows":[{"c0":"secret one"}],"revision":"r"}`)
 	b := []byte(`{"rows":[{"c0":"secret two"}],"revision":"r"}`)
+	c := []byte(`{"rows":[{"c0":"secret three"}],"revision":"r"}`)
 	for _, c := range []struct {
-		name                   string
-		bounded, whole, second []byte
-		want                   outcome
-		ptr                    string
+		name                         string
+		bounded, whole, again, after []byte
+		want                         outcome
+		ptr                          string
 	}{
-		{"same", a, a, a, same, ""},
-		{"same though the page moved later", a, a, b, same, ""},
-		{"differs on a still page", b, a, a, differs, "/rows/0/c0"},
-		{"differs on a moving page", b, a, b, moving, "/rows/0/c0"},
-		{"an error against an answer", []byte("error: too_many_nodes"), a, a, differs, "/"},
+		{"same", a, a, a, a, same, ""},
+		{"same though the page moved later", a, a, a, b, same, ""},
+		{"differs on a still page", b, a, a, a, differs, "/rows/0/c0"},
+		{"differs from every whole snapshot", c, a, a, b, differs, "/rows/0/c0"},
+		{"two whole snapshots in a row disagree", b, a, c, a, moving, "/rows/0/c0"},
+		{"the later state of a page that changed", b, a, a, b, moving, "/rows/0/c0"},
+		{"an error against an answer", []byte("error: too_many_nodes"), a, a, a, differs, "/"},
 	} {
-		got, ptr := compareRead(c.bounded, c.whole, c.second)
+		got, ptr := compareRead(c.bounded, c.whole, c.again, c.after)
 		if got != c.want || ptr != c.ptr {
 			t.Errorf("%s: compareRead = %d %q, want %d %q", c.name, got, ptr, c.want, c.ptr)
 		}
@@ -28,7 +31,7 @@ func TestCompareRead(t *testing.T) {
 	// A pointer is cut to 64 bytes.
 	long := strings.Repeat("k", 100)
 	x, y := []byte(`{"`+long+`":1}`), []byte(`{"`+long+`":2}`)
-	if _, ptr := compareRead(x, y, y); len(ptr) != maxValue+3 || !strings.HasSuffix(ptr, "...") {
+	if _, ptr := compareRead(x, y, y, y); len(ptr) != maxValue+3 || !strings.HasSuffix(ptr, "...") {
 		t.Errorf("a long pointer is not cut: %q", ptr)
 	}
 }

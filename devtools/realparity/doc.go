@@ -41,18 +41,19 @@
 //
 //	bin/dev/realparity -bounded [-budget 64] [-chrome PATH] [-limit N] [-timeout 30s] DIR
 //
-// Each page is loaded once in a tab. A whole snapshot is taken
-// (Page.CaptureSnapshot); then, each through a fresh live.Session on that
-// tab, the observation and each of parity.DefaultRequests are read the
+// Each page is loaded once in a tab. Two whole snapshots are taken in a
+// row (Page.CaptureSnapshot); then, each through a fresh live.Session on
+// that tab, the observation and each of parity.DefaultRequests are read the
 // bounded way (ReadOptions.Once), twice over: with each kind's own first
 // budget, and with -budget as every read's first (SessionOptions.
 // FirstBudget), which forces retakes on every page larger than it; then a
-// second whole snapshot is taken. Each bounded answer is compared byte for
+// last whole snapshot is taken. Each bounded answer is compared byte for
 // byte with what the first whole snapshot answers under the bounded
-// answer's revision. A read that differs while the two whole snapshots
-// agree is a difference; one that differs while they do not is counted as
-// a page that moved by itself (animation, timers), which says nothing of the
-// bounded path. Lines and summary:
+// answer's revision. A read that differs is counted as a page that moved by
+// itself (animation, timers), which says nothing of the bounded path, when
+// the two whole snapshots in a row disagree on it or the bounded answer is
+// the last whole snapshot's; otherwise it is a difference. Lines and
+// summary:
 //
 //	PAGE: agree (N nodes; default budget: C captures; budget 64: C captures)
 //	PAGE: differs (N nodes; default budget: C captures, differs in 1 (request 3 at /rows/0); budget 64: ...)
