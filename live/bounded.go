@@ -123,7 +123,10 @@ func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*Bou
 		p.walkerWorld.drop()
 		return nil, callError(ctx, "Runtime.evaluate (the bounded walker)", err)
 	}
-	raw, candidates, ok := walkerReply(reply)
+	raw, candidates, whole, ok := walkerReply(reply)
+	if ok && whole {
+		return nil, errWholePage
+	}
 	if !ok {
 		// The exception's text is not quoted: it could name page content.
 		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the bounded walker failed")
@@ -142,10 +145,17 @@ func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*Bou
 // element children.
 type candidate struct{ node, parent, place int }
 
+// errWholePage is CaptureBounded's answer for a page whose main document
+// holds content that content-visibility may skip (walkerSource): only the
+// whole snapshot says what of it is rendered, so the observation takes
+// that instead.
+var errWholePage = errors.New("the page holds content-visibility content: a bounded capture cannot read it")
+
 // walkerReply reads the reply of the walker's Runtime.evaluate: a string
-// holding the capture and the list of custom elements with children. It
-// fails on an exception or any other shape.
-func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate, ok bool) {
+// holding the capture and the list of custom elements with children, or
+// saying that the page must be read whole. It fails on an exception or any
+// other shape.
+func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate, whole, ok bool) {
 	var text string
 	l := jsonlex.Lexer{Data: reply}
 	typ, thrown := "", false
@@ -172,9 +182,10 @@ func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate,
 		return l.SkipValue("")
 	})
 	if err != nil || l.End() != nil || thrown || typ != "string" {
-		return nil, nil, false
+		return nil, nil, false, false
 	}
-	// The walker's own JSON: {"capture": {...}, "candidates": [...]}.
+	// The walker's own JSON: {"capture": {...}, "candidates": [...]}, or
+	// {"whole": true}.
 	data := []byte(text)
 	l = jsonlex.Lexer{Data: data}
 	err = l.Members("", func(k jsonlex.Span) error {
@@ -184,6 +195,11 @@ func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate,
 			start := l.Pos
 			err := l.SkipValue("")
 			capture = data[start:l.Pos:l.Pos]
+			return err
+		case "whole":
+			start := l.Pos
+			err := l.SkipValue("")
+			whole = string(data[start:l.Pos]) == "true"
 			return err
 		case "candidates":
 			var flat []int
@@ -205,10 +221,16 @@ func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate,
 		}
 		return l.SkipValue("")
 	})
-	if err != nil || l.End() != nil || len(capture) == 0 {
-		return nil, nil, false
+	if err != nil || l.End() != nil {
+		return nil, nil, false, false
 	}
-	return capture, candidates, true
+	if whole {
+		return nil, nil, true, true
+	}
+	if len(capture) == 0 {
+		return nil, nil, false, false
+	}
+	return capture, candidates, false, true
 }
 
 // nodeHandles finds the walker's nodes again, for as long as anything may

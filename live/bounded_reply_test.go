@@ -14,12 +14,16 @@ func TestWalkerReply(t *testing.T) {
 		return `{"result":{"type":"string","value":` + string(q) + `}}`
 	}
 	capture := `{"documents": [], "strings":["a\"b"], "horizon":{"cut":false,"labelsBeyond":false}}`
-	raw, cands, ok := walkerReply([]byte(wrap(`{"capture":` + capture + `,"candidates":[3, 0, 17, 9, 4, 0]}`)))
-	if !ok || string(raw) != capture || len(cands) != 2 || cands[0] != (candidate{3, 0, 17}) || cands[1] != (candidate{9, 4, 0}) {
+	raw, cands, whole, ok := walkerReply([]byte(wrap(`{"capture":` + capture + `,"candidates":[3, 0, 17, 9, 4, 0]}`)))
+	if !ok || whole || string(raw) != capture || len(cands) != 2 || cands[0] != (candidate{3, 0, 17}) || cands[1] != (candidate{9, 4, 0}) {
 		t.Fatalf("a good reply: %s %v %v", raw, cands, ok)
 	}
-	if raw, cands, ok := walkerReply([]byte(wrap(`{"candidates":[],"capture":{}}`))); !ok || string(raw) != `{}` || len(cands) != 0 {
+	if raw, cands, _, ok := walkerReply([]byte(wrap(`{"candidates":[],"capture":{}}`))); !ok || string(raw) != `{}` || len(cands) != 0 {
 		t.Fatalf("members in another order: %s %v %v", raw, cands, ok)
+	}
+	// A page the walker leaves to the whole snapshot (content-visibility).
+	if raw, _, whole, ok := walkerReply([]byte(wrap(`{"whole":true}`))); !ok || !whole || raw != nil {
+		t.Fatalf("a whole-page reply: %s %v %v", raw, whole, ok)
 	}
 	for _, bad := range []string{
 		`{"result":{"type":"string","value":"{}"},"exceptionDetails":{"text":"x"}}`,
@@ -39,8 +43,11 @@ func TestWalkerReply(t *testing.T) {
 		wrap(`{"capture":{}`),
 		wrap(`{"capture":{}} {}`),
 		wrap(`not json`),
+		wrap(`{"whole":false}`),
+		wrap(`{"whole":"true"}`),
+		wrap(`{"whole":true`),
 	} {
-		if raw, _, ok := walkerReply([]byte(bad)); ok {
+		if raw, _, _, ok := walkerReply([]byte(bad)); ok {
 			t.Errorf("%s: read as %s", bad, raw)
 		}
 	}

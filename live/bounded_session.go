@@ -33,6 +33,12 @@ import (
 // tree must hold every node before its horizon), but they are bounded by
 // limits.MaxTreeNodes like any capture.
 //
+// A page whose document holds content that content-visibility may skip is
+// the exception: what of it the whole snapshot lists depends on what the
+// browser rendered before, which no script can see (walkerSource), so on
+// meeting such content the walker gives up (errWholePage) and the
+// observation takes the whole snapshot.
+//
 // A capture taken to be saved (Capture) stays the whole
 // snapshot: a saved snapshot must hold the page.
 

@@ -22,15 +22,21 @@ type boundedTab struct {
 	fakeTab
 	links, before, after int
 	endless              bool
-	horizons             []int
-	closed               int
-	resolved             int
+	// whole makes every bounded capture answer errWholePage, as the
+	// walker does on a page with content-visibility content.
+	whole    bool
+	horizons []int
+	closed   int
+	resolved int
 }
 
 // CaptureBounded writes the page's first horizon nodes as the walker
 // does.
 func (b *boundedTab) CaptureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
 	b.horizons = append(b.horizons, horizon)
+	if b.whole {
+		return nil, errWholePage
+	}
 	type node struct {
 		parent, typ int
 		name, value string
@@ -247,5 +253,47 @@ func TestBoundedObservationReadsNoIDs(t *testing.T) {
 	// The fifth link is node 3+2*4 = 11 of the capture.
 	if err != nil || at.BackendNodeID != 111 || tab.resolved != 1 {
 		t.Fatalf("target %+v %v, %d ids asked", at, err, tab.resolved)
+	}
+}
+
+// TestSessionFirstBudget: SessionOptions.FirstBudget is where a bounded
+// observation's captures start (so a check outside the package can force
+// retakes), and a negative one is refused with a code.
+func TestSessionFirstBudget(t *testing.T) {
+	tab := &boundedTab{before: 500, after: 5000}
+	s, err := NewSession(tab, SessionOptions{FirstBudget: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{256, 512, 1024}; !equalInts(tab.horizons, want) {
+		t.Fatalf("horizons %v, want %v", tab.horizons, want)
+	}
+	if _, err := NewSession(tab, SessionOptions{FirstBudget: -1}); errcode.CodeOf(err) != errcode.InvalidRequest {
+		t.Fatalf("a negative first budget: %v", err)
+	}
+}
+
+// TestBoundedFallsBackToWholePage: when the walker says only the whole
+// snapshot can read the page (content-visibility content), the observation
+// takes the whole snapshot at once, answers from it, and asks for no further
+// bounded capture, retakes included.
+func TestBoundedFallsBackToWholePage(t *testing.T) {
+	tab := &boundedTab{fakeTab: fakeTab{capture: readCapture(t, "table-basic")}, before: 500, after: 5000, whole: true}
+	s, err := NewSession(tab, SessionOptions{FirstBudget: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, snap, err := s.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Collection.Found || snap.Partial {
+		t.Fatalf("found %v, partial %v: %s", res.Collection.Found, snap.Partial, res.Canonical())
+	}
+	if !equalInts(tab.horizons, []int{8}) || tab.captures != 1 || s.Captures() != 2 {
+		t.Fatalf("bounded captures asked %v, whole snapshots %d, captures counted %d", tab.horizons, tab.captures, s.Captures())
 	}
 }

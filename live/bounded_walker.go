@@ -23,14 +23,29 @@ package live
 //   - a layout object, with the computed display and visibility, for every
 //     element the browser gave a box. checkVisibility with
 //     contentVisibilityAuto is true exactly for an element with a box that
-//     no content-visibility ancestor skips, the elements captureSnapshot
-//     lists layout objects for. An element without a box is rendered
+//     no content-visibility ancestor skips. Outside content that
+//     content-visibility can skip, those are the elements captureSnapshot
+//     lists layout objects for; inside it they are not (see below). An
+//     element without a box is rendered
 //     (captureSnapshot: a descendant has a layout object) only when it is
 //     display: contents and a range over its contents has client rects;
 //     such an element gets a layout object whose styles say what the
 //     capture's reader makes of it (a block, with its parent's visibility),
 //     and every other element without a box gets none, so its descendants
 //     are not asked.
+//
+// Content whose rendering content-visibility may skip (an element with a
+// box whose content-visibility is not visible: auto, hidden, and the
+// hidden="until-found" elements that are content-visibility: hidden) is
+// where a script cannot see what captureSnapshot lists. The browser keeps
+// the layout objects skipped content had when it was last rendered (content
+// laid out on screen, then pushed far below it, still has them), and
+// captureSnapshot lists them; checkVisibility says only that the content is
+// skipped, and asking it, or any layout question, about an element inside
+// makes the browser build that content's layout objects, which changes what
+// a later capture lists. So the walker asks nothing inside: at the first
+// such element with a box it stops and answers {"whole": true}, and the
+// caller takes the whole snapshot instead (errWholePage).
 //
 // Values never leave the page: the value attribute of an input that is not
 // a button is not read (the secret rule of domtree.InputValueSecret, on the
@@ -66,7 +81,7 @@ package live
 // the parent's element children), and the caller asks the browser which of
 // them host one (nodeHandles.closedHosts).
 //
-// It returns one string, JSON of {"capture": ..., "candidates": [...]}: the
+// Otherwise it returns one string, JSON of {"capture": ..., "candidates": [...]}: the
 // browser sends a string at a fraction of what the same tables cost it as
 // an object. The nodes written are kept, in order (null for a shadow
 // root), in the isolated world's global __domsnapCaptures, a map from the
@@ -153,6 +168,7 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 				if (top.boxes) {
 					if (cur.checkVisibility({ contentVisibilityAuto: true })) {
 						const cs = getComputedStyle(cur);
+						if (cs.contentVisibility !== 'visible') return JSON.stringify({ whole: true });
 						vis = cs.visibility;
 						lnode.push(i); lstyles.push([str(cs.display), str(vis)]);
 						boxes = true;

@@ -45,6 +45,12 @@ type SessionOptions struct {
 	Browser string
 	// Now is the clock for captured_at; nil means time.Now.
 	Now func() time.Time
+	// FirstBudget, when positive, is the first budget of every bounded
+	// observation (bounded_session.go) instead of the one its kind starts
+	// at. It changes what an observation costs, never what it answers: a
+	// check that retakes give the whole snapshot's answer sets it small,
+	// so that every page larger than it is retaken. 0 is the default.
+	FirstBudget int
 }
 
 // sessionBytes is the size of the random session part: 64 bits, rendered as
@@ -68,8 +74,9 @@ type Session struct {
 	// captures counts the snapshots asked of the driver, so tests can
 	// assert how many a read took.
 	captures uint64
-	// budget, when positive (set by tests only), is the first budget of
-	// every bounded observation, instead of the one its kind starts at.
+	// budget, when positive (SessionOptions.FirstBudget, or set by a
+	// test), is the first budget of every bounded observation, instead of
+	// the one its kind starts at.
 	budget int
 	// onCapture, when set (by tests only), sees each capture's bytes as the
 	// browser sent them, before anything reads them: it lets a test show
@@ -83,6 +90,9 @@ func NewSession(drv Driver, opts SessionOptions) (*Session, error) {
 	if drv == nil {
 		return nil, errcode.New(errcode.UnsupportedAdapter, pkg, "", "no driver")
 	}
+	if opts.FirstBudget < 0 {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "a session's first budget cannot be negative")
+	}
 	r := opts.Rand
 	if r == nil {
 		r = rand.Reader
@@ -94,7 +104,7 @@ func NewSession(drv Driver, opts SessionOptions) (*Session, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Session{drv: drv, id: hex.EncodeToString(b[:]), opts: opts}, nil
+	return &Session{drv: drv, id: hex.EncodeToString(b[:]), opts: opts, budget: opts.FirstBudget}, nil
 }
 
 // ID is the session part of the session's revisions.
@@ -356,6 +366,14 @@ retake:
 				endBounded = nil
 			}
 			raw, tree, endBounded, err = captureBoundedTree(ctx, bs, budget, regrow)
+			if errors.Is(err, errWholePage) {
+				// Content-visibility content only the whole snapshot
+				// reads as the page holds it: this observation takes
+				// that, now and on any retake.
+				bounded = false
+				s.captures++
+				raw, err = snapper.CaptureSnapshot(ctx, styles)
+			}
 		} else {
 			raw, err = snapper.CaptureSnapshot(ctx, styles)
 		}

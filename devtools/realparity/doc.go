@@ -33,4 +33,32 @@
 // or form values; -detail adds the differing nodes' descriptions and values,
 // cut to 64 bytes each. The exit status is 0 when the run completed, whatever
 // it found, and 2 on bad usage or when no browser starts.
+//
+// With -bounded it checks instead that a live observation's bounded
+// capture gives the whole snapshot's answers, as the browser test
+// TestBoundedCaptureMatchesWholeSnapshot of package live does on the
+// fixtures:
+//
+//	bin/dev/realparity -bounded [-budget 64] [-chrome PATH] [-limit N] [-timeout 30s] DIR
+//
+// Each page is loaded once in a tab. Two whole snapshots are taken in a
+// row (Page.CaptureSnapshot); then, each through a fresh live.Session on
+// that tab, the observation and each of parity.DefaultRequests are read the
+// bounded way (ReadOptions.Once), twice over: with each kind's own first
+// budget, and with -budget as every read's first (SessionOptions.
+// FirstBudget), which forces retakes on every page larger than it; then a
+// last whole snapshot is taken. Each bounded answer is compared byte for
+// byte with what the first whole snapshot answers under the bounded
+// answer's revision. A read that differs is counted as a page that moved by
+// itself (animation, timers), which says nothing of the bounded path, when
+// the two whole snapshots in a row disagree on it or the bounded answer is
+// the last whole snapshot's; otherwise it is a difference. Lines and
+// summary:
+//
+//	PAGE: agree (N nodes; default budget: C captures; budget 64: C captures)
+//	PAGE: differs (N nodes; default budget: C captures, differs in 1 (request 3 at /rows/0); budget 64: ...)
+//	PAGE: moving (N nodes; default budget: C captures, page moved in 1 (observation at /text); ...)
+//	pages P, agree A, differ D, page moved M, errors X, captures at default budget C, captures at budget 64 C
+//
+// Captures are live.Session.Captures summed over a page's reads.
 package main

@@ -43,14 +43,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	limit := fl.Int("limit", 0, "check at most this many pages (0: all)")
 	timeout := fl.Duration("timeout", 30*time.Second, "deadline of each page")
 	detail := fl.Bool("detail", false, "add the differing nodes' descriptions and values, cut to 64 bytes")
+	bounded := fl.Bool("bounded", false, "compare live bounded observations with the whole snapshot instead of offline with live")
+	budget := fl.Int("budget", 64, "with -bounded: the small first budget compared besides the default one")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: realparity [-chrome PATH] [-limit N] [-timeout D] [-detail] DIR")
+		fmt.Fprintln(stderr, "usage: realparity [-chrome PATH] [-limit N] [-timeout D] [-detail | -bounded [-budget N]] DIR")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
-	if fl.NArg() != 1 || *limit < 0 || *timeout <= 0 {
+	if fl.NArg() != 1 || *limit < 0 || *timeout <= 0 || *budget < 1 || (*bounded && *detail) {
 		fl.Usage()
 		return 2
 	}
@@ -79,29 +81,45 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	var sum summary
+	var bsum boundedSummary
 	for _, rel := range pages {
 		if ctx.Err() != nil {
 			break
 		}
-		res := checkPage(ctx, b, filepath.Join(dir, rel), *timeout)
-		sum.add(res)
-		fmt.Fprintf(stdout, "%s: %s\n", filepath.ToSlash(rel), res.line(*detail))
-		if res.err != "" && ctx.Err() == nil {
+		var line, failed string
+		if *bounded {
+			res := checkBounded(ctx, b, filepath.Join(dir, rel), *timeout, []int{0, *budget})
+			bsum.add(res)
+			line, failed = res.line(), res.err
+		} else {
+			res := checkPage(ctx, b, filepath.Join(dir, rel), *timeout)
+			sum.add(res)
+			line, failed = res.line(*detail), res.err
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", filepath.ToSlash(rel), line)
+		if failed != "" && ctx.Err() == nil {
 			// The browser may be what failed: go on with a fresh one.
 			b.Close()
 			if b, err = launch(); err != nil {
 				fmt.Fprintln(stderr, "realparity:", err)
-				fmt.Fprintln(stdout, sum.String())
+				fmt.Fprintln(stdout, summaryLine(*bounded, sum, bsum))
 				return 2
 			}
 		}
 	}
-	fmt.Fprintln(stdout, sum.String())
+	fmt.Fprintln(stdout, summaryLine(*bounded, sum, bsum))
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "realparity: interrupted")
 		return 1
 	}
 	return 0
+}
+
+func summaryLine(bounded bool, sum summary, bsum boundedSummary) string {
+	if bounded {
+		return bsum.String()
+	}
+	return sum.String()
 }
 
 // findPages lists the .html and .htm files under dir, relative to it, sorted.
