@@ -81,9 +81,9 @@ package live
 // the parent's element children), and the caller asks the browser which of
 // them host one (nodeHandles.closedHosts).
 //
-// Otherwise it returns one string, JSON of {"capture": ..., "candidates": [...]}: the
-// browser sends a string at a fraction of what the same tables cost it as
-// an object. The nodes written are kept, in order (null for a shadow
+// Otherwise it returns one string, JSON of {"capture": ...,
+// "candidates": [...]}: the browser sends a string at a fraction of what the
+// same tables cost it as an object. The nodes written are kept, in order (null for a shadow
 // root), in the isolated world's global __domsnapCaptures, a map from the
 // capture's id that holds the last keep captures, where only this package
 // looks, to find backend node ids when something reads them.
