@@ -84,11 +84,10 @@ func compareBounded(t *testing.T, ctx context.Context, b *Browser, c boundedCase
 	rev := "r1.0000000000000000.n1.o1"
 	for _, h := range []int{0, 8} { // 0: the first horizon of each kind of observation
 		for i := -1; i < len(c.reqs); i++ {
-			s, err := NewSession(p, SessionOptions{})
+			s, err := NewSession(p, SessionOptions{FirstBudget: h})
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.budget = h
 			var got, want []byte
 			if i < 0 {
 				o, _, err := s.Observe(ctx, ReadOptions{Once: true})
@@ -272,7 +271,7 @@ func TestBoundedNeverReadsValues(t *testing.T) {
 	}
 	var sent [][]byte
 	s.onCapture = func(raw []byte) { sent = append(sent, append([]byte(nil), raw...)) }
-	s.budget = 4 // retakes too
+	s.opts.FirstBudget = 4 // retakes too
 	fields := []domsnap.Field{}
 	for c := 0; c <= limits.MaxFormColumn; c++ {
 		fields = append(fields, domsnap.Field{Name: "c" + string(rune('0'+c)), Column: c, Type: typed.String})

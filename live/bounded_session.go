@@ -59,11 +59,11 @@ const DefaultBudget = limits.CollectionScanNodes + limits.RowScanNodes
 const ExtractBudget = 2048
 
 // startBudget is the first budget of an observation whose kind asks for
-// spec (0: DefaultBudget); a test may set another for the session.
+// spec (0: DefaultBudget), unless SessionOptions.FirstBudget sets one.
 func (s *Session) startBudget(spec int) int {
 	switch {
-	case s.budget > 0:
-		return s.budget
+	case s.opts.FirstBudget > 0:
+		return s.opts.FirstBudget
 	case spec > 0:
 		return spec
 	}

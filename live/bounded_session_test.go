@@ -122,11 +122,10 @@ func TestBoundedObservationRetakesWithDoubledHorizons(t *testing.T) {
 	// doubled until the scans find the whole table and read no further
 	// than the horizon.
 	tab := &boundedTab{before: 500, after: 5000}
-	s, err := NewSession(tab, SessionOptions{})
+	s, err := NewSession(tab, SessionOptions{FirstBudget: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.budget = 8
 	res, _, err := s.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true})
 	if err != nil {
 		t.Fatal(err)
@@ -143,8 +142,7 @@ func TestBoundedObservationRetakesWithDoubledHorizons(t *testing.T) {
 	}
 	// The answer is the one the whole page gives.
 	whole := &boundedTab{before: 500, after: 5000}
-	ws, _ := NewSession(whole, SessionOptions{})
-	ws.budget = limits.MaxTreeNodes
+	ws, _ := NewSession(whole, SessionOptions{FirstBudget: limits.MaxTreeNodes})
 	wres, _, err := ws.Extract(context.Background(), ReadOptions{Query: boundedReq, Once: true})
 	if err != nil {
 		t.Fatal(err)

@@ -74,10 +74,6 @@ type Session struct {
 	// captures counts the snapshots asked of the driver, so tests can
 	// assert how many a read took.
 	captures uint64
-	// budget, when positive (SessionOptions.FirstBudget, or set by a
-	// test), is the first budget of every bounded observation, instead of
-	// the one its kind starts at.
-	budget int
 	// onCapture, when set (by tests only), sees each capture's bytes as the
 	// browser sent them, before anything reads them: it lets a test show
 	// that a value it planted really was sent, and so that its absence
@@ -104,7 +100,7 @@ func NewSession(drv Driver, opts SessionOptions) (*Session, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Session{drv: drv, id: hex.EncodeToString(b[:]), opts: opts, budget: opts.FirstBudget}, nil
+	return &Session{drv: drv, id: hex.EncodeToString(b[:]), opts: opts}, nil
 }
 
 // ID is the session part of the session's revisions.
