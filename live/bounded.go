@@ -192,14 +192,12 @@ func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate,
 		l.SkipSpace()
 		switch l.Decode(k) {
 		case "capture":
-			start := l.Pos
-			err := l.SkipValue("")
-			capture = data[start:l.Pos:l.Pos]
+			var err error
+			capture, err = l.RawValue("")
 			return err
 		case "whole":
-			start := l.Pos
-			err := l.SkipValue("")
-			whole = string(data[start:l.Pos]) == "true"
+			v, err := l.RawValue("")
+			whole = string(v) == "true"
 			return err
 		case "candidates":
 			var flat []int

@@ -164,13 +164,6 @@ type wireMessage struct {
 func parseMessage(msg []byte) (wireMessage, bool) {
 	var m wireMessage
 	l := jsonlex.Lexer{Data: msg}
-	raw := func() ([]byte, error) {
-		start := l.Pos
-		if err := l.SkipValue(""); err != nil {
-			return nil, err
-		}
-		return msg[start:l.Pos:l.Pos], nil
-	}
 	str := func() (string, error) {
 		sp, err := l.StringSpan("")
 		return l.Decode(sp), err
@@ -189,11 +182,11 @@ func parseMessage(msg []byte) (wireMessage, bool) {
 				m.id, err = strconv.ParseUint(string(n), 10, 64)
 			}
 		case "result":
-			m.result, err = raw()
+			m.result, err = l.RawValue("")
 		case "params":
-			m.params, err = raw()
+			m.params, err = l.RawValue("")
 		case "error":
-			m.errValue, err = raw()
+			m.errValue, err = l.RawValue("")
 		default:
 			err = l.SkipValue("")
 		}

@@ -344,10 +344,7 @@ func decodeEnvelope(data []byte) (*Envelope, []byte, error) {
 			if s.Peek() != '{' {
 				return s.WrongType(p, "an object")
 			}
-			start := s.Pos
-			if err = s.SkipValue(p); err == nil {
-				capt = data[start:s.Pos]
-			}
+			capt, err = s.RawValue(p)
 		default:
 			// Later versions may add members; this version reads none.
 			err = s.SkipValue(p)

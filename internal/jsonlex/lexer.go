@@ -442,6 +442,19 @@ func (l *Lexer) SkipValue(path string) error {
 	}
 }
 
+// RawValue consumes one JSON value of any shape, checking its syntax as
+// SkipValue does, and returns it as written, without the white space
+// before it. The slice's capacity ends with the value, so appending to it
+// cannot write over what follows in Data.
+func (l *Lexer) RawValue(path string) ([]byte, error) {
+	l.SkipSpace()
+	start := l.Pos
+	if err := l.SkipValue(path); err != nil {
+		return nil, err
+	}
+	return l.Data[start:l.Pos:l.Pos], nil
+}
+
 // End checks that nothing but white space follows the top-level value.
 func (l *Lexer) End() error {
 	l.SkipSpace()

@@ -238,3 +238,29 @@ func TestSplitPointerInvertsAppendKey(t *testing.T) {
 		t.Error("the whole document has tokens")
 	}
 }
+
+// TestRawValue: a value comes back as written, spacing and escapes inside
+// kept, the space before it left out, with no capacity past its end; a
+// malformed one is refused as SkipValue refuses it.
+func TestRawValue(t *testing.T) {
+	data := []byte(`{"a" :  [1, {"b":"\u0041"} ] ,"c":2}`)
+	l := Lexer{Data: data}
+	var got []string
+	err := l.Members("", func(k Span) error {
+		v, err := l.RawValue("")
+		if err == nil && cap(v) != len(v) {
+			t.Errorf("%s: capacity %d past its length %d", v, cap(v), len(v))
+		}
+		got = append(got, string(v))
+		return err
+	})
+	if err != nil || len(got) != 2 || got[0] != `[1, {"b":"\u0041"} ]` || got[1] != `2` {
+		t.Fatalf("%q %v", got, err)
+	}
+	for _, bad := range []string{`[1,`, `{"a"}`, `tru`, ``, `"x`} {
+		l := Lexer{Data: []byte(bad)}
+		if v, err := l.RawValue(""); err == nil {
+			t.Errorf("%q: read as %q", bad, v)
+		}
+	}
+}
