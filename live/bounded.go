@@ -26,9 +26,9 @@ type BoundedSnapshotter interface {
 	Snapshotter
 	// CaptureBounded reads the main document in tree order until it has
 	// read budget nodes that a scan pays for (bounded_session.go), the
-	// document node included, and at most limits.MaxTreeNodes nodes in all. again marks a retake within one
-	// observation, whose first capture already waited for the page as
-	// CaptureSnapshot does.
+	// document node included, and at most limits.MaxTreeNodes nodes in all.
+	// again marks a retake within one observation, whose first capture
+	// already waited for the page as CaptureSnapshot does.
 	CaptureBounded(ctx context.Context, budget int, again bool) (*BoundedCapture, error)
 }
 
@@ -69,8 +69,8 @@ const (
 // CaptureBounded takes a bounded capture of the tab in one protocol call:
 // the walker (walkerSource) runs in an isolated world, first waits for a
 // rendered frame as CaptureSnapshot does (unless again), and returns the
-// document's first nodes up to the budget; the custom elements it lists are then
-// described (DOM.describeNode) to find closed shadow roots. Backend node
+// document's first nodes up to the budget; the custom elements it lists
+// are then described (DOM.describeNode) to find closed shadow roots. Backend node
 // ids are found later, node by node, when an analysis reads one (Resolve):
 // the JavaScript API has no way to a node's backend id, so each costs two
 // protocol calls, which for every node of a 16,384-node capture came to
@@ -337,9 +337,8 @@ func (h *nodeHandles) nodeObjects(ctx context.Context, indexes []int, group stri
 	for k, i := range indexes {
 		list[k] = strconv.Itoa(i)
 	}
-	expr := "((c) => { const a = c === undefined ? undefined : c.get(" + strconv.FormatUint(h.id, 10) +
-		"); if (a === undefined) throw new Error('gone'); return [" + strings.Join(list, ",") +
-		"].map((i) => a[i]); })(globalThis.__domsnapCaptures)"
+	expr := "((a) => { if (a === undefined) throw new Error('gone'); return [" + strings.Join(list, ",") +
+		"].map((i) => a[i]); })(" + h.keptNodes() + ")"
 	r, err := h.p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(h.world).SetObjectGroup(group))
 	if err != nil {
 		return nil, err
@@ -367,6 +366,20 @@ func (h *nodeHandles) nodeObjects(ctx context.Context, indexes []int, group stri
 	return objs, nil
 }
 
+// keptNodes is a script expression, in the walker's world, for the nodes
+// the capture wrote as the walker keeps them (walkerSource): undefined once
+// later captures pushed them out.
+func (h *nodeHandles) keptNodes() string {
+	return "globalThis.__domsnapCaptures?.get(" + strconv.FormatUint(h.id, 10) + ")"
+}
+
+// describeArgs are DOM.describeNode's arguments: a node by its handle, and
+// how deep to describe its children.
+type describeArgs struct {
+	ObjectID runtime.RemoteObjectID `json:"objectId"`
+	Depth    int                    `json:"depth"`
+}
+
 // childDescription is what is read of each child in a description: its
 // kind and its shadow roots' kinds (not its attributes).
 type childDescription struct {
@@ -386,12 +399,8 @@ func (h *nodeHandles) describeChildren(ctx context.Context, obj runtime.RemoteOb
 			Children []childDescription `json:"children"`
 		} `json:"node"`
 	}
-	args := struct {
-		ObjectID runtime.RemoteObjectID `json:"objectId"`
-		Depth    int                    `json:"depth"`
-	}{obj, 1}
 	h.p.describes.Add(1)
-	if err := rpcc.Invoke(ctx, "DOM.describeNode", &args, &d, h.p.conn); err != nil {
+	if err := rpcc.Invoke(ctx, "DOM.describeNode", &describeArgs{obj, 1}, &d, h.p.conn); err != nil {
 		return nil, err
 	}
 	var elems []childDescription
@@ -422,8 +431,7 @@ func (h *nodeHandles) describe(ctx context.Context, i int) (*description, error)
 		} `json:"result"`
 		ExceptionDetails json.RawMessage `json:"exceptionDetails"`
 	}
-	expr := "((c) => c !== undefined && c.get(" + strconv.FormatUint(h.id, 10) + ")?.[" + strconv.Itoa(i) +
-		"] || null)(globalThis.__domsnapCaptures)"
+	expr := "(" + h.keptNodes() + ")?.[" + strconv.Itoa(i) + "] || null"
 	args := runtime.NewEvaluateArgs(expr).SetContextID(h.world)
 	if err := rpcc.Invoke(ctx, "Runtime.evaluate", args, &node, h.p.conn); err != nil {
 		return nil, err
@@ -435,12 +443,8 @@ func (h *nodeHandles) describe(ctx context.Context, i int) (*description, error)
 		return d, nil
 	}
 	defer h.release(ctx, node.Result.ObjectID)
-	dargs := struct {
-		ObjectID runtime.RemoteObjectID `json:"objectId"`
-		Depth    int                    `json:"depth"`
-	}{node.Result.ObjectID, 0}
 	h.p.describes.Add(1)
-	if err := rpcc.Invoke(ctx, "DOM.describeNode", &dargs, d, h.p.conn); err != nil {
+	if err := rpcc.Invoke(ctx, "DOM.describeNode", &describeArgs{node.Result.ObjectID, 0}, d, h.p.conn); err != nil {
 		return nil, err
 	}
 	return d, nil
