@@ -593,3 +593,35 @@ func TestBoundedManyCustomElements(t *testing.T) {
 	}
 	compareBounded(t, ctx, b, boundedCase{name: "custom-elements", url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
 }
+
+// TestBoundedCaptureKeepsItsNodes: a capture's nodes are found by their
+// ids after its observation ended while fewer than keptCaptures later
+// captures of the page were taken, and not once that many were: the page
+// keeps the nodes of its last keptCaptures captures only.
+func TestBoundedCaptureKeepsItsNodes(t *testing.T) {
+	b := launch(t)
+	ctx := context.Background()
+	srv := serve(t, flatPage(100, "A"))
+	_, p := openSession(t, b, srv.URL())
+	for _, later := range []int{keptCaptures - 2, keptCaptures - 1, keptCaptures} {
+		c, err := p.CaptureBounded(ctx, DefaultBudget, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < later; k++ {
+			n, err := p.CaptureBounded(ctx, DefaultBudget, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n.Close()
+		}
+		// Node 1 is the html element.
+		id := c.Resolve(1)
+		if kept := later < keptCaptures; (id != 0) != kept {
+			t.Errorf("after %d later captures: id %d, want one: %v", later, id, kept)
+		}
+	}
+}
