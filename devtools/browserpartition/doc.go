@@ -22,5 +22,7 @@
 // It never copies test output, failure text, URLs, page content or
 // credentials, and before it is written it is checked for URLs and for any
 // line of the tests' output. The JUnit file is the conventional place for
-// failure output and may contain it.
+// failure output and may contain it; so may the terminal, which gets the last
+// lines of each failed test's output after all tests ran, followed by the
+// failed tests' names, so that a log read from its end says what failed.
 package main

@@ -189,6 +189,7 @@ func run(ctx context.Context, args []string, goflags string, stdout, stderr io.W
 		fmt.Fprintln(stderr, "browserpartition: reading go test -json:", err)
 	}
 	summarize(rep, events, pkgs)
+	printFailures(stderr, rep, events)
 	if testErr != nil && !contains(rep.Reasons, reasonFailed) {
 		rep.Reasons = append(rep.Reasons, reasonGoTest)
 	}
@@ -468,6 +469,60 @@ func subtestTotal(rep *Report) int {
 		n += c.Subtests.Total
 	}
 	return n
+}
+
+// failureLines is how many of a failed test's last output lines the
+// terminal gets: enough for a failure's message and the lines before it,
+// few enough that a log cut to its end still shows every failed test.
+const failureLines = 30
+
+// printFailures writes, after all tests ran, the last output lines of each
+// failed or unfinished top-level test (its subtests' included) to the
+// terminal, so a log read from its end names the failure and shows why,
+// without the JUnit file. The terminal is the test's own; the content-free
+// report never gets these lines.
+func printFailures(w io.Writer, rep *Report, events []event) {
+	type key struct{ pkg, test string }
+	failed := map[key]bool{}
+	var order []key
+	for _, c := range rep.Cases {
+		if c.Outcome == "fail" || c.Outcome == "unfinished" || c.Subtests.Failed > 0 {
+			k := key{c.Package, c.Test}
+			failed[k] = true
+			order = append(order, k)
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	lines := map[key][]string{}
+	for _, e := range events {
+		if e.Action != "output" || e.Test == "" {
+			continue
+		}
+		top, _, _ := strings.Cut(e.Test, "/")
+		k := key{e.Package, top}
+		if failed[k] {
+			lines[k] = append(lines[k], strings.TrimRight(e.Output, "\n"))
+		}
+	}
+	for _, k := range order {
+		out := lines[k]
+		cut := ""
+		if len(out) > failureLines {
+			cut = fmt.Sprintf(", its last %d of %d lines", failureLines, len(out))
+			out = out[len(out)-failureLines:]
+		}
+		fmt.Fprintf(w, "=== output of failed %s %s%s\n", k.pkg, k.test, cut)
+		for _, l := range out {
+			fmt.Fprintln(w, l)
+		}
+	}
+	names := make([]string, len(order))
+	for i, k := range order {
+		names[i] = k.pkg + " " + k.test
+	}
+	fmt.Fprintf(w, "failed: %s\n", strings.Join(names, ", "))
 }
 
 // outputLines are the tests' output lines long enough to be recognisable;

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,5 +238,53 @@ func TestBrowserPackagesFound(t *testing.T) {
 		if strings.HasSuffix(p, "/limits") || strings.HasSuffix(p, "/domtree") {
 			t.Errorf("%s has no browser tests but was selected", p)
 		}
+	}
+}
+
+// TestFailuresPrinted runs the hostile stream through the terminal printer:
+// the failed test's failure text and its name reach the terminal (so a CI log
+// read from its end says what failed and why), a passing test's output does
+// not, and a long failure is cut to its last lines.
+func TestFailuresPrinted(t *testing.T) {
+	events, err := parseEvents(hostile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events = append(events, event{Action: "output", Package: pkgLive, Test: "TestLaunchAndClose", Output: "launched fine, nothing to see\n"})
+	rep := &Report{}
+	summarize(rep, events, []string{pkgLive})
+	var w bytes.Buffer
+	printFailures(&w, rep, events)
+	got := w.String()
+	for _, want := range []string{failText, "=== output of failed " + pkgLive + " TestParity\n", "failed: " + pkgLive + " TestParity\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("terminal lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "launched fine") || strings.Contains(got, "TestLaunchAndClose") {
+		t.Errorf("terminal shows a passing test:\n%s", got)
+	}
+
+	var long []event
+	for i := 0; i < failureLines+5; i++ {
+		long = append(long, event{Action: "output", Package: pkgLive, Test: "TestLong/sub", Output: fmt.Sprintf("line %03d\n", i)})
+	}
+	long = append(long, event{Action: "fail", Package: pkgLive, Test: "TestLong"})
+	rep = &Report{}
+	summarize(rep, long, []string{pkgLive})
+	w.Reset()
+	printFailures(&w, rep, long)
+	got = w.String()
+	if strings.Contains(got, "line 004\n") || !strings.Contains(got, "line 005\n") || !strings.Contains(got, fmt.Sprintf("line %03d\n", failureLines+4)) {
+		t.Errorf("long failure not cut to its last %d lines:\n%s", failureLines, got)
+	}
+
+	w.Reset()
+	rep = &Report{}
+	passing := []event{{Action: "output", Package: pkgLive, Test: "TestA", Output: "fine\n"}, {Action: "pass", Package: pkgLive, Test: "TestA"}}
+	summarize(rep, passing, []string{pkgLive})
+	printFailures(&w, rep, passing)
+	if w.Len() != 0 {
+		t.Errorf("a passing run printed %q", w.String())
 	}
 }
