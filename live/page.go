@@ -52,6 +52,8 @@ type Page struct {
 	guard   atomic.Pointer[guard]
 	// netEnabled is set once Goto has turned the Network domain on.
 	netEnabled atomic.Bool
+	// lifecycleEnabled is set once Goto has turned lifecycle events on.
+	lifecycleEnabled atomic.Bool
 	// act is the state of acting on the tab (act_page.go).
 	act actState
 	// walkerWorld is the isolated world bounded captures reuse (bounded.go).
@@ -191,7 +193,8 @@ func (p *Page) countNavigations(ctx context.Context) (uint64, error) {
 	}
 }
 
-// Navigate loads url in the main frame and waits for its load event.
+// Navigate loads url in the main frame and waits for its load event (its
+// own document's: Goto's wait).
 //
 // A context without a deadline gets limits.LiveTimeout; when the deadline
 // passes (a server that never answers, a page whose script never lets the
@@ -199,20 +202,15 @@ func (p *Page) countNavigations(ctx context.Context) (uint64, error) {
 func (p *Page) Navigate(ctx context.Context, url string) error {
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
-	load, err := p.client.Page.LoadEventFired(ctx)
-	if err != nil {
-		return callError(ctx, "Page.loadEventFired", err)
-	}
-	defer load.Close()
-	r, err := p.client.Page.Navigate(ctx, page.NewNavigateArgs(url))
-	if err != nil {
-		return callError(ctx, "Page.navigate", err)
-	}
-	if r.ErrorText != nil && *r.ErrorText != "" {
-		return errcode.New(errcode.CaptureFailed, pkg, "", "navigation failed: "+errcode.Quote(*r.ErrorText))
-	}
-	if _, err := load.Recv(); err != nil {
-		return callError(ctx, "waiting for the load event", err)
+	deadline, _ := ctx.Deadline()
+	nav, err := p.Goto(ctx, url, UntilLoad, deadline)
+	switch {
+	case err != nil:
+		return err
+	case nav.ErrorText != "":
+		return errcode.New(errcode.CaptureFailed, pkg, "", "navigation failed: "+errcode.Quote(nav.ErrorText))
+	case nav.WaitTimedOut:
+		return errcode.New(errcode.Timeout, pkg, "", "the load event did not come before the deadline")
 	}
 	return nil
 }

@@ -225,12 +225,22 @@ func deadlineError(ctx, wctx context.Context, what string, err error) error {
 // for its status, the lifecycle events, and every request in flight for the
 // idle network.
 type navWatch struct {
-	load     page.LoadEventFiredClient
-	dom      page.DOMContentEventFiredClient
-	resp     network.ResponseReceivedClient
-	sent     network.RequestWillBeSentClient
-	finished network.LoadingFinishedClient
-	failed   network.LoadingFailedClient
+	// life is the frames' lifecycle events ("init" at a commit,
+	// "DOMContentLoaded", "load"), read in the order they happened: unlike
+	// Page.loadEventFired they name the document's loader, so a load event
+	// of a document that was still loading when this navigation started
+	// (a page's own move, the guard's about:blank) is not taken for this
+	// navigation's. committed says this navigation's document committed;
+	// current is the loader of the main frame's document since then, which
+	// a client redirect (a script or a meta refresh moving the new page on
+	// before its load) changes, as a person waiting for the page would.
+	life      page.LifecycleEventClient
+	committed bool
+	current   network.LoaderID
+	resp      network.ResponseReceivedClient
+	sent      network.RequestWillBeSentClient
+	finished  network.LoadingFinishedClient
+	failed    network.LoadingFailedClient
 
 	loader   network.LoaderID
 	frame    string
@@ -249,10 +259,7 @@ func (p *Page) openWatch(ctx context.Context) (_ *navWatch, err error) {
 		}
 	}()
 	c := p.client
-	if w.load, err = c.Page.LoadEventFired(ctx); err != nil {
-		return nil, err
-	}
-	if w.dom, err = c.Page.DOMContentEventFired(ctx); err != nil {
+	if w.life, err = c.Page.LifecycleEvent(ctx); err != nil {
 		return nil, err
 	}
 	if w.resp, err = c.Network.ResponseReceived(ctx); err != nil {
@@ -276,11 +283,18 @@ func (p *Page) openWatch(ctx context.Context) (_ *navWatch, err error) {
 		}
 		p.netEnabled.Store(true)
 	}
+	// Lifecycle events are turned on once per tab too.
+	if !p.lifecycleEnabled.Load() {
+		if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
+			return nil, err
+		}
+		p.lifecycleEnabled.Store(true)
+	}
 	return w, nil
 }
 
 func (w *navWatch) close() {
-	for _, s := range []rpcc.Stream{w.load, w.dom, w.resp, w.sent, w.finished, w.failed} {
+	for _, s := range []rpcc.Stream{w.life, w.resp, w.sent, w.finished, w.failed} {
 		if s != nil {
 			s.Close()
 		}
@@ -334,20 +348,19 @@ func (w *navWatch) run(ctx context.Context, until Until) (done bool, err error) 
 			return true, nil
 		case <-grace:
 			return true, w.drainQueued()
-		case <-w.load.Ready():
-			if _, err := w.load.Recv(); err != nil {
+		case <-w.life.Ready():
+			switch ev, err := w.lifecycle(); {
+			case err != nil:
 				return false, err
-			}
-			w.loaded = true
-			rearm()
-		case <-w.dom.Ready():
-			if _, err := w.dom.Recv(); err != nil {
-				return false, err
-			}
-			domReady = true
-			if until == UntilLoadOrGrace && graceTimer == nil {
-				graceTimer = time.NewTimer(LoadGrace)
-				grace = graceTimer.C
+			case ev == lifeLoad:
+				w.loaded = true
+				rearm()
+			case ev == lifeDOMReady:
+				domReady = true
+				if until == UntilLoadOrGrace && graceTimer == nil {
+					graceTimer = time.NewTimer(LoadGrace)
+					grace = graceTimer.C
+				}
 			}
 		case <-w.resp.Ready():
 			if err := w.readResponse(); err != nil {
@@ -384,15 +397,61 @@ func (w *navWatch) drainQueued() error {
 	if err := w.drainResponses(); err != nil {
 		return err
 	}
-	select {
-	case <-w.load.Ready():
-		if _, err := w.load.Recv(); err != nil {
-			return err
+	for {
+		select {
+		case <-w.life.Ready():
+			ev, err := w.lifecycle()
+			if err != nil {
+				return err
+			}
+			if ev == lifeLoad {
+				w.loaded = true
+			}
+		default:
+			return nil
 		}
-		w.loaded = true
-	default:
 	}
-	return nil
+}
+
+// Lifecycle events of the navigation's document that the wait reads.
+const (
+	lifeOther = iota
+	lifeDOMReady
+	lifeLoad
+)
+
+// lifecycle reads one lifecycle event and says which of the wait's it is:
+// an event of the main frame's current document once the navigation's own
+// committed. Every event of another frame, of a document before the
+// navigation's commit or of one replaced since, and of any other name, is
+// lifeOther.
+func (w *navWatch) lifecycle() (int, error) {
+	ev, err := w.life.Recv()
+	if err != nil {
+		return lifeOther, err
+	}
+	if string(ev.FrameID) != w.frame {
+		return lifeOther, nil
+	}
+	if ev.Name == "init" {
+		if ev.LoaderID == w.loader {
+			w.committed = true
+		}
+		if w.committed {
+			w.current = ev.LoaderID
+		}
+		return lifeOther, nil
+	}
+	if !w.committed || ev.LoaderID != w.current {
+		return lifeOther, nil
+	}
+	switch ev.Name {
+	case "load":
+		return lifeLoad, nil
+	case "DOMContentLoaded":
+		return lifeDOMReady, nil
+	}
+	return lifeOther, nil
 }
 
 func (w *navWatch) drainResponses() error {

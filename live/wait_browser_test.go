@@ -115,3 +115,80 @@ func TestGotoLoadGrace(t *testing.T) {
 		t.Fatalf("explicit load on a stalled page: %+v %v after %v", nav, err, took)
 	}
 }
+
+// TestGotoWaitsForItsOwnLoad: a navigation that starts while the page
+// before it is still loading waits for its own document's load event, not
+// for the one the page before fires meanwhile. The page before's image
+// takes 700 ms; the next page's server answers after 2 s, so that page
+// before's load event comes while the next navigation waits for its
+// response. (Taking that event for the new page's handed over a tab still
+// on the old document, and the observation after it saw the new document
+// commit under it: navigated_during_capture.)
+func TestGotoWaitsForItsOwnLoad(t *testing.T) {
+	const imageDelay, pageDelay = 700 * time.Millisecond, 2 * time.Second
+	mux := http.NewServeMux()
+	mux.HandleFunc("/loading", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!DOCTYPE html><p>before</p><img src="/image.gif">`))
+	})
+	mux.HandleFunc("/image.gif", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(imageDelay)
+		w.Header().Set("Content-Type", "image/gif")
+		w.Write([]byte("GIF89a"))
+	})
+	mux.HandleFunc("/moves-on", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!DOCTYPE html><script>location.replace("/late")</script><img src="/image.gif">`))
+	})
+	mux.HandleFunc("/late", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(pageDelay)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!DOCTYPE html><table><tr><td>after</td></tr></table>`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	b := launch(t)
+	p, err := b.NewPage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	nav, err := p.Goto(ctx, srv.URL+"/loading", UntilDOMReady, time.Now().Add(20*time.Second))
+	if err != nil || nav.LoadComplete {
+		t.Fatalf("the first page: %+v %v (its load must still be pending)", nav, err)
+	}
+	t0 := time.Now()
+	nav, err = p.Goto(ctx, srv.URL+"/late", UntilLoad, time.Now().Add(20*time.Second))
+	took := time.Since(t0)
+	if err != nil || nav.Status != 200 || !nav.LoadComplete || nav.WaitTimedOut || took < pageDelay {
+		t.Fatalf("the late page: %+v %v after %v; want its own load, after at least %v", nav, err, took, pageDelay)
+	}
+	settled(t, p)
+	// A page that moves itself on before its load event (a client
+	// redirect) never fires its own: the wait ends at the load of the page
+	// it moved to, not at the deadline.
+	t0 = time.Now()
+	nav, err = p.Goto(ctx, srv.URL+"/moves-on", UntilLoad, time.Now().Add(20*time.Second))
+	took = time.Since(t0)
+	if err != nil || !nav.LoadComplete || nav.WaitTimedOut || took < pageDelay || took > 15*time.Second {
+		t.Fatalf("the page that moves on: %+v %v after %v; want the load of the page it moved to", nav, err, took)
+	}
+	settled(t, p)
+}
+
+// settled fails when the main frame commits another document within
+// 200 ms: a wait that ended before its page committed leaves that commit
+// to come.
+func settled(t *testing.T, p *Page) {
+	t.Helper()
+	ctx := context.Background()
+	n0, err := p.Navigations(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n1, err := p.Navigations(ctx); err != nil || n1 != n0 {
+		t.Fatalf("the main frame navigated after the wait ended: %d then %d (%v)", n0, n1, err)
+	}
+}
