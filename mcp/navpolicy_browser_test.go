@@ -39,12 +39,8 @@ func policySites(t *testing.T) (allowed, refused *httptest.Server, hits, toFile 
 	// later runs script after the load event and a pause, so the navigation
 	// it makes starts once the navigate call has answered (a second is
 	// ample for that call's snapshot on a busy machine).
-	// A page that moves later waits 3 s after its load event: long enough
-	// for the navigate call that loaded it to have observed it even on a
-	// loaded machine (at 1 s a slow observation saw the move happen under
-	// it and answered navigated_during_capture).
 	later := func(script string) string {
-		return `<script>addEventListener("load", () => setTimeout(() => { ` + script + ` }, 3000))</script>`
+		return `<script>addEventListener("load", () => setTimeout(() => { ` + script + ` }, 1000))</script>`
 	}
 	blob := `location.href = URL.createObjectURL(new Blob(["<ul><li>` + secretMark + ` a</li><li>` + secretMark + ` b</li></ul>"], {type: "text/html"}))`
 	mux := http.NewServeMux()
