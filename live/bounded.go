@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,7 +124,7 @@ func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*Bou
 		p.walkerWorld.drop()
 		return nil, callError(ctx, "Runtime.evaluate (the bounded walker)", err)
 	}
-	raw, candidates, whole, ok := walkerReply(reply)
+	raw, plan, candidates, whole, ok := walkerReply(reply)
 	if ok && whole {
 		return nil, errWholePage
 	}
@@ -132,7 +133,7 @@ func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*Bou
 		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the bounded walker failed")
 	}
 	h := &nodeHandles{p: p, life: life, world: world, id: id}
-	hosts, err := h.closedHosts(ctx, candidates)
+	hosts, err := h.closedHosts(ctx, plan, candidates)
 	if err != nil {
 		h.close()
 		return nil, err
@@ -141,9 +142,16 @@ func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*Bou
 }
 
 // candidate is a custom element with children, which may host a closed
-// shadow root: its index, its parent's, and its place among the parent's
-// element children.
-type candidate struct{ node, parent, place int }
+// shadow root: its index, the plan entry whose description says of it, and
+// its place among that description's elements.
+type candidate struct{ node, entry, place int }
+
+// planEntry is one description the walker planned: the node's index, the
+// depth to describe it to (0 alone, 1 with its children, -1 with its whole
+// subtree), and how many elements the description holds (the node itself
+// if an element, then its element children or descendants in order) if the
+// page did not change since the walk.
+type planEntry struct{ node, depth, count int }
 
 // errWholePage is CaptureBounded's answer for a page whose main document
 // holds content that content-visibility may skip (walkerSource): only the
@@ -155,7 +163,7 @@ var errWholePage = errors.New("the page holds content-visibility content: a boun
 // holding the capture and the list of custom elements with children, or
 // saying that the page must be read whole. It fails on an exception or any
 // other shape.
-func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate, whole, ok bool) {
+func walkerReply(reply []byte) (capture json.RawMessage, plan []planEntry, candidates []candidate, whole, ok bool) {
 	var text string
 	l := jsonlex.Lexer{Data: reply}
 	typ, thrown := "", false
@@ -182,10 +190,10 @@ func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate,
 		return l.SkipValue("")
 	})
 	if err != nil || l.End() != nil || thrown || typ != "string" {
-		return nil, nil, false, false
+		return nil, nil, nil, false, false
 	}
-	// The walker's own JSON: {"capture": {...}, "candidates": [...]}, or
-	// {"whole": true}.
+	// The walker's own JSON: {"capture": {...}, "plan": [...],
+	// "candidates": [...]}, or {"whole": true}.
 	data := []byte(text)
 	l = jsonlex.Lexer{Data: data}
 	err = l.Members("", func(k jsonlex.Span) error {
@@ -199,36 +207,54 @@ func walkerReply(reply []byte) (capture json.RawMessage, candidates []candidate,
 			v, err := l.RawValue("")
 			whole = string(v) == "true"
 			return err
+		case "plan":
+			return triples(&l, true, func(node, depth, count int) { plan = append(plan, planEntry{node, depth, count}) })
 		case "candidates":
-			var flat []int
-			err := l.Elements("", func(int) error {
-				n, err := l.Int32("")
-				if err == nil && n < 0 {
-					err = l.Unexpected("", "a node index")
-				}
-				flat = append(flat, int(n))
-				return err
-			})
-			if err == nil && len(flat)%3 != 0 {
-				err = l.Unexpected("", "node, parent and place triples")
-			}
-			for k := 0; k+2 < len(flat); k += 3 {
-				candidates = append(candidates, candidate{node: flat[k], parent: flat[k+1], place: flat[k+2]})
-			}
-			return err
+			return triples(&l, false, func(node, entry, place int) { candidates = append(candidates, candidate{node, entry, place}) })
 		}
 		return l.SkipValue("")
 	})
 	if err != nil || l.End() != nil {
-		return nil, nil, false, false
+		return nil, nil, nil, false, false
 	}
 	if whole {
-		return nil, nil, true, true
+		return nil, nil, nil, true, true
 	}
 	if len(capture) == 0 {
-		return nil, nil, false, false
+		return nil, nil, nil, false, false
 	}
-	return capture, candidates, false, true
+	for _, c := range candidates {
+		if c.entry >= len(plan) {
+			return nil, nil, nil, false, false
+		}
+	}
+	for _, e := range plan {
+		if e.depth < -1 || e.depth > 1 {
+			return nil, nil, nil, false, false
+		}
+	}
+	return capture, plan, candidates, false, true
+}
+
+// triples reads an array of integers in threes, none below 0 but the
+// second of each when it is a depth, which may be -1.
+func triples(l *jsonlex.Lexer, depth bool, add func(a, b, c int)) error {
+	var flat []int
+	err := l.Elements("", func(i int) error {
+		n, err := l.Int32("")
+		if err == nil && n < 0 && !(depth && i%3 == 1 && n == -1) {
+			err = l.Unexpected("", "a node index, a count or a depth")
+		}
+		flat = append(flat, int(n))
+		return err
+	})
+	if err == nil && len(flat)%3 != 0 {
+		err = l.Unexpected("", "triples")
+	}
+	for k := 0; k+2 < len(flat); k += 3 {
+		add(flat[k], flat[k+1], flat[k+2])
+	}
+	return err
 }
 
 // nodeHandles finds the walker's nodes again, for as long as anything may
@@ -262,23 +288,18 @@ type nodeHandles struct {
 const keptCaptures = 4
 
 // closedHosts is the candidates that host a closed shadow root, which no
-// script can see. The browser says which elements host one when it
-// describes them (DOM.describeNode); a description of a parent with its
-// children says it of every child at once, so each parent of a candidate is
-// described once, all of them in one round of calls: on a page of hundreds
-// of custom elements under a few parents this is a few calls, where one
-// description per candidate cost three each.
-func (h *nodeHandles) closedHosts(ctx context.Context, cands []candidate) ([]int, error) {
+// script can see, in document order. The browser says which elements host
+// one when it describes them (DOM.describeNode); the walker planned which
+// nodes to describe, and how deep, so that every candidate is in one
+// description at the least cost (walkerSource), and the descriptions are
+// asked all in one round of calls.
+func (h *nodeHandles) closedHosts(ctx context.Context, plan []planEntry, cands []candidate) ([]int, error) {
 	if len(cands) == 0 {
 		return nil, nil
 	}
-	parents := []int{}
-	seen := map[int]int{}
-	for _, c := range cands {
-		if _, ok := seen[c.parent]; !ok {
-			seen[c.parent] = len(parents)
-			parents = append(parents, c.parent)
-		}
+	nodes := make([]int, len(plan))
+	for k, e := range plan {
+		nodes[k] = e.node
 	}
 	group := boundedGroup + "-" + strconv.FormatUint(h.id, 10)
 	defer func() {
@@ -286,12 +307,12 @@ func (h *nodeHandles) closedHosts(ctx context.Context, cands []candidate) ([]int
 		defer cancel()
 		_ = h.p.client.Runtime.ReleaseObjectGroup(rctx, runtime.NewReleaseObjectGroupArgs(group))
 	}()
-	objs, err := h.nodeObjects(ctx, parents, group)
+	objs, err := h.nodeObjects(ctx, nodes, group)
 	if err != nil {
-		return nil, callError(ctx, "reading the parents of custom elements", err)
+		return nil, callError(ctx, "reading the nodes to describe", err)
 	}
-	kids := make([][]childDescription, len(parents))
-	errs := make([]error, len(parents))
+	closed := make([][]bool, len(plan))
+	errs := make([]error, len(plan))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, describeCalls)
 	for k, obj := range objs {
@@ -300,29 +321,28 @@ func (h *nodeHandles) closedHosts(ctx context.Context, cands []candidate) ([]int
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			kids[k], errs[k] = h.describeChildren(ctx, obj)
+			closed[k], errs[k] = h.describeElements(ctx, obj, plan[k].depth)
 		}()
 	}
 	wg.Wait()
-	var hosts []int
-	for _, c := range cands {
-		k := seen[c.parent]
-		if err := errs[k]; err != nil {
-			return nil, callError(ctx, "DOM.describeNode (the parent of a custom element)", err)
+	for k, err := range errs {
+		if err != nil {
+			return nil, callError(ctx, "DOM.describeNode (custom elements)", err)
 		}
-		elems := kids[k]
-		if c.place >= len(elems) {
-			return nil, errcode.New(errcode.CaptureFailed, pkg, "", "a custom element changed while the page was read")
-		}
-		for _, r := range elems[c.place].ShadowRoots {
-			// Open roots the walker wrote itself; a user-agent root is not
-			// in a whole capture either.
-			if r.Type == "closed" {
-				hosts = append(hosts, c.node)
-				break
-			}
+		if len(closed[k]) != plan[k].count {
+			return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the page changed while its custom elements were read")
 		}
 	}
+	var hosts []int
+	for _, c := range cands {
+		if c.place >= len(closed[c.entry]) {
+			return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the page changed while its custom elements were read")
+		}
+		if closed[c.entry][c.place] {
+			hosts = append(hosts, c.node)
+		}
+	}
+	sort.Ints(hosts)
 	return hosts, nil
 }
 
@@ -380,36 +400,119 @@ type describeArgs struct {
 	Depth    int                    `json:"depth"`
 }
 
-// childDescription is what is read of each child in a description: its
-// kind and its shadow roots' kinds (not its attributes).
-type childDescription struct {
-	NodeType    int `json:"nodeType"`
-	ShadowRoots []struct {
-		Type string `json:"shadowRootType"`
-	} `json:"shadowRoots"`
-}
-
-// describeChildren describes obj with its children and returns the element
-// children, in order. The browser leaves text of white space out of a
-// description but never an element, so the place the walker counted among
-// element children is the place here.
-func (h *nodeHandles) describeChildren(ctx context.Context, obj runtime.RemoteObjectID) ([]childDescription, error) {
-	var d struct {
-		Node struct {
-			Children []childDescription `json:"children"`
-		} `json:"node"`
-	}
+// describeElements describes obj to depth and says, of each element the
+// description holds (obj itself if an element, then its element children,
+// or at depth -1 its element descendants, in document order), whether it
+// hosts a closed shadow root; a user-agent root is not in a whole capture
+// either, and open roots the walker wrote itself. The browser leaves text
+// of white space out of a description but never an element, so an
+// element's place is the one the walker counted. The reply is read raw: a
+// subtree's description holds every attribute of its nodes, none of which
+// is decoded (an input's value attribute among them), as a whole capture's
+// value tables never are either.
+func (h *nodeHandles) describeElements(ctx context.Context, obj runtime.RemoteObjectID, depth int) ([]bool, error) {
 	h.p.describes.Add(1)
-	if err := rpcc.Invoke(ctx, "DOM.describeNode", &describeArgs{obj, 1}, &d, h.p.conn); err != nil {
+	raw, err := invokeRaw(ctx, h.p.conn, "DOM.describeNode", &describeArgs{obj, depth})
+	if err != nil {
 		return nil, err
 	}
-	var elems []childDescription
-	for _, c := range d.Node.Children {
-		if c.NodeType == 1 {
-			elems = append(elems, c)
+	var root *describedNode
+	l := jsonlex.Lexer{Data: raw}
+	err = l.Members("", func(k jsonlex.Span) error {
+		if l.Decode(k) != "node" {
+			return l.SkipValue("")
 		}
+		var err error
+		root, err = readDescribed(&l, 0)
+		return err
+	})
+	if err == nil {
+		err = l.End()
 	}
-	return elems, nil
+	if err == nil && root == nil {
+		err = errors.New("DOM.describeNode replied without a node")
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []bool
+	switch depth {
+	case 0:
+		out = append(out, root.closed)
+	case 1:
+		for _, c := range root.children {
+			if c.element {
+				out = append(out, c.closed)
+			}
+		}
+	default:
+		out = root.elements(out)
+	}
+	return out, nil
+}
+
+// describedNode is what is read of one node of a description.
+type describedNode struct {
+	element, closed bool
+	children        []*describedNode
+}
+
+// elements appends the flags of n, if an element, and of its element
+// descendants, in document order.
+func (n *describedNode) elements(out []bool) []bool {
+	if n.element {
+		out = append(out, n.closed)
+	}
+	for _, c := range n.children {
+		out = c.elements(out)
+	}
+	return out
+}
+
+// maxDescribedDepth bounds the nesting readDescribed follows: the walker
+// plans no description deeper than its wholeHeight (100), and a page that
+// grew deeper since is read again rather than followed.
+const maxDescribedDepth = 128
+
+// readDescribed reads one node of a description: its type, whether a shadow
+// root of it is closed, and its children; every other member is skipped
+// unread.
+func readDescribed(l *jsonlex.Lexer, level int) (*describedNode, error) {
+	if level > maxDescribedDepth {
+		return nil, errors.New("a description nested deeper than planned")
+	}
+	n := &describedNode{}
+	err := l.Members("", func(k jsonlex.Span) error {
+		l.SkipSpace()
+		switch l.Decode(k) {
+		case "nodeType":
+			t, err := l.Int32("")
+			n.element = t == 1
+			return err
+		case "shadowRoots":
+			return l.Elements("", func(int) error {
+				return l.Members("", func(k jsonlex.Span) error {
+					l.SkipSpace()
+					if l.Decode(k) != "shadowRootType" {
+						return l.SkipValue("")
+					}
+					sp, err := l.StringSpan("")
+					if err == nil && l.Decode(sp) == "closed" {
+						n.closed = true
+					}
+					return err
+				})
+			})
+		case "children":
+			return l.Elements("", func(int) error {
+				c, err := readDescribed(l, level+1)
+				n.children = append(n.children, c)
+				return err
+			})
+		}
+		return l.SkipValue("")
+	})
+	return n, err
 }
 
 // description is what is read of a DOM.describeNode reply: the id. A

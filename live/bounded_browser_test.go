@@ -5,9 +5,11 @@ package live
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -624,4 +626,110 @@ func TestBoundedCaptureKeepsItsNodes(t *testing.T) {
 			t.Errorf("after %d later captures: id %d, want one: %v", later, id, kept)
 		}
 	}
+}
+
+// componentPage is a page of a component framework: nearly every element a
+// custom element with children, nested. Every fifth item holds a closed
+// shadow root deep inside, one item an open host with light elements, and
+// a chain of nested custom elements deeper than a whole description may go
+// ends in a closed host.
+func componentPage(items, chain int) []byte {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><body><app-root><app-nav><a href="#">home</a></app-nav>` +
+		`<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table><app-list>`)
+	for i := 0; i < items; i++ {
+		b.WriteString(`<app-item><app-card><app-title><span>title</span></app-title>`)
+		switch {
+		case i%5 == 0:
+			b.WriteString(`<x-shut><template shadowrootmode="closed"><b>shadow</b><slot></slot></template><span>light</span></x-shut>`)
+		case i == 7:
+			b.WriteString(`<x-open><template shadowrootmode="open"><slot></slot></template><p><span>slotted</span></p><x-shut><template shadowrootmode="closed"><i>s</i></template><b>x</b></x-shut></x-open>`)
+		}
+		b.WriteString(`<app-body><p>text</p><app-button><button>go</button></app-button></app-body></app-card></app-item>`)
+	}
+	b.WriteString(`</app-list><app-deep>`)
+	for i := 0; i < chain; i++ {
+		b.WriteString(`<x-level>`)
+	}
+	b.WriteString(`<x-shut><template shadowrootmode="closed"><b>deep</b></template><span>light</span></x-shut>`)
+	for i := 0; i < chain; i++ {
+		b.WriteString(`</x-level>`)
+	}
+	b.WriteString(`</app-deep></app-root></body></html>`)
+	return []byte(b.String())
+}
+
+// TestBoundedComponentPage: on a page where nearly every element is a custom
+// element with children, the closed shadow roots are found with a few
+// descriptions, not one per parent (before: 304 calls and 113 ms for a
+// 1,300-node page), and the capture equals the whole snapshot, read whole
+// and at horizons that cut the list (so that subtrees the walker did not
+// read to their end are described too). The open host's light elements,
+// which the walker does not write, count among a description's elements
+// (the closed host inside it is not found otherwise), and a chain deeper
+// than a whole description may go is described in parts.
+func TestBoundedComponentPage(t *testing.T) {
+	const items, chain = 60, 120
+	b := launch(t)
+	ctx := context.Background()
+	srv := serve(t, componentPage(items, chain))
+	_, p := openSession(t, b, srv.URL())
+	before := p.describes.Load()
+	c, err := p.CaptureBounded(ctx, DefaultBudget, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	// Closed hosts in every fifth item, none inside the open host (its
+	// light children are not written), and the one at the chain's end.
+	if want := items/5 + 1; len(c.Hosts) != want {
+		t.Errorf("%d closed hosts, want %d", len(c.Hosts), want)
+	}
+	// The list in one description, the chain's last 100 levels (the
+	// walker's wholeHeight) in one, each level above those alone, and a
+	// few for the rest: not one per parent.
+	if got, most := p.describes.Load()-before, uint64(chain-100+8); got > most {
+		t.Errorf("%d descriptions for a page of %d custom elements with children, want at most %d", got, items*6+chain, most)
+	}
+	compareBounded(t, ctx, b, boundedCase{name: "components", url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
+	// Cut captures: every x-shut element written is a closed host, and
+	// only those are.
+	for _, budget := range []int{40, 200, 500} {
+		c, err := p.CaptureBounded(ctx, budget, true)
+		if err != nil {
+			t.Fatalf("budget %d: %v", budget, err)
+		}
+		c.Close()
+		names := capturedNames(t, c.Raw)
+		var want []int
+		for i, n := range names {
+			if n == "X-SHUT" {
+				want = append(want, i)
+			}
+		}
+		if !slices.Equal(c.Hosts, want) || len(names) >= 500+items*10 {
+			t.Errorf("budget %d: %d nodes, closed hosts %v, want %v", budget, len(names), c.Hosts, want)
+		}
+	}
+}
+
+// capturedNames is the node names of a bounded capture, by index.
+func capturedNames(t *testing.T, raw []byte) []string {
+	t.Helper()
+	var c struct {
+		Documents []struct {
+			Nodes struct {
+				NodeName []int `json:"nodeName"`
+			} `json:"nodes"`
+		} `json:"documents"`
+		Strings []string `json:"strings"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil || len(c.Documents) != 1 {
+		t.Fatalf("reading the capture: %v", err)
+	}
+	names := make([]string, len(c.Documents[0].Nodes.NodeName))
+	for i, k := range c.Documents[0].Nodes.NodeName {
+		names[i] = c.Strings[k]
+	}
+	return names
 }
