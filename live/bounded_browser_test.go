@@ -693,13 +693,18 @@ func TestBoundedComponentPage(t *testing.T) {
 	}
 	compareBounded(t, ctx, b, boundedCase{name: "components", url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
 	// Cut captures: every x-shut element written is a closed host, and
-	// only those are.
+	// only those are; a list cut in its middle is described whole, its
+	// unread rest counted, not item by item.
 	for _, budget := range []int{40, 200, 500} {
+		before := p.describes.Load()
 		c, err := p.CaptureBounded(ctx, budget, true)
 		if err != nil {
 			t.Fatalf("budget %d: %v", budget, err)
 		}
 		c.Close()
+		if got := p.describes.Load() - before; got > 4 {
+			t.Errorf("budget %d: %d descriptions, want at most 4", budget, got)
+		}
 		names := capturedNames(t, c.Raw)
 		var want []int
 		for i, n := range names {

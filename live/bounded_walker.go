@@ -163,14 +163,31 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 	// ('S'), or the node described with its children, which says of every
 	// child, plus the covers below those ('D'). allC covers the node too:
 	// 'W', or inC and, for a candidate, the node described alone ('I').
-	const settle = (f, complete, last) => {
-		const whole = complete && f.size <= wholeNodes && f.height <= wholeHeight ? describeCall + f.size : Infinity;
+	//
+	// A subtree the walk did not finish (a cut) is described whole only
+	// when what is left of it is small enough to pay: those nodes are
+	// counted (countRest), never written, at most as many as the other
+	// covers would describe; its unread elements come after every written
+	// one in a description, so the written candidates keep their places.
+	const settle = (f, complete, depth, last) => {
 		let sumAll = 0, sumIn = 0, candKid = false;
 		for (const c of f.sub || []) { sumAll += c.allC; sumIn += c.inC; if (c.cand >= 0) candKid = true; }
 		// A subtree not read to its end is described with all its
 		// children, read or not.
 		if (!complete) f.kids = handles[f.i].childNodes.length;
 		const withKids = candKid ? describeCall + f.kids + sumIn : Infinity;
+		let whole = Infinity;
+		f.restElems = 0;
+		if (f.size <= wholeNodes && f.height <= wholeHeight) {
+			if (complete) whole = describeCall + f.size;
+			else if (f.sub !== null) {
+				const cap = Math.min(sumAll, withKids) - describeCall - f.size;
+				if (cap > 0 && countRest(handles[f.i], cap) && f.size + rest.nodes <= wholeNodes && rest.deepest - depth <= wholeHeight) {
+					whole = describeCall + f.size + rest.nodes;
+					f.restElems = rest.elems;
+				}
+			}
+		}
 		f.inC = 0; f.inChoice = 'S';
 		if (f.sub !== null) {
 			f.inC = Math.min(whole, sumAll, withKids);
@@ -187,6 +204,31 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 		up.size += f.size; up.ecount += f.ecount;
 		if (f.height + 1 > up.height) up.height = f.height + 1;
 		if (f.allC > 0) (up.sub || (up.sub = [])).push(f);
+	};
+	// rest is the count of unread nodes after a cut, in document order from
+	// the first one, resumed frame after frame from the innermost out:
+	// nodes and elements counted, the deepest depth met, the node it is at,
+	// and whether that node was counted (false: the count left it, its
+	// subtree counted).
+	const rest = { nodes: 0, elems: 0, deepest: 0, at: null, depth: 0, fresh: true };
+	// countRest counts on until the end of node's subtree, true, or until
+	// more than cap nodes are counted, false.
+	const countRest = (node, cap) => {
+		for (;;) {
+			if (rest.fresh) {
+				if (rest.nodes >= cap) return false;
+				const n = rest.at;
+				rest.nodes++;
+				if (n.nodeType === 1) rest.elems++;
+				if (rest.depth > rest.deepest) rest.deepest = rest.depth;
+				if (n.firstChild !== null) { rest.at = n.firstChild; rest.depth++; continue; }
+			}
+			let n = rest.at;
+			while (n !== node && n.nextSibling === null) { n = n.parentNode; rest.depth--; }
+			rest.at = n;
+			if (n === node) { rest.fresh = false; return true; }
+			rest.at = n.nextSibling; rest.fresh = true;
+		}
 	};
 	let cur = document.firstChild;
 	while (cur !== null) {
@@ -303,15 +345,16 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 			if (sib !== null) { cur = sib; break; }
 			const p = cur.parentNode;
 			if (p === null || p === document) { cur = null; break; }
-			settle(stack.pop(), true);
+			settle(stack.pop(), true, stack.length);
 			cur = p;
 		}
 	}
 	// The subtrees still open end here; a cut leaves them unread to their
 	// end.
-	while (stack.length > 1) settle(stack.pop(), !cut);
+	rest.at = cur; rest.depth = stack.length;
+	while (stack.length > 1) settle(stack.pop(), !cut, stack.length);
 	const docFrame = stack[0];
-	settle(docFrame, !cut, true);
+	settle(docFrame, !cut, 0, true);
 	let labelsBeyond = false;
 	if (cut) {
 		// The count of all labels is the browser's cached collection,
@@ -332,7 +375,7 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 	};
 	const visit = (f, all) => {
 		const choice = all ? f.allChoice : f.inChoice;
-		if (choice === 'W') { coverAll(f, entry(f, -1, f.ecount), f.e0); return; }
+		if (choice === 'W') { coverAll(f, entry(f, -1, f.ecount + f.restElems), f.e0); return; }
 		if (all) {
 			if (f.cand >= 0) covered(f, entry(f, 0, 1), 0);
 			visit(f, false);
