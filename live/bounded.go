@@ -519,7 +519,7 @@ func readDescribed(l *jsonlex.Lexer, level int) (*describedNode, error) {
 // description holds an element's attributes, an input's value attribute
 // among them; nothing else of it is decoded, so no other part becomes a
 // string, as a whole capture's value tables never do either (the same
-// holds of childDescription).
+// holds of describeElements' reading).
 type description struct {
 	Node struct {
 		BackendNodeID int64 `json:"backendNodeId"`

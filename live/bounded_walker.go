@@ -82,11 +82,12 @@ package live
 // questions ("plan": node, depth, element count), as cheaply as it can: a
 // description is a call (about as costly as 43 nodes of description, as
 // measured) plus its nodes, and a node can be described alone (depth 0),
-// with its children (1) or with its whole subtree (-1, only for a subtree
-// the walker read to its end, whose nodes it counted, at most wholeNodes of
-// them and at most wholeHeight deep; the light elements of an open shadow
-// host, which the walker does not write, are counted and numbered, up to
-// lightLimit of them, past which no subtree holding it is described). The
+// with its children (1) or with its whole subtree (-1, at most wholeNodes
+// nodes and wholeHeight deep: a subtree the walker read to its end, whose
+// nodes it counted, or one a cut left unread in part, whose unread nodes it
+// counts without writing them (settle); the light elements of an open
+// shadow host, which the walker does not write, are counted and numbered,
+// up to lightLimit of them, past which no subtree holding it is described). The
 // plan is the cheapest cover of the candidates among those (a pass over the
 // subtrees as they end); a page of a component framework, where nearly
 // every element is a custom element with children, takes one description
