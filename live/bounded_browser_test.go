@@ -581,16 +581,11 @@ func TestBoundedManyCustomElements(t *testing.T) {
 	ctx := context.Background()
 	srv := serve(t, []byte(page.String()))
 	_, p := openSession(t, b, srv.URL())
-	before := p.describes.Load()
-	c, err := p.CaptureBounded(ctx, DefaultBudget, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
+	c, got := describedCapture(t, p, DefaultBudget, false)
 	if len(c.Hosts) != 75 {
 		t.Errorf("%d closed hosts, want 75", len(c.Hosts))
 	}
-	if got := p.describes.Load() - before; got != 3 {
+	if got != 3 {
 		t.Errorf("%d descriptions for 300 custom elements under 3 parents, want 3", got)
 	}
 	compareBounded(t, ctx, b, boundedCase{name: "custom-elements", url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
@@ -674,12 +669,7 @@ func TestBoundedComponentPage(t *testing.T) {
 	ctx := context.Background()
 	srv := serve(t, componentPage(items, chain))
 	_, p := openSession(t, b, srv.URL())
-	before := p.describes.Load()
-	c, err := p.CaptureBounded(ctx, DefaultBudget, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
+	c, described := describedCapture(t, p, DefaultBudget, false)
 	// Closed hosts in every fifth item, none inside the open host (its
 	// light children are not written), and the one at the chain's end.
 	if want := items/5 + 1; len(c.Hosts) != want {
@@ -688,21 +678,16 @@ func TestBoundedComponentPage(t *testing.T) {
 	// The list in one description, the chain's last 100 levels (the
 	// walker's wholeHeight) in one, each level above those alone, and a
 	// few for the rest: not one per parent.
-	if got, most := p.describes.Load()-before, uint64(chain-100+8); got > most {
-		t.Errorf("%d descriptions for a page of %d custom elements with children, want at most %d", got, items*6+chain, most)
+	if most := uint64(chain - 100 + 8); described > most {
+		t.Errorf("%d descriptions for a page of %d custom elements with children, want at most %d", described, items*6+chain, most)
 	}
 	compareBounded(t, ctx, b, boundedCase{name: "components", url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
 	// Cut captures: every x-shut element written is a closed host, and
 	// only those are; a list cut in its middle is described whole, its
 	// unread rest counted, not item by item.
 	for _, budget := range []int{40, 200, 500} {
-		before := p.describes.Load()
-		c, err := p.CaptureBounded(ctx, budget, true)
-		if err != nil {
-			t.Fatalf("budget %d: %v", budget, err)
-		}
-		c.Close()
-		if got := p.describes.Load() - before; got > 4 {
+		c, got := describedCapture(t, p, budget, true)
+		if got > 4 {
 			t.Errorf("budget %d: %d descriptions, want at most 4", budget, got)
 		}
 		names := capturedNames(t, c.Raw)
@@ -716,6 +701,19 @@ func TestBoundedComponentPage(t *testing.T) {
 			t.Errorf("budget %d: %d nodes, closed hosts %v, want %v", budget, len(names), c.Hosts, want)
 		}
 	}
+}
+
+// describedCapture takes a bounded capture of p, ends it, and says how many
+// descriptions it asked the browser for.
+func describedCapture(t *testing.T, p *Page, budget int, again bool) (*BoundedCapture, uint64) {
+	t.Helper()
+	before := p.describes.Load()
+	c, err := p.CaptureBounded(context.Background(), budget, again)
+	if err != nil {
+		t.Fatalf("budget %d: %v", budget, err)
+	}
+	c.Close()
+	return c, p.describes.Load() - before
 }
 
 // capturedNames is the node names of a bounded capture, by index.
