@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -735,4 +736,37 @@ func capturedNames(t *testing.T, raw []byte) []string {
 		names[i] = c.Strings[k]
 	}
 	return names
+}
+
+// TestBoundedOpenHostLightLimit: the light elements of an open shadow host
+// are counted up to the walker's lightLimit (256). At and under it, a list
+// holding the host is described whole, its closed hosts after the open one
+// found at their places (the light elements numbered in between); one
+// over it, the list is described item by item, with the same hosts.
+func TestBoundedOpenHostLightLimit(t *testing.T) {
+	const items = 40
+	b := launch(t)
+	ctx := context.Background()
+	for _, light := range []int{255, 256, 257} {
+		var page strings.Builder
+		page.WriteString(`<!DOCTYPE html><html><body><table><tr><th>a</th></tr><tr><td>1</td></tr></table><app-list>`)
+		for i := 0; i < items; i++ {
+			page.WriteString(`<app-item><x-shut><template shadowrootmode="closed"><b>s</b></template><span>l</span></x-shut>`)
+			if i == 3 {
+				page.WriteString(`<x-open><template shadowrootmode="open"><slot></slot></template>` + strings.Repeat(`<i>x</i>`, light) + `</x-open>`)
+			}
+			page.WriteString(`<app-body><p>t</p></app-body></app-item>`)
+		}
+		page.WriteString(`</app-list></body></html>`)
+		srv := serve(t, []byte(page.String()))
+		_, p := openSession(t, b, srv.URL())
+		c, described := describedCapture(t, p, DefaultBudget, false)
+		if len(c.Hosts) != items {
+			t.Errorf("%d light elements: %d closed hosts, want %d", light, len(c.Hosts), items)
+		}
+		if whole := described <= 3; whole != (light <= 256) {
+			t.Errorf("%d light elements: %d descriptions; want the list described whole: %v", light, described, light <= 256)
+		}
+		compareBounded(t, ctx, b, boundedCase{name: "light-" + strconv.Itoa(light), url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
+	}
 }
