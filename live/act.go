@@ -64,21 +64,6 @@ type Action struct {
 	Key string
 }
 
-// Target is the element an action acts on, as an observation recorded
-// it: the backend node id of the node it was captured from, its role, and
-// what the page view knew of it.
-type Target struct {
-	BackendNodeID int64
-	Role          string
-	// Options are a select's options as the page view listed them; a
-	// select action's option must be one of them. Nil means the list is not
-	// known, and the page's options decide alone.
-	Options []string
-	// Secret marks a password or one-time-code field: typing into it is
-	// human_only before anything else is looked at.
-	Secret bool
-}
-
 // Outcome says what an action led to.
 type Outcome string
 
@@ -114,8 +99,17 @@ type ActOptions struct {
 	Until    Until
 	UntilSet bool
 	// Deadline ends the action, its wait included; zero means ctx's
-	// deadline, or limits.LiveTimeout from now.
+	// deadline, or limits.LiveTimeout from now. The observation that
+	// follows is bounded by ctx alone, so a caller gives ctx some time
+	// past Deadline for it.
 	Deadline time.Time
+	// Settle is a pause after the wait, before the observation that
+	// follows (a page that animates a result in, say); it ends at
+	// Deadline at the latest.
+	Settle time.Duration
+	// When, when set, makes the observation that follows retake its
+	// snapshot until the condition holds or its deadline passes.
+	When *Condition
 }
 
 // ActResult is what an action led to.
@@ -134,8 +128,12 @@ type ActResult struct {
 	// the action started had not committed by the deadline. While it is
 	// pending, the tab answers no call that reaches its document, so no
 	// observation can be taken until it commits or is stopped
-	// (Page.StopLoading).
+	// (Page.stopLoading). Session.Act stops it before it observes.
 	Pending bool
+	// Observation is the observation taken after the action, which the
+	// session published as its latest: its revision and references are
+	// the ones the next action names. Nil when the action failed.
+	Observation *domsnap.Observation
 }
 
 const (
@@ -196,7 +194,7 @@ func Reason(err error) string {
 // an argument the kind does not take, typed text over its bound, a key not
 // in the list. A target the observation marked secret makes a type action
 // human_only here already.
-func (a Action) check(t *Target) error {
+func (a Action) check(t *domsnap.ActionTarget) error {
 	bad := func(path, msg string) error { return errcode.New(errcode.InvalidRequest, pkg, path, msg) }
 	if a.Kind.String() == "invalid" {
 		return bad("/action", "unknown action")
@@ -228,7 +226,7 @@ func (a Action) check(t *Target) error {
 		if units(a.Text) > limits.MaxTypeUnits {
 			return bad("/text", "the text is longer than MaxTypeUnits UTF-16 code units")
 		}
-		if t.Secret {
+		if t.HumanOnly {
 			return humanOnly()
 		}
 	case ActPress:
@@ -299,7 +297,7 @@ var (
 // judge applies the element checks in their order: still in the
 // document, typing allowed at all, rendered with a box, not disabled, of a
 // role the action fits. It sends nothing.
-func judge(a Action, t *Target, f elementFacts) error {
+func judge(a Action, t *domsnap.ActionTarget, f elementFacts) error {
 	if !f.Connected {
 		return notActionable(ReasonDetached, "the element is no longer in the document")
 	}
@@ -381,6 +379,8 @@ type actor interface {
 	popupsClosed() int64
 	// releaseAct drops what the action's calls kept in the page.
 	releaseAct(ctx context.Context)
+	// stopLoading stops a main-frame navigation that has not committed.
+	stopLoading(ctx context.Context) error
 }
 
 // effects is what followed an action's input.
@@ -403,42 +403,118 @@ type effectWatch interface {
 	close()
 }
 
-// Act performs one action on the element t (nil for press on the focused
-// element, scroll of the page, and back), as the observation expected
-// named it, and waits for the page's reaction (docs/reference.md#acting).
+// Act performs one action on the element ref names in the session's
+// latest observation (empty for press on the focused element, scroll of
+// the page, and back), waits for the page's reaction, and takes and
+// publishes the next observation, which the result carries
+// (docs/reference.md#acting-on-a-page).
 //
-// Under the session lock: the action is checked in itself, then the
-// expected revision against the current one (as Extract checks it), then
-// the element (not_actionable with one reason, or human_only). A refused
-// action sends nothing and leaves the revision current. Once input is
-// sent, the last observation is no longer current, and an error carries
-// action_sent (ActionSent). A cancellation or the deadline, input sent or
-// not, also leaves the last observation no longer current. The action is
-// never repeated.
-func (s *Session) Act(ctx context.Context, expected string, a Action, t *Target, o ActOptions) (ActResult, error) {
-	if err := a.check(t); err != nil {
-		return ActResult{}, err
+// The checks come in their order, under the session lock: expected must be
+// the latest observation's revision, still current (foreign, navigated or
+// stale otherwise); ref must be an action reference it published
+// (invalid_reference, unknown_reference); then the action itself
+// (invalid_request), then the element as it is now (not_actionable with
+// one reason, or human_only). A refused action sends nothing and leaves
+// the revision current. Once input is sent, the latest observation is no
+// longer current, and an error carries action_sent (ActionSent). A
+// cancellation or the deadline, input sent or not, also leaves it no
+// longer current. The action is never repeated.
+//
+// A navigation the action started and that has not committed by the
+// deadline is stopped, so that the observation shows the page where it
+// stayed; the outcome (uncertain) says the request may have gone through.
+func (s *Session) Act(ctx context.Context, expected, ref string, a Action, o ActOptions) (ActResult, error) {
+	o.Deadline = actDeadline(ctx, o.Deadline)
+	res, err := s.act(ctx, expected, a, o, func(nav uint64) (*domsnap.ActionTarget, error) {
+		return s.target(expected, ref, nav)
+	})
+	if err != nil {
+		return res, err
 	}
+	// From here on the page may have changed under the last observation:
+	// a failure says the action was sent, unless nothing was.
+	sent := func(err error) error {
+		if res.Outcome == OutcomeUnchanged {
+			return err
+		}
+		return &SentError{Err: err}
+	}
+	if res.Pending {
+		// Until the navigation commits the tab answers nothing about its
+		// document.
+		tab, _ := s.drv.(actor)
+		if err := tab.stopLoading(ctx); err != nil {
+			return res, sent(err)
+		}
+	}
+	if err := Settle(ctx, o.Settle, o.Deadline); err != nil {
+		return res, sent(err)
+	}
+	obs, _, err := s.Observe(ctx, ReadOptions{When: o.When})
+	if err != nil {
+		return res, sent(err)
+	}
+	res.Observation = obs
+	return res, nil
+}
+
+// actDeadline is an action's deadline: the one asked for, else ctx's, else
+// limits.LiveTimeout from now.
+func actDeadline(ctx context.Context, d time.Time) time.Time {
+	if !d.IsZero() {
+		return d
+	}
+	if cd, ok := ctx.Deadline(); ok {
+		return cd
+	}
+	return time.Now().Add(limits.LiveTimeout)
+}
+
+// target is the element ref names in the latest observation, which
+// expected must name, current at navigation nav; nil when ref is empty.
+// Called under the session lock, so the observation cannot change between
+// this lookup and the action.
+func (s *Session) target(expected, ref string, nav uint64) (*domsnap.ActionTarget, error) {
+	if err := s.checkCurrent(expected, nav); err != nil {
+		return nil, err
+	}
+	if ref == "" {
+		return nil, nil
+	}
+	from, err := s.latest(expected, nav)
+	if err != nil {
+		return nil, err
+	}
+	t, err := from.ActionTarget(ref)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// act performs one action on the element target finds, as Act describes,
+// without the observation after it. target runs under the session lock
+// with the current navigation count and checks the expected revision; the
+// action is checked with the element it returns.
+func (s *Session) act(ctx context.Context, expected string, a Action, o ActOptions, target func(nav uint64) (*domsnap.ActionTarget, error)) (ActResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tab, ok := s.drv.(actor)
 	if !ok {
 		return ActResult{}, errcode.New(errcode.UnsupportedAdapter, pkg, "", "this adapter cannot act on a page")
 	}
-	if o.Deadline.IsZero() {
-		if d, ok := ctx.Deadline(); ok {
-			o.Deadline = d
-		} else {
-			o.Deadline = time.Now().Add(limits.LiveTimeout)
-		}
-	}
+	o.Deadline = actDeadline(ctx, o.Deadline)
 	ctx, cancel := context.WithDeadline(ctx, o.Deadline)
 	defer cancel()
 	nav, err := tab.Navigations(ctx)
 	if err != nil {
 		return ActResult{}, asCaptureError(ctx, "reading navigations", err)
 	}
-	if err := s.checkCurrent(expected, nav); err != nil {
+	t, err := target(nav)
+	if err != nil {
+		return ActResult{}, err
+	}
+	if err := a.check(t); err != nil {
 		return ActResult{}, err
 	}
 	res, sent, err := perform(ctx, tab, a, t, o)
@@ -454,20 +530,6 @@ func (s *Session) Act(ctx context.Context, expected string, a Action, t *Target,
 		s.invalid = true
 	}
 	return res, err
-}
-
-// CheckCurrent checks expected against the session's current revision as
-// Act does before it looks at an element, without acting: a caller that
-// must look up the action's reference in the observation checks the
-// revision first, so a revision error outranks a reference error.
-func (s *Session) CheckCurrent(ctx context.Context, expected string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	nav, err := s.drv.Navigations(ctx)
-	if err != nil {
-		return asCaptureError(ctx, "reading navigations", err)
-	}
-	return s.checkCurrent(expected, nav)
 }
 
 // checkCurrent is checkRevision for a bare revision: expected must name
@@ -486,7 +548,7 @@ func (s *Session) checkCurrent(expected string, nav uint64) error {
 
 // perform runs the checks and, when they pass, sends the input and waits.
 // sent says whether any input reached the page.
-func perform(ctx context.Context, tab actor, a Action, t *Target, o ActOptions) (res ActResult, sent bool, err error) {
+func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, o ActOptions) (res ActResult, sent bool, err error) {
 	defer tab.releaseAct(ctx)
 	var el elemRef
 	var f elementFacts

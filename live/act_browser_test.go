@@ -5,6 +5,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	domsnap "github.com/domsnap/domsnap"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -166,12 +167,12 @@ func (a *actTab) node(selector string) int64 {
 	return int64(d.Node.BackendNodeID)
 }
 
-func (a *actTab) target(selector, role string) *Target {
-	return &Target{BackendNodeID: a.node(selector), Role: role}
+func (a *actTab) target(selector, role string) *domsnap.ActionTarget {
+	return &domsnap.ActionTarget{BackendNodeID: a.node(selector), Role: role}
 }
 
 // act acts with a fresh revision and a deadline d from now.
-func (a *actTab) act(act Action, t *Target, d time.Duration) (ActResult, error) {
+func (a *actTab) act(act Action, t *domsnap.ActionTarget, d time.Duration) (ActResult, error) {
 	a.t.Helper()
 	res, err, _ := a.timedAct(act, t, d)
 	return res, err
@@ -179,11 +180,11 @@ func (a *actTab) act(act Action, t *Target, d time.Duration) (ActResult, error) 
 
 // timedAct is act that also says how long the action took, its
 // observation before it not included.
-func (a *actTab) timedAct(act Action, t *Target, d time.Duration) (ActResult, error, time.Duration) {
+func (a *actTab) timedAct(act Action, t *domsnap.ActionTarget, d time.Duration) (ActResult, error, time.Duration) {
 	a.t.Helper()
 	rev := a.rev()
 	start := time.Now()
-	res, err := a.s.Act(a.ctx, rev, act, t, ActOptions{Deadline: start.Add(d)})
+	res, err := a.s.actOn(a.ctx, rev, act, t, ActOptions{Deadline: start.Add(d)})
 	return res, err, time.Since(start)
 }
 
@@ -239,7 +240,7 @@ func TestActPaginationAndBack(t *testing.T) {
 	})
 	a := openActTab(t, b, site.url("/list"))
 	before := a.rev()
-	res, err := a.s.Act(a.ctx, before, Action{Kind: ActClick}, a.target("#next", "link"), ActOptions{Deadline: time.Now().Add(20 * time.Second)})
+	res, err := a.s.actOn(a.ctx, before, Action{Kind: ActClick}, a.target("#next", "link"), ActOptions{Deadline: time.Now().Add(20 * time.Second)})
 	wantOutcome(t, res, err, OutcomeNavigated)
 	if res.HTTPStatus != 200 || !res.LoadComplete || a.location() != "/list2" {
 		t.Fatalf("after Next: %+v at %s", res, a.location())
@@ -248,7 +249,7 @@ func TestActPaginationAndBack(t *testing.T) {
 	if _, ok, _ := a.s.Revision(a.ctx); ok {
 		t.Fatal("the revision before the navigation is still current")
 	}
-	_, err = a.s.Act(a.ctx, before, Action{Kind: ActClick}, a.target("#prev", "link"), ActOptions{})
+	_, err = a.s.actOn(a.ctx, before, Action{Kind: ActClick}, a.target("#prev", "link"), ActOptions{})
 	if errcode.CodeOf(err) != errcode.NavigatedRevision {
 		t.Fatalf("acting on the old revision: %v", err)
 	}
@@ -419,7 +420,7 @@ func TestActRefusals(t *testing.T) {
 			a.t = t
 			a.eval(`events = []`, new(any))
 			rev := a.rev()
-			_, err := a.s.Act(a.ctx, rev, c.act, a.target(c.sel, c.role), ActOptions{Deadline: time.Now().Add(10 * time.Second)})
+			_, err := a.s.actOn(a.ctx, rev, c.act, a.target(c.sel, c.role), ActOptions{Deadline: time.Now().Add(10 * time.Second)})
 			wantRefusal(t, err, errcode.NotActionable, c.reason)
 			var events []string
 			a.eval(`events`, &events)
@@ -444,7 +445,7 @@ func TestActRefusals(t *testing.T) {
 	}
 	_, err = a.act(Action{Kind: ActType, Text: "x"}, old, 10*time.Second)
 	wantRefusal(t, err, errcode.NotActionable, ReasonDetached)
-	_, err = a.act(Action{Kind: ActClick}, &Target{BackendNodeID: 1 << 40, Role: "button"}, 10*time.Second)
+	_, err = a.act(Action{Kind: ActClick}, &domsnap.ActionTarget{BackendNodeID: 1 << 40, Role: "button"}, 10*time.Second)
 	wantRefusal(t, err, errcode.NotActionable, ReasonDetached)
 }
 
@@ -469,7 +470,7 @@ func TestActHumanOnly(t *testing.T) {
 	// A field the observation marked secret is refused before the page is
 	// even looked at.
 	tg := a.target("#user", "textbox")
-	tg.Secret = true
+	tg.HumanOnly = true
 	_, err := a.act(Action{Kind: ActType, Text: canary}, tg, 10*time.Second)
 	wantRefusal(t, err, errcode.HumanOnly, "")
 	var events []string
@@ -586,7 +587,7 @@ func TestActUnansweredPost(t *testing.T) {
 	bg := a.target("#bg", "button")
 	rev := a.rev()
 	start := time.Now()
-	res, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, bg,
+	res, err = a.s.actOn(a.ctx, rev, Action{Kind: ActClick}, bg,
 		ActOptions{Until: UntilNetworkIdle, UntilSet: true, Deadline: start.Add(deadline)})
 	took = time.Since(start)
 	wantOutcome(t, res, err, OutcomeUncertain)
@@ -666,7 +667,7 @@ for (const k of ["mousedown", "mouseup", "click", "pointerdown", "pointerup", "k
 		tg := a.target("#"+map[bool]string{true: "l", false: "b"}[path == "/prevent"], "button")
 		rev := a.rev()
 		start := time.Now()
-		res, err := a.s.Act(a.ctx, rev, act, tg, ActOptions{Deadline: time.Now().Add(deadline)})
+		res, err := a.s.actOn(a.ctx, rev, act, tg, ActOptions{Deadline: time.Now().Add(deadline)})
 		took := time.Since(start)
 		if took > deadline+slack {
 			t.Errorf("%s: took %v for a %v deadline", path, took, deadline)
@@ -714,7 +715,7 @@ for (const k of ["mousedown", "mouseup", "click", "pointerdown", "pointerup", "k
 	tg := a.target("#b", "button")
 	rev := a.rev()
 	a.eval(`setTimeout(() => { for (;;) {} }, 0), true`, new(any))
-	_, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, tg, ActOptions{Deadline: time.Now().Add(deadline)})
+	_, err = a.s.actOn(a.ctx, rev, Action{Kind: ActClick}, tg, ActOptions{Deadline: time.Now().Add(deadline)})
 	if errcode.CodeOf(err) != errcode.Timeout || ActionSent(err) {
 		t.Errorf("busy renderer: %v (sent %v)", err, ActionSent(err))
 	}
@@ -754,7 +755,7 @@ func TestActTypedTextCanary(t *testing.T) {
 	a.eval(`document.getElementById("gone").remove(), true`, new(any))
 	for _, c := range []struct {
 		text string
-		tg   *Target
+		tg   *domsnap.ActionTarget
 	}{
 		{canary, a.target("#ok", "textbox")},
 		{canary, a.target("#pw", "textbox")},
@@ -766,7 +767,7 @@ func TestActTypedTextCanary(t *testing.T) {
 		{canary + "\xff", a.target("#ok", "textbox")},
 		{canary, a.target("#hang", "textbox")},
 	} {
-		record(a.s.Act(a.ctx, a.rev(), Action{Kind: ActType, Text: c.text}, c.tg, ActOptions{Deadline: time.Now().Add(4 * time.Second)}))
+		record(a.s.actOn(a.ctx, a.rev(), Action{Kind: ActType, Text: c.text}, c.tg, ActOptions{Deadline: time.Now().Add(4 * time.Second)}))
 	}
 	if len(outputs) < 9 {
 		t.Fatalf("only %d outputs", len(outputs))
@@ -802,7 +803,7 @@ func TestActNavigationKinds(t *testing.T) {
 	})
 	a := openActTab(t, b, site.url("/"))
 	timed := func(act Action, sel, role string, d time.Duration) (ActResult, error, time.Duration) {
-		var tg *Target
+		var tg *domsnap.ActionTarget
 		if sel != "" {
 			tg = a.target(sel, role)
 		}
@@ -860,7 +861,7 @@ func TestActNavigationKinds(t *testing.T) {
 	stall := a.target("#stall", "link")
 	rev := a.rev()
 	start := time.Now()
-	res, err = a.s.Act(a.ctx, rev, Action{Kind: ActClick}, stall,
+	res, err = a.s.actOn(a.ctx, rev, Action{Kind: ActClick}, stall,
 		ActOptions{Until: UntilDOMReady, UntilSet: true, Deadline: start.Add(30 * time.Second)})
 	wantOutcome(t, res, err, OutcomeNavigated)
 	if took := time.Since(start); res.LoadComplete || took > 4*time.Second {

@@ -454,13 +454,13 @@ func (p *Page) closePopups(ctx context.Context) error {
 	return nil
 }
 
-// StopLoading stops a main-frame navigation that has not committed, as the
-// browser's stop button does: the tab stays on the document it showed, and
-// answers calls that reach that document again. An action whose outcome
-// is uncertain with Pending set leaves such a navigation behind; a caller
-// that must observe the tab next stops it first. The request may still
-// have reached its server.
-func (p *Page) StopLoading(ctx context.Context) error {
+// stopLoading implements actor: it stops a main-frame navigation that has
+// not committed, as the browser's stop button does: the tab stays on the
+// document it showed, and answers calls that reach that document again. An
+// action whose outcome is uncertain with Pending set leaves such a
+// navigation behind, which Session.Act stops before it observes. The
+// request may still have reached its server.
+func (p *Page) stopLoading(ctx context.Context) error {
 	if err := p.client.Page.StopLoading(ctx); err != nil {
 		return callError(ctx, "Page.stopLoading", err)
 	}

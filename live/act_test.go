@@ -10,7 +10,21 @@ import (
 	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/snapshot"
 )
+
+// actOn acts on a target given as it is, not found by a reference: the
+// checks of the element and of the input are tested with targets no page
+// view would publish (a role that does not fit, a node that is gone). The
+// action is checked before the revision, as each fake page has one.
+func (s *Session) actOn(ctx context.Context, expected string, a Action, t *domsnap.ActionTarget, o ActOptions) (ActResult, error) {
+	if err := a.check(t); err != nil {
+		return ActResult{}, err
+	}
+	return s.act(ctx, expected, a, o, func(nav uint64) (*domsnap.ActionTarget, error) {
+		return t, s.checkCurrent(expected, nav)
+	})
+}
 
 // fakeActor is a tab that acts on nothing: it answers the checks with the
 // facts it is given and counts what reached the page.
@@ -51,7 +65,11 @@ func (f *fakeActor) send(ctx context.Context, a Action, el elemRef, p prepared) 
 	return f.sendE
 }
 
-func (f *fakeActor) popupsClosed() int64            { return f.popups }
+func (f *fakeActor) popupsClosed() int64 { return f.popups }
+func (f *fakeActor) stopLoading(context.Context) error {
+	f.calls = append(f.calls, "stop")
+	return nil
+}
 func (f *fakeActor) releaseAct(ctx context.Context) { f.calls = append(f.calls, "release") }
 
 type fakeWatch struct{ f *fakeActor }
@@ -89,20 +107,20 @@ func actSession(t *testing.T, f *fakeActor) (*Session, string) {
 	return s, rev
 }
 
-func act(t *testing.T, f *fakeActor, a Action, tg *Target) (ActResult, error, *Session, string) {
+func act(t *testing.T, f *fakeActor, a Action, tg *domsnap.ActionTarget) (ActResult, error, *Session, string) {
 	t.Helper()
 	s, rev := actSession(t, f)
-	res, err := s.Act(context.Background(), rev, a, tg, ActOptions{Deadline: time.Now().Add(time.Minute)})
+	res, err := s.actOn(context.Background(), rev, a, tg, ActOptions{Deadline: time.Now().Add(time.Minute)})
 	return res, err, s, rev
 }
 
 func TestActionCheck(t *testing.T) {
-	tg := &Target{BackendNodeID: 7, Role: "textbox"}
+	tg := &domsnap.ActionTarget{BackendNodeID: 7, Role: "textbox"}
 	under := strings.Repeat("a", limits.MaxTypeUnits-1)
 	for _, c := range []struct {
 		name string
 		a    Action
-		t    *Target
+		t    *domsnap.ActionTarget
 		code errcode.Code
 		path string
 	}{
@@ -125,7 +143,7 @@ func TestActionCheck(t *testing.T) {
 		// unit passes the bound.
 		{"pair over the bound", Action{Kind: ActType, Text: under + "😀"}, tg, errcode.InvalidRequest, "/text"},
 		{"empty text", Action{Kind: ActType}, tg, "", ""},
-		{"secret target", Action{Kind: ActType, Text: "x"}, &Target{Role: "textbox", Secret: true}, errcode.HumanOnly, ""},
+		{"secret target", Action{Kind: ActType, Text: "x"}, &domsnap.ActionTarget{Role: "textbox", HumanOnly: true}, errcode.HumanOnly, ""},
 		{"press on focus", Action{Kind: ActPress, Key: "Space"}, nil, "", ""},
 		{"scroll the page", Action{Kind: ActScroll}, nil, "", ""},
 		{"back", Action{Kind: ActBack}, nil, "", ""},
@@ -212,7 +230,7 @@ func TestJudge(t *testing.T) {
 		{"press anything", ActPress, "link", button, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := judge(Action{Kind: c.a}, &Target{Role: c.role}, c.f)
+			err := judge(Action{Kind: c.a}, &domsnap.ActionTarget{Role: c.role}, c.f)
 			if errcode.CodeOf(err) != c.code || Reason(err) != c.reason {
 				t.Fatalf("got %v, want %q %q", err, c.code, c.reason)
 			}
@@ -224,24 +242,24 @@ func TestJudge(t *testing.T) {
 // input, leaves the page untouched (no watch, no send) and the revision
 // current.
 func TestActRefusedSendsNothing(t *testing.T) {
-	tg := &Target{BackendNodeID: 5, Role: "button"}
+	tg := &domsnap.ActionTarget{BackendNodeID: 5, Role: "button"}
 	for _, c := range []struct {
 		name   string
 		f      fakeActor
 		a      Action
-		t      *Target
+		t      *domsnap.ActionTarget
 		code   errcode.Code
 		reason string
 	}{
 		{"detached", fakeActor{resolveE: notActionable(ReasonDetached, "x")}, Action{Kind: ActClick}, tg, errcode.NotActionable, ReasonDetached},
 		{"disabled", fakeActor{facts: elementFacts{Connected: true, Rendered: true, Box: true, Disabled: true}}, Action{Kind: ActClick}, tg, errcode.NotActionable, ReasonDisabled},
 		{"obscured", fakeActor{facts: button}, Action{Kind: ActClick}, tg, errcode.NotActionable, ReasonObscured},
-		{"no box once scrolled", fakeActor{facts: button, prep: prepared{NoBox: true}}, Action{Kind: ActCheck}, &Target{Role: "checkbox"}, errcode.NotActionable, ReasonHidden},
-		{"option not listed", fakeActor{facts: elementFacts{Connected: true, Rendered: true, Box: true, Tag: "select"}}, Action{Kind: ActSelect, Option: "b"}, &Target{Role: "combobox", Options: []string{"a"}}, errcode.NotActionable, ReasonNoSuchOption},
-		{"option not in the page", fakeActor{facts: elementFacts{Connected: true, Rendered: true, Box: true, Tag: "select"}, prep: prepared{Option: -1}}, Action{Kind: ActSelect, Option: "a"}, &Target{Role: "combobox", Options: []string{"a"}}, errcode.NotActionable, ReasonNoSuchOption},
-		{"option disabled", fakeActor{facts: elementFacts{Connected: true, Rendered: true, Box: true, Tag: "select"}, prep: prepared{Option: 2, OptionDisabled: true}}, Action{Kind: ActSelect, Option: "a"}, &Target{Role: "combobox"}, errcode.NotActionable, ReasonDisabled},
+		{"no box once scrolled", fakeActor{facts: button, prep: prepared{NoBox: true}}, Action{Kind: ActCheck}, &domsnap.ActionTarget{Role: "checkbox"}, errcode.NotActionable, ReasonHidden},
+		{"option not listed", fakeActor{facts: elementFacts{Connected: true, Rendered: true, Box: true, Tag: "select"}}, Action{Kind: ActSelect, Option: "b"}, &domsnap.ActionTarget{Role: "combobox", Options: []string{"a"}}, errcode.NotActionable, ReasonNoSuchOption},
+		{"option not in the page", fakeActor{facts: elementFacts{Connected: true, Rendered: true, Box: true, Tag: "select"}, prep: prepared{Option: -1}}, Action{Kind: ActSelect, Option: "a"}, &domsnap.ActionTarget{Role: "combobox", Options: []string{"a"}}, errcode.NotActionable, ReasonNoSuchOption},
+		{"option disabled", fakeActor{facts: elementFacts{Connected: true, Rendered: true, Box: true, Tag: "select"}, prep: prepared{Option: 2, OptionDisabled: true}}, Action{Kind: ActSelect, Option: "a"}, &domsnap.ActionTarget{Role: "combobox"}, errcode.NotActionable, ReasonDisabled},
 		{"no history", fakeActor{}, Action{Kind: ActBack}, nil, errcode.NotActionable, ReasonNoHistory},
-		{"password", fakeActor{facts: elementFacts{Connected: true, Rendered: true, Box: true, Tag: "input", Type: "password", Text: true}}, Action{Kind: ActType, Text: "pw"}, &Target{Role: "textbox"}, errcode.HumanOnly, ""},
+		{"password", fakeActor{facts: elementFacts{Connected: true, Rendered: true, Box: true, Tag: "input", Type: "password", Text: true}}, Action{Kind: ActType, Text: "pw"}, &domsnap.ActionTarget{Role: "textbox"}, errcode.HumanOnly, ""},
 		{"malformed", fakeActor{}, Action{Kind: ActType}, nil, errcode.InvalidRequest, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -275,7 +293,7 @@ func TestActUnchanged(t *testing.T) {
 	} {
 		f := &fakeActor{facts: button, prep: prepared{Hits: true}}
 		f.facts.Checked = c.checked
-		res, err, s, _ := act(t, f, Action{Kind: c.a}, &Target{Role: "checkbox"})
+		res, err, s, _ := act(t, f, Action{Kind: c.a}, &domsnap.ActionTarget{Role: "checkbox"})
 		if err != nil || res.Outcome != c.want {
 			t.Fatalf("%v on %s: %+v %v", c.a, c.checked, res, err)
 		}
@@ -290,7 +308,7 @@ func TestActUnchanged(t *testing.T) {
 // outcome; an error after the input carries action_sent, and the last
 // observation is no longer current either way.
 func TestActAfterSending(t *testing.T) {
-	tg := &Target{Role: "button"}
+	tg := &domsnap.ActionTarget{Role: "button"}
 	hits := prepared{Hits: true}
 	for _, c := range []struct {
 		name    string
@@ -328,7 +346,7 @@ func TestActAfterSending(t *testing.T) {
 			if _, ok, _ := s.Revision(context.Background()); ok {
 				t.Fatal("the revision is current after input was sent")
 			}
-			_, err = s.Act(context.Background(), rev, Action{Kind: ActClick}, tg, ActOptions{})
+			_, err = s.actOn(context.Background(), rev, Action{Kind: ActClick}, tg, ActOptions{})
 			if errcode.CodeOf(err) != errcode.StaleRevision {
 				t.Fatalf("acting again on the old revision: %v", err)
 			}
@@ -350,13 +368,13 @@ func TestActRevisionChecked(t *testing.T) {
 		{other, errcode.ForeignRevision},
 		{older, errcode.StaleRevision},
 	} {
-		_, err := s.Act(context.Background(), c.rev, Action{Kind: ActClick}, &Target{Role: "button"}, ActOptions{})
+		_, err := s.actOn(context.Background(), c.rev, Action{Kind: ActClick}, &domsnap.ActionTarget{Role: "button"}, ActOptions{})
 		if errcode.CodeOf(err) != c.code || len(f.calls) != 0 {
 			t.Fatalf("%q: %v, calls %v", c.rev, err, f.calls)
 		}
 	}
 	f.nav = 1
-	_, err := s.Act(context.Background(), rev, Action{Kind: ActClick}, &Target{Role: "button"}, ActOptions{})
+	_, err := s.actOn(context.Background(), rev, Action{Kind: ActClick}, &domsnap.ActionTarget{Role: "button"}, ActOptions{})
 	if errcode.CodeOf(err) != errcode.NavigatedRevision || len(f.calls) != 0 {
 		t.Fatalf("after a navigation: %v, calls %v", err, f.calls)
 	}
@@ -369,7 +387,7 @@ func TestActAdapterWithoutInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Act(context.Background(), "", Action{Kind: ActBack}, nil, ActOptions{})
+	_, err = s.actOn(context.Background(), "", Action{Kind: ActBack}, nil, ActOptions{})
 	if errcode.CodeOf(err) != errcode.UnsupportedAdapter {
 		t.Fatal(err)
 	}
@@ -389,7 +407,7 @@ func TestActTextNeverInErrors(t *testing.T) {
 	} {
 		for _, txt := range []string{canary, canary + "\xff", strings.Repeat(canary, limits.MaxTypeUnits)} {
 			f := f
-			res, err, _, _ := act(t, &f, Action{Kind: ActType, Text: txt}, &Target{Role: "textbox"})
+			res, err, _, _ := act(t, &f, Action{Kind: ActType, Text: txt}, &domsnap.ActionTarget{Role: "textbox"})
 			out := string(res.Outcome)
 			if err != nil {
 				out += err.Error()
@@ -416,28 +434,88 @@ func TestQuadGeometry(t *testing.T) {
 	}
 }
 
-// TestCheckCurrent: the revision check alone answers as Act's does, and
-// sends nothing.
-func TestCheckCurrent(t *testing.T) {
+// viewPage is the offline page whose observation stands for the latest one
+// the fake sessions published: a button, a text field, a password field.
+const viewPage = `<!DOCTYPE html><html><body><button>Go</button>` +
+	`<input type="text" aria-label="Name"><input type="password" aria-label="PIN"></body></html>`
+
+// publishView makes an observation of viewPage the latest one s published,
+// under s's current revision, as Observe would have, and returns it with
+// the action references of its controls by name.
+func publishView(t *testing.T, s *Session) (*domsnap.Observation, map[string]string) {
+	t.Helper()
+	in, err := snapshot.Load([]byte(viewPage), snapshot.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := domsnap.LiveRevision(s.id, s.pubNav, s.seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := domsnap.Observe(in.Tree, rev, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := map[string]string{}
+	for _, c := range o.Controls {
+		refs[c.Name] = c.Ref
+	}
+	if len(refs) != 3 {
+		t.Fatalf("controls %+v", o.Controls)
+	}
+	s.last = o
+	return o, refs
+}
+
+// TestActByReference: Act finds its element by the reference the latest
+// observation published, after the revision check and before anything is
+// sent; a reference it did not publish, or one named while the latest
+// publication has no page view, sends nothing and leaves the revision
+// current.
+func TestActByReference(t *testing.T) {
 	f := &fakeActor{facts: button, prep: prepared{Hits: true}}
 	s, rev := actSession(t, f)
+	_, refs := publishView(t, s)
 	older, _ := domsnap.LiveRevision(s.id, 0, 2)
-	if err := s.CheckCurrent(context.Background(), rev); err != nil {
-		t.Fatalf("current: %v", err)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, rev, ref string
+		a              Action
+		code           errcode.Code
+	}{
+		{"not a reference", rev, "x", Action{Kind: ActClick}, errcode.InvalidReference},
+		{"a region's place", rev, "g3.1", Action{Kind: ActClick}, errcode.InvalidReference},
+		{"another observation's", rev, "a2.1", Action{Kind: ActClick}, errcode.UnknownReference},
+		{"past the controls", rev, "a3.9", Action{Kind: ActClick}, errcode.UnknownReference},
+		{"revision before reference", older, "x", Action{Kind: ActClick}, errcode.StaleRevision},
+		{"no reference for a click", rev, "", Action{Kind: ActClick}, errcode.InvalidRequest},
+		{"a reference for back", rev, refs["Go"], Action{Kind: ActBack}, errcode.InvalidRequest},
+		{"typing into the password field", rev, refs["PIN"], Action{Kind: ActType, Text: "x"}, errcode.HumanOnly},
+	} {
+		_, err := s.Act(ctx, c.rev, c.ref, c.a, ActOptions{})
+		if errcode.CodeOf(err) != c.code || len(f.calls) != 0 || ActionSent(err) {
+			t.Fatalf("%s: %v, calls %v", c.name, err, f.calls)
+		}
+		if _, ok, _ := s.Revision(ctx); !ok {
+			t.Fatalf("%s: the revision is no longer current", c.name)
+		}
 	}
-	if err := s.CheckCurrent(context.Background(), older); errcode.CodeOf(err) != errcode.StaleRevision {
-		t.Fatalf("older: %v", err)
+	// The button's reference reaches the element: the checks pass, the
+	// click is sent, and the observation after it is asked of a driver that
+	// takes none, which the error says, with action_sent.
+	_, err := s.Act(ctx, rev, refs["Go"], Action{Kind: ActClick}, ActOptions{})
+	if errcode.CodeOf(err) != errcode.UnsupportedAdapter || !ActionSent(err) || !f.sent() {
+		t.Fatalf("click by reference: %v, calls %v", err, f.calls)
 	}
-	s.invalid = true
-	if err := s.CheckCurrent(context.Background(), rev); errcode.CodeOf(err) != errcode.StaleRevision {
-		t.Fatalf("invalidated: %v", err)
+	// A latest publication without a page view names no element.
+	f2 := &fakeActor{facts: button, prep: prepared{Hits: true}}
+	s2, rev2 := actSession(t, f2)
+	if _, err := s2.Act(ctx, rev2, refs["Go"], Action{Kind: ActClick}, ActOptions{}); errcode.CodeOf(err) != errcode.ForeignRevision || len(f2.calls) != 0 {
+		t.Fatalf("no page view: %v, calls %v", err, f2.calls)
 	}
-	f.nav = 1
-	if err := s.CheckCurrent(context.Background(), rev); errcode.CodeOf(err) != errcode.NavigatedRevision {
-		t.Fatalf("navigated: %v", err)
-	}
-	if len(f.calls) != 0 {
-		t.Fatalf("calls %v", f.calls)
+	// Acting without a reference needs no page view.
+	if _, err := s2.Act(ctx, rev2, "", Action{Kind: ActScroll}, ActOptions{}); !ActionSent(err) {
+		t.Fatalf("scroll: %v, calls %v", err, f2.calls)
 	}
 }
 
@@ -449,7 +527,7 @@ func TestActCancelledBeforeSending(t *testing.T) {
 	s, rev := actSession(t, f)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := s.Act(ctx, rev, Action{Kind: ActClick}, &Target{Role: "button"}, ActOptions{Deadline: time.Now().Add(time.Minute)})
+	_, err := s.actOn(ctx, rev, Action{Kind: ActClick}, &domsnap.ActionTarget{Role: "button"}, ActOptions{Deadline: time.Now().Add(time.Minute)})
 	if errcode.CodeOf(err) != errcode.Cancelled || ActionSent(err) || f.sent() {
 		t.Fatalf("got %v, calls %v", err, f.calls)
 	}

@@ -514,18 +514,17 @@ func TestBoundedExpansionFollowsTheRegion(t *testing.T) {
 	if _, err := p.Evaluate(ctx, `(() => { const d = document.getElementById('pre'); for (let i = 0; i < 30; i++) d.appendChild(document.createElement('p')).textContent = 'moved'; return true; })()`); err != nil {
 		t.Fatal(err)
 	}
-	o2, _, err := s.Observe(ctx, ReadOptions{Expand: &domsnap.Expansion{From: o1, Region: side}})
+	o2, _, err := s.Observe(ctx, ReadOptions{Expand: &Region{Revision: o1.Revision, Ref: side}})
 	if err != nil {
 		t.Fatalf("expanding a moved region: %v", err)
 	}
 	if len(o2.Controls) != 1 || o2.Controls[0].Name != "Press" {
 		t.Fatalf("expanded: %s", o2.Canonical())
 	}
-	at, err := o2.ActionTarget(o2.Controls[0].Ref)
-	if err != nil || at.BackendNodeID == 0 {
+	if at, err := o2.ActionTarget(o2.Controls[0].Ref); err != nil || at.BackendNodeID == 0 {
 		t.Fatalf("target %+v %v", at, err)
 	}
-	if _, err := s.Act(ctx, o2.Revision, Action{Kind: ActClick}, &Target{BackendNodeID: at.BackendNodeID, Role: at.Role}, ActOptions{}); err != nil {
+	if _, err := s.Act(ctx, o2.Revision, o2.Controls[0].Ref, Action{Kind: ActClick}, ActOptions{}); err != nil {
 		t.Fatalf("click: %v", err)
 	}
 	// A click focuses the button it lands on (the page's policy allows no
@@ -540,7 +539,7 @@ func TestBoundedExpansionFollowsTheRegion(t *testing.T) {
 	if _, err := p.Evaluate(ctx, `document.querySelector('section').remove(), true`); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = s.Observe(ctx, ReadOptions{Expand: &domsnap.Expansion{From: o3, Region: regionNamed(o3, "Side")}})
+	_, _, err = s.Observe(ctx, ReadOptions{Expand: &Region{Revision: o3.Revision, Ref: regionNamed(o3, "Side")}})
 	if errcode.CodeOf(err) != errcode.UnknownReference {
 		t.Fatalf("expanding a removed region: %v, want unknown_reference", err)
 	}

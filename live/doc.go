@@ -74,10 +74,14 @@
 // # Acting
 //
 // [Session.Act] acts on one element of the tab (docs/reference.md#acting):
-// click, type, select, check, uncheck, press, scroll or back, given the
-// backend node id the observation captured the element from and its role
-// ([Target]). Everything that can refuse the action is checked before any
-// input is sent: the action itself, the expected revision, then the element,
+// click, type, select, check, uncheck, press, scroll or back, on the element
+// an action reference of the session's latest observation names, and then
+// takes and publishes the next observation. The session keeps that latest
+// observation and resolves the reference itself, under its lock, so the
+// element is the one the observation captured (its backend node id, role
+// and listed options). Everything that can refuse the action is checked
+// before any input is sent: the expected revision, the reference, the
+// action itself, then the element,
 // read in an isolated world the page's script cannot see or stall (still
 // in the document, rendered with a box, not disabled, of a fitting role,
 // and for clicks not covered by another element). A refusal is

@@ -71,6 +71,11 @@ type Session struct {
 	// invalid is set when an observation failed after the previous one was
 	// published: that one's revision is stale from then on.
 	invalid bool
+	// last is the latest published observation, whose action and region
+	// references Act and an expansion resolve; nil before the first, and
+	// when the latest publication computed no page view (Capture,
+	// Extract).
+	last *domsnap.Observation
 	// captures counts the snapshots asked of the driver, so tests can
 	// assert how many a read took.
 	captures uint64
@@ -175,10 +180,10 @@ type ReadOptions struct {
 	// observation before the snapshot is taken; a live extraction must
 	// name one, except in a one-shot read (Once).
 	Query domsnap.Query
-	// Expand anchors the page view's scan at a region of the latest
-	// observation (docs/reference.md#expansion); nil scans the whole
-	// page. Only Observe takes it.
-	Expand *domsnap.Expansion
+	// Expand anchors the page view's scan at a region of the session's
+	// latest observation (docs/reference.md#expansion); nil scans the
+	// whole page. Only Observe takes it.
+	Expand *Region
 	// When makes the observation retake its snapshot until a collection is
 	// in the inventory or the condition's deadline passes; nil takes one
 	// snapshot.
@@ -188,6 +193,16 @@ type ReadOptions struct {
 	// nothing, so a request needs no expected revision; one that names a
 	// revision is checked, and refused as another session's.
 	Once bool
+}
+
+// Region names a region of the session's latest observation by the
+// references that observation published.
+type Region struct {
+	// Revision is the latest observation's revision, checked as a
+	// request's expected revision is.
+	Revision string
+	// Ref is a region reference that observation published.
+	Ref string
 }
 
 func (o ReadOptions) spec() observeSpec {
@@ -229,10 +244,10 @@ func (s *Session) extractWith(ctx context.Context, spec observeSpec) (*domsnap.R
 	spec.req = q
 	spec.budget = ExtractBudget
 	var res *domsnap.Result
-	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked) error {
+	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked, _ *domsnap.Observation) (*domsnap.Observation, error) {
 		var err error
 		res, err = domsnap.Extract(t, rev, q)
-		return err
+		return nil, err
 	})
 	if err != nil {
 		return nil, nil, err
@@ -247,19 +262,10 @@ func (s *Session) Observe(ctx context.Context, opts ReadOptions) (*domsnap.Obser
 	if opts.Expand != nil {
 		return s.observeExpanded(ctx, opts)
 	}
-	return s.observeCompute(ctx, opts.spec())
+	return s.observeCompute(ctx, opts.spec(), nil)
 }
 
-// observe is the one atomic observation. Under the session lock it checks
-// the request and its expected revision, takes the snapshot, builds and
-// validates the tree and runs compute, and only then publishes. Every failure
-// after the revision check publishes nothing and invalidates the previous
-// observation.
-func (s *Session) observe(ctx context.Context, req domsnap.Query, compute computeFunc) (snap *Snapshot, nav uint64, err error) {
-	return s.observeWith(ctx, observeSpec{req: req}, compute)
-}
-
-// observeSpec says how one observation is taken beyond observe's defaults.
+// observeSpec says how one observation is taken beyond its defaults.
 type observeSpec struct {
 	req domsnap.Query
 	// once marks a one-shot read: the session has published nothing, and a
@@ -270,6 +276,9 @@ type observeSpec struct {
 	// expected, when set, is a revision the caller insists is the latest
 	// (an expansion's), checked as a request's expected revision is.
 	expected string
+	// region, when set, is a region reference of the observation expected
+	// names, checked before anything is captured (an expansion's anchor).
+	region string
 	// budget is the first budget of a bounded capture; 0 means
 	// DefaultBudget (bounded_session.go).
 	budget int
@@ -279,34 +288,34 @@ type observeSpec struct {
 // and revision, with the request checked once by observeWith and stripped
 // of its expected revision: that was checked against the previous
 // observation, and the result belongs to the new one. req is nil when the
-// observation has no request.
-type computeFunc func(t *domtree.Tree, rev string, req *domsnap.Checked) error
+// observation has no request. from is the latest published observation
+// (nil when none has a page view), which an expansion anchors at. It
+// returns the observation it computed, nil when it computed none (an
+// extraction alone), which becomes the session's latest once published.
+type computeFunc func(t *domtree.Tree, rev string, req *domsnap.Checked, from *domsnap.Observation) (*domsnap.Observation, error)
 
+// observeWith is the one atomic observation, in three steps under the
+// session lock: admit (the request, the expected revision and the region
+// are checked before anything is read), read (snapshots are taken, and
+// retaken while a condition waits or a scan read past a bounded capture's
+// horizon, until one holds what the computation needs), and publish (the
+// new revision, and the observation as the latest, whose references an
+// action or expansion may name). Every failure after admission publishes
+// nothing and invalidates the previous observation.
 func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute computeFunc) (snap *Snapshot, nav uint64, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	if spec.once && s.seq != 0 {
-		return nil, 0, errcode.New(errcode.InvalidRequest, pkg, "", "a one-shot read needs a session that has published nothing")
-	}
-	req, err := domsnap.Check(spec.req)
+	req, snapper, err := s.admitRequest(spec)
 	if err != nil {
 		return nil, 0, err
 	}
-	if req != nil {
-		if !req.HasExpectedRevision() && !spec.once {
-			return nil, 0, errcode.New(errcode.InvalidRequest, pkg, "/expected_revision", "a live extraction requires expected_revision")
-		}
-	}
-	snapper, ok := s.drv.(Snapshotter)
-	if !ok {
-		return nil, 0, errcode.New(errcode.UnsupportedAdapter, pkg, "", "this adapter cannot take DOM snapshots")
-	}
-
-	// From here on a failure invalidates the previous observation, except a
-	// rejected revision, which is the caller's mistake and changes nothing.
+	// From here on a failure invalidates the previous observation, except
+	// a refusal of the caller's revision or reference, which changes
+	// nothing.
+	refused := false
 	defer func() {
-		if err != nil && !isRevisionError(err) {
+		if err != nil && !refused {
 			s.invalid = true
 			if cerr := ctx.Err(); cerr != nil {
 				if code := doneCode(cerr); errcode.CodeOf(err) != code {
@@ -322,151 +331,291 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 	if err != nil {
 		return nil, 0, asCaptureError(ctx, "reading navigations", err)
 	}
-	if req != nil && req.HasExpectedRevision() {
-		if err := s.checkRevision(req, n0); err != nil {
-			return nil, 0, err
-		}
-	}
-	if spec.expected != "" {
-		if err := s.checkCurrent(spec.expected, n0); err != nil {
-			return nil, 0, err
-		}
-	}
-	styles := snapshot.DefaultComputedStyles()
-	var raw json.RawMessage
-	var tree *domtree.Tree
-	var at time.Time
-	// An observation that computes something reads the page only as far as
-	// its scans do, when the driver can (bounded_session.go); a capture
-	// taken to be saved reads all of it.
-	bs, bounded := snapper.(BoundedSnapshotter)
-	bounded = bounded && compute != nil
-	budget := s.startBudget(spec.budget)
-	regrow := false
-	// endBounded ends the bounded capture in use, if any, once its tree's
-	// backend ids are no longer read.
-	var endBounded func() error
-	defer func() {
-		if endBounded != nil {
-			endBounded()
-		}
-	}()
-	// retake is where an observation whose scans read past its capture's
-	// horizon starts again, with a capture that reaches further.
-retake:
-	for {
-		s.captures++
-		if bounded {
-			if endBounded != nil {
-				endBounded()
-				endBounded = nil
-			}
-			raw, tree, endBounded, err = captureBoundedTree(ctx, bs, budget, regrow)
-			if errors.Is(err, errWholePage) {
-				// Content-visibility content only the whole snapshot
-				// reads as the page holds it: this observation takes
-				// that, now and on any retake.
-				bounded = false
-				s.captures++
-				raw, err = snapper.CaptureSnapshot(ctx, styles)
-			}
-		} else {
-			raw, err = snapper.CaptureSnapshot(ctx, styles)
-		}
-		if err != nil {
-			return nil, 0, leftDuringCapture(ctx, snapper, n0, err)
-		}
-		at = s.opts.Now().UTC()
-		if err := ctx.Err(); err != nil {
-			return nil, 0, cancelled(err)
-		}
-		n1, err := snapper.Navigations(ctx)
-		if err != nil {
-			return nil, 0, asCaptureError(ctx, "reading navigations", err)
-		}
-		if n1 != n0 {
-			return nil, 0, errcode.New(errcode.NavigatedDuringCapture, pkg, "", "the main frame navigated while the snapshot was taken")
-		}
-		// The wire bytes go through the same streaming decoder that reads
-		// saved snapshots: decoding a large capture that way is many times
-		// faster than encoding/json into the protocol types, and a saved
-		// capture then gives the live tree by construction.
-		if s.onCapture != nil {
-			s.onCapture(raw)
-		}
-		if !bounded {
-			tree, err = snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: styles})
-			if err != nil {
-				return nil, 0, err
-			}
-		}
-		if spec.cond != nil && tree.Partial() {
-			// The condition is a scan too: one that read past the horizon
-			// is asked again of a capture that reaches further, at once.
-			spec.cond.Met(tree)
-			if tree.HorizonReached() {
-				if budget, err = growBudget(budget, tree); err != nil {
-					return nil, 0, err
-				}
-				regrow = true
-				continue
-			}
-		}
-		again, err := spec.cond.retry(ctx, tree, s.opts.Now)
-		if err != nil {
-			return nil, 0, err
-		}
-		if !again {
-			break
-		}
-		regrow = false // a new look at the page, after a pause
-		// The document may have navigated while the condition was awaited:
-		// the next snapshot belongs to whatever document is current then.
-		if n0, err = snapper.Navigations(ctx); err != nil {
-			return nil, 0, asCaptureError(ctx, "reading navigations", err)
-		}
-	}
-	// Scrubbed here, where the bytes arrive, once: the Snapshot keeps only
-	// the scrubbed capture. A capture the scrub cannot read cannot be shown
-	// to be free of values, and fails the observation.
-	scrubbed, err := snapshot.ScrubEnvelope(snapshot.Envelope{Capture: raw})
-	if err != nil {
+	if err := s.admitRevision(req, spec, n0); err != nil {
+		refused = true
 		return nil, 0, err
 	}
-	rev, err := domsnap.LiveRevision(s.id, n0, s.seq+1)
-	if err != nil {
+	r := &reading{s: s, snapper: snapper, spec: spec, req: req, compute: compute, nav: n0, from: s.last}
+	r.bs, r.bounded = snapper.(BoundedSnapshotter)
+	r.bounded = r.bounded && compute != nil
+	r.budget = s.startBudget(spec.budget)
+	defer r.endBounded()
+	if err := r.read(ctx); err != nil {
 		return nil, 0, err
 	}
-	if compute != nil {
-		if req != nil {
-			req = req.WithoutExpectedRevision()
-		}
-		if err := compute(tree, rev, req); err != nil {
-			return nil, 0, err
-		}
-		if endBounded != nil {
-			// The computation has read every id it needed.
-			err := endBounded()
-			endBounded = nil
-			if err != nil {
-				return nil, 0, err
-			}
-		}
-		if tree.HorizonReached() {
-			if budget, err = growBudget(budget, tree); err != nil {
-				return nil, 0, err
-			}
-			regrow = true
-			goto retake
-		}
+	// Scrubbed here, once, before anything is handed out: the Snapshot
+	// keeps only the scrubbed capture. A capture the scrub cannot read
+	// cannot be shown to be free of values, and fails the observation.
+	scrubbed, err := snapshot.ScrubEnvelope(snapshot.Envelope{Capture: r.raw})
+	if err != nil {
+		return nil, 0, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, 0, cancelled(err)
 	}
 	s.seq++
-	s.pubNav = n0
+	s.pubNav = r.nav
 	s.invalid = false
-	return &Snapshot{Revision: rev, Tree: tree, scrubbed: scrubbed, ComputedStyles: styles, CapturedAt: at, Browser: s.opts.Browser, Partial: tree.Partial()}, n0, nil
+	s.last = r.obs
+	return &Snapshot{Revision: r.rev, Tree: r.tree, scrubbed: scrubbed, ComputedStyles: r.styles, CapturedAt: r.at, Browser: s.opts.Browser, Partial: r.tree.Partial()}, r.nav, nil
+}
+
+// admitRequest checks what an observation is asked for before the page is
+// looked at: the request itself, that a live extraction names the
+// revision it builds on, and that the driver can take snapshots.
+func (s *Session) admitRequest(spec observeSpec) (*domsnap.Checked, Snapshotter, error) {
+	if spec.once && s.seq != 0 {
+		return nil, nil, errcode.New(errcode.InvalidRequest, pkg, "", "a one-shot read needs a session that has published nothing")
+	}
+	req, err := domsnap.Check(spec.req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if req != nil && !req.HasExpectedRevision() && !spec.once {
+		return nil, nil, errcode.New(errcode.InvalidRequest, pkg, "/expected_revision", "a live extraction requires expected_revision")
+	}
+	snapper, ok := s.drv.(Snapshotter)
+	if !ok {
+		return nil, nil, errcode.New(errcode.UnsupportedAdapter, pkg, "", "this adapter cannot take DOM snapshots")
+	}
+	return req, snapper, nil
+}
+
+// admitRevision checks the revisions the caller names against the current
+// document, at navigation nav: the request's expected revision, and an
+// expansion's, whose region must be one the latest observation published.
+// A revision error outranks a reference error.
+func (s *Session) admitRevision(req *domsnap.Checked, spec observeSpec, nav uint64) error {
+	if req != nil && req.HasExpectedRevision() {
+		if err := s.checkRevision(req, nav); err != nil {
+			return err
+		}
+	}
+	if spec.expected == "" {
+		return nil
+	}
+	from, err := s.latest(spec.expected, nav)
+	if err != nil {
+		return err
+	}
+	if spec.region != "" {
+		return from.CheckRegion(spec.region)
+	}
+	return nil
+}
+
+// reading is one observation's snapshots in progress: the capture in hand,
+// its tree, and what was computed on it.
+type reading struct {
+	s       *Session
+	snapper Snapshotter
+	spec    observeSpec
+	req     *domsnap.Checked
+	compute computeFunc
+	// from is the latest observation when the reading began.
+	from *domsnap.Observation
+
+	// bounded: the reading takes bounded captures of bs, starting at
+	// budget; regrow says the next one continues a larger read of the same
+	// page rather than a new look at it.
+	bs      BoundedSnapshotter
+	bounded bool
+	budget  int
+	regrow  bool
+	// closeBounded ends the bounded capture in hand, if any, once its
+	// tree's backend ids are no longer read.
+	closeBounded func() error
+
+	// nav is the navigation count the capture in hand was taken at.
+	nav    uint64
+	styles []string
+	raw    json.RawMessage
+	tree   *domtree.Tree
+	at     time.Time
+	rev    string
+	obs    *domsnap.Observation
+}
+
+// read takes snapshots until one answers: its condition holds (or cannot
+// any more before its deadline) and every scan of the computation stayed
+// within what the capture read. A scan that read past a bounded capture's
+// horizon asks again at once of a capture that reaches further; a condition
+// not met yet asks again after its pause.
+func (r *reading) read(ctx context.Context) error {
+	r.styles = snapshot.DefaultComputedStyles()
+	for {
+		if err := r.take(ctx); err != nil {
+			return err
+		}
+		if r.spec.cond != nil && r.tree.Partial() {
+			// The condition is a scan too.
+			r.spec.cond.Met(r.tree)
+			if r.tree.HorizonReached() {
+				if err := r.grow(); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		again, err := r.spec.cond.retry(ctx, r.tree, r.s.opts.Now)
+		if err != nil {
+			return err
+		}
+		if again {
+			// A new look at the page, after a pause: the document may have
+			// navigated meanwhile, and the next snapshot belongs to
+			// whatever document is current then.
+			r.regrow = false
+			if r.nav, err = r.snapper.Navigations(ctx); err != nil {
+				return asCaptureError(ctx, "reading navigations", err)
+			}
+			continue
+		}
+		if err := r.computeOn(); err != nil {
+			return err
+		}
+		if r.tree.HorizonReached() {
+			if err := r.grow(); err != nil {
+				return err
+			}
+			continue
+		}
+		return nil
+	}
+}
+
+// take takes one capture and builds its tree. The main frame must not have
+// navigated since the reading's navigation count was read.
+func (r *reading) take(ctx context.Context) error {
+	r.s.captures++
+	var err error
+	if r.bounded {
+		r.endBounded()
+		r.raw, r.tree, r.closeBounded, err = captureBoundedTree(ctx, r.bs, r.budget, r.regrow)
+		if errors.Is(err, errWholePage) {
+			// Content-visibility content only the whole snapshot reads as
+			// the page holds it: this observation takes that, now and on
+			// any retake.
+			r.bounded = false
+			r.s.captures++
+			r.raw, err = r.snapper.CaptureSnapshot(ctx, r.styles)
+		}
+	} else {
+		r.raw, err = r.snapper.CaptureSnapshot(ctx, r.styles)
+	}
+	if err != nil {
+		return leftDuringCapture(ctx, r.snapper, r.nav, err)
+	}
+	r.at = r.s.opts.Now().UTC()
+	if err := ctx.Err(); err != nil {
+		return cancelled(err)
+	}
+	n1, err := r.snapper.Navigations(ctx)
+	if err != nil {
+		return asCaptureError(ctx, "reading navigations", err)
+	}
+	if n1 != r.nav {
+		return errcode.New(errcode.NavigatedDuringCapture, pkg, "", "the main frame navigated while the snapshot was taken")
+	}
+	if r.s.onCapture != nil {
+		r.s.onCapture(r.raw)
+	}
+	if !r.bounded {
+		// The wire bytes go through the same streaming decoder that reads
+		// saved snapshots: decoding a large capture that way is many times
+		// faster than encoding/json into the protocol types, and a saved
+		// capture then gives the live tree by construction.
+		if r.tree, err = snapshot.DecodeCapture(r.raw, snapshot.CaptureOptions{ComputedStyles: r.styles}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// computeOn runs the computation, if any, on the capture in hand, under the
+// revision it will be published with.
+func (r *reading) computeOn() error {
+	rev, err := domsnap.LiveRevision(r.s.id, r.nav, r.s.seq+1)
+	if err != nil {
+		return err
+	}
+	r.rev = rev
+	if r.compute == nil {
+		return nil
+	}
+	req := r.req
+	if req != nil {
+		req = req.WithoutExpectedRevision()
+	}
+	if r.obs, err = r.compute(r.tree, rev, req, r.from); err != nil {
+		return err
+	}
+	// The computation has read every id it needed.
+	return r.endBounded()
+}
+
+// grow makes the next capture reach further than the one in hand, whose
+// tree a scan read past.
+func (r *reading) grow() error {
+	b, err := growBudget(r.budget, r.tree)
+	if err != nil {
+		return err
+	}
+	r.budget, r.regrow = b, true
+	return nil
+}
+
+// endBounded ends the bounded capture in hand, if any.
+func (r *reading) endBounded() error {
+	if r.closeBounded == nil {
+		return nil
+	}
+	err := r.closeBounded()
+	r.closeBounded = nil
+	return err
+}
+
+// observeCompute takes an observation with the inventory and page view,
+// computed by compute (nil: the whole page's, domsnap.Observe).
+func (s *Session) observeCompute(ctx context.Context, spec observeSpec, compute computeFunc) (*domsnap.Observation, *Snapshot, error) {
+	if compute == nil {
+		compute = func(t *domtree.Tree, rev string, q *domsnap.Checked, _ *domsnap.Observation) (*domsnap.Observation, error) {
+			return domsnap.Observe(t, rev, q)
+		}
+	}
+	var obs *domsnap.Observation
+	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked, from *domsnap.Observation) (*domsnap.Observation, error) {
+		var err error
+		obs, err = compute(t, rev, q, from)
+		return obs, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return obs, snap, nil
+}
+
+// Captures reports how many snapshots the session has asked its driver for,
+// failed ones included.
+func (s *Session) Captures() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.captures
+}
+
+// latest is the latest published observation when expected is its
+// revision and still current (the document at navigation nav, nothing
+// failed or acted since), refused as a request's expected revision is
+// otherwise. An observation taken without a page view (a capture or an
+// extraction alone) publishes no references, so its revision names none.
+func (s *Session) latest(expected string, nav uint64) (*domsnap.Observation, error) {
+	if err := s.checkCurrent(expected, nav); err != nil {
+		return nil, err
+	}
+	if s.last == nil || s.last.Revision != expected {
+		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected)+" names an observation without a page view")
+	}
+	return s.last, nil
 }
 
 // checkRevision applies docs/reference.md#revisions's table to expected, with the current

@@ -484,24 +484,3 @@ func (w *navWatch) readResponse() error {
 	w.status = ev.Response.Status
 	return nil
 }
-
-func (s *Session) observeCompute(ctx context.Context, spec observeSpec) (*domsnap.Observation, *Snapshot, error) {
-	var obs *domsnap.Observation
-	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked) error {
-		var err error
-		obs, err = domsnap.Observe(t, rev, q)
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return obs, snap, nil
-}
-
-// Captures reports how many snapshots the session has asked its driver for,
-// failed ones included.
-func (s *Session) Captures() uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.captures
-}

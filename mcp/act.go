@@ -34,9 +34,10 @@ type actReport struct {
 	PopupsClosed int    `json:"popups_closed,omitempty"`
 }
 
-// act is browser_act: the checks in their order (the schema has run; then
-// the revision, the reference, the element), the action, its wait, and one
-// fresh observation. Once input was sent, every error carries action_sent.
+// act is browser_act: the schema has run, and the live session does the
+// rest (live.Session.Act): the revision, the reference, the element, the
+// action, its wait, and one fresh observation. Once input was sent, every
+// error carries action_sent.
 func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallToolResult, error) {
 	var a actArgs
 	if err := decode(raw, &a); err != nil {
@@ -55,49 +56,20 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 		return nil, err
 	}
 	defer ss.release()
-	page, l := ss.current()
+	_, l := ss.current()
 	if l == nil {
 		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "no page is open in this session (its browser may have exited): navigate first, then use the new revision")
 	}
 	deadline := time.Now().Add(plan.timeout)
 	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
 	defer cancel()
-	target, err := ss.target(cctx, l, a.ExpectedRevision, a.Ref)
-	if err != nil {
-		return nil, ss.fail(overdue(ctx, cctx, err))
-	}
-	opts := live.ActOptions{Deadline: deadline}
+	opts := live.ActOptions{Deadline: deadline, Settle: plan.settle, When: plan.condition(deadline)}
 	if a.Wait != nil && a.Wait.Until != "" {
 		opts.Until, opts.UntilSet = plan.until, true
 	}
-	res, err := actLive(cctx, l, a.ExpectedRevision, action, target, opts)
+	res, err := l.Act(cctx, a.ExpectedRevision, a.Ref, action, opts)
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
-	}
-	// From here on the page may have changed under the last observation:
-	// a failure says the action was sent (unless nothing was).
-	sent := func(err error) error {
-		if res.Outcome == live.OutcomeUnchanged {
-			return err
-		}
-		return &live.SentError{Err: err}
-	}
-	if res.Pending {
-		// The navigation the action started has not committed by the
-		// deadline, and until it does the tab answers nothing about its
-		// document: stop it, so the observation shows the page where it
-		// stayed. The outcome says the request may have gone through.
-		if err := page.StopLoading(cctx); err != nil {
-			return nil, sent(ss.fail(overdue(ctx, cctx, err)))
-		}
-	}
-	cond, err := plan.after(cctx, deadline)
-	if err != nil {
-		return nil, sent(overdue(ctx, cctx, err))
-	}
-	o, err := observeLive(cctx, l, nil, nil, cond)
-	if err != nil {
-		return nil, sent(ss.fail(overdue(ctx, cctx, err)))
 	}
 	report, _ := json.Marshal(actReport{Action: a.Action, Ref: a.Ref, Outcome: string(res.Outcome), PopupsClosed: res.PopupsClosed})
 	suffix := `,"action":` + string(report)
@@ -107,11 +79,12 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 			suffix += `,"load_complete":false`
 		}
 	}
-	out, err := s.save(ss, o, budget, suffix)
-	if err != nil {
-		return nil, sent(err)
+	out, err := s.save(ss, res.Observation, budget, suffix)
+	if err != nil && res.Outcome != live.OutcomeUnchanged {
+		// The page may have changed under the last observation.
+		return nil, &live.SentError{Err: err}
 	}
-	return out, nil
+	return out, err
 }
 
 // action is the checked action of the arguments. The input schema has
@@ -131,26 +104,4 @@ func (a *actArgs) action() (live.Action, error) {
 		return live.Action{}, errcode.New(errcode.InvalidRequest, pkg, "/text", "the text is longer than "+strconv.Itoa(limits.MaxTypeUnits)+" UTF-16 code units")
 	}
 	return live.Action{Kind: kind, Text: a.Text, Option: a.Option, Key: a.Key}, nil
-}
-
-// target checks the expected revision (it must name the latest
-// observation, not invalidated since) and then finds the element ref names
-// in that observation; nil when the action names none. A revision error
-// outranks a reference error.
-func (ss *session) target(ctx context.Context, l *live.Session, expected, ref string) (*live.Target, error) {
-	if err := checkCurrentLive(ctx, l, expected); err != nil {
-		return nil, err
-	}
-	if ref == "" {
-		return nil, nil
-	}
-	from, err := ss.latest(expected)
-	if err != nil {
-		return nil, err
-	}
-	at, err := from.ActionTarget(ref)
-	if err != nil {
-		return nil, err
-	}
-	return &live.Target{BackendNodeID: at.BackendNodeID, Role: at.Role, Options: at.Options, Secret: at.HumanOnly}, nil
 }

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/profile"
@@ -49,45 +48,6 @@ type session struct {
 	bound *Policy
 	// closing counts the resets closing what the session had.
 	closing sync.WaitGroup
-	// last is the latest observation the session's live session
-	// published, whose regions an expansion may name.
-	last *domsnap.Observation
-}
-
-// remember keeps o as the latest observation when it is one of the
-// session's live session (every tool that publishes one saves it), so an
-// expansion can find where its regions lie. A file's observation is not
-// the page's.
-func (ss *session) remember(o *domsnap.Observation) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.live == nil {
-		return
-	}
-	r, err := domsnap.ParseRevision(o.Revision)
-	if err != nil || r.IsFile() || r.Session != ss.live.ID() {
-		return
-	}
-	ss.last = o
-}
-
-// latest is the remembered observation when expected is its revision, and
-// refuses expected otherwise as a request's expected revision is refused
-// (foreign, navigated or stale). Whether that observation is still the
-// latest (no failed observation or navigation since) the live session
-// checks under its lock before it captures.
-func (ss *session) latest(expected string) (*domsnap.Observation, error) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.last == nil {
-		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "revision "+errcode.Quote(expected)+" names no observation of this session")
-	}
-	if ss.last.Revision != expected {
-		if err := domsnap.CheckRevision(expected, ss.last.Revision); err != nil {
-			return nil, err
-		}
-	}
-	return ss.last, nil
 }
 
 func newSession(s *Server, g grant) *session {

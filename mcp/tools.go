@@ -124,10 +124,16 @@ func (p waitPlan) after(ctx context.Context, deadline time.Time) (*live.Conditio
 	if err := live.Settle(ctx, p.settle, deadline); err != nil {
 		return nil, err
 	}
+	return p.condition(deadline), nil
+}
+
+// condition is the condition the snapshot waits for, up to deadline; nil
+// when the call names none.
+func (p waitPlan) condition(deadline time.Time) *live.Condition {
 	if !p.hasFor {
-		return nil, nil
+		return nil
 	}
-	return &live.Condition{Kind: p.forKind, Index: p.forIndex, Deadline: deadline}, nil
+	return &live.Condition{Kind: p.forKind, Index: p.forIndex, Deadline: deadline}
 }
 
 // budget is the call's byte budget: the server's, or a lower one.
@@ -156,7 +162,6 @@ func (s *Server) save(ss *session, o *domsnap.Observation, budget int, suffix st
 	if _, err := s.store.PutFor(ss.owner, o.Canonical(), out, budget); err != nil {
 		return nil, err
 	}
-	ss.remember(o)
 	return answer(out), nil
 }
 
@@ -243,7 +248,7 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if err != nil {
 		return nil, overdue(ctx, cctx, err)
 	}
-	o, err := observeLive(cctx, l, nil, nil, cond)
+	o, _, err := l.Observe(cctx, live.ReadOptions{When: cond})
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
@@ -326,15 +331,11 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 	if err != nil {
 		return nil, overdue(ctx, cctx, err)
 	}
-	var expand *domsnap.Expansion
+	var expand *live.Region
 	if a.Expand != nil {
-		from, ferr := ss.latest(a.Expand.ExpectedRevision)
-		if ferr != nil {
-			return nil, ferr
-		}
-		expand = &domsnap.Expansion{From: from, Region: a.Expand.Region}
+		expand = &live.Region{Revision: a.Expand.ExpectedRevision, Ref: a.Expand.Region}
 	}
-	o, err := observeLive(cctx, l, req, expand, cond)
+	o, _, err := l.Observe(cctx, live.ReadOptions{Query: req, Expand: expand, When: cond})
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
