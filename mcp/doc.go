@@ -5,11 +5,13 @@
 // session through bounded observations and never receives an unbounded
 // page.
 //
-// browser_act acts on one control of the latest observation through
-// live's Session.Act and answers with a fresh observation. The revision is
-// checked before the action reference is looked up in the remembered
-// observation, so a revision error outranks a reference error. Once input
-// was sent, an error result carries action_sent. Config.ReadOnly leaves the
+// browser_act passes its expected revision and action reference to live's
+// Session.Act, which owns the session's latest observation: it checks the
+// revision, then resolves the reference, acts, waits and takes the fresh
+// observation the tool answers with. So a revision error outranks a
+// reference error, and this package resolves no reference itself (an
+// expansion's region is passed through the same way). Once input was sent,
+// an error result carries action_sent. Config.ReadOnly leaves the
 // tool out, so such a server never sends input to a page.
 //
 // A Server shares one headless Chromium, started on the first navigation,
