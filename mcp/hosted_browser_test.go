@@ -20,6 +20,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/domsnap/domsnap/mcp/internal/store"
 )
 
 // hostedSite serves the pages of the hosted tests. /hold answers only
@@ -160,7 +162,7 @@ func browserGone(t *testing.T, pid int, profile string) {
 
 func hostedServer(t *testing.T) *Server {
 	t.Helper()
-	srv, err := New(Config{StateDir: filepath.Join(t.TempDir(), "state"), MaxStoreBytes: MinStoreBytes})
+	srv, err := New(Config{StateDir: filepath.Join(t.TempDir(), "state"), MaxStoreBytes: store.MinBytes})
 	if err != nil {
 		t.Fatal(err)
 	}

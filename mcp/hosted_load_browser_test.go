@@ -30,6 +30,7 @@ import (
 
 	"github.com/domsnap/domsnap/internal/testkit/leftover"
 	"github.com/domsnap/domsnap/mcp"
+	"github.com/domsnap/domsnap/mcp/internal/store"
 )
 
 // lockedLog collects a process's standard error.
@@ -481,15 +482,15 @@ func TestHostedLoad(t *testing.T) {
 		t.Fatalf("%d distinct artifacts, want %d", len(read), 2*sessions*rounds)
 	}
 	p.stop(t)
-	store, err := mcp.OpenStore(p.state, mcp.DefaultMaxStoreBytes)
+	st, err := store.Open(p.state, store.DefaultMaxBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if store.Len() != len(read) {
-		t.Fatalf("the store holds %d artifacts, want %d", store.Len(), len(read))
+	if st.Len() != len(read) {
+		t.Fatalf("the store holds %d artifacts, want %d", st.Len(), len(read))
 	}
 	for ref, want := range read {
-		a, err := store.Get(ref)
+		a, err := st.Get(ref)
 		if err != nil || !bytes.Equal(a.Observation, want) {
 			t.Fatalf("%s on disk: %v", ref, err)
 		}

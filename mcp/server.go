@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -18,6 +20,7 @@ import (
 	"github.com/domsnap/domsnap/internal/argcheck"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/mcp/internal/store"
 	"github.com/domsnap/domsnap/profile"
 	"github.com/domsnap/domsnap/schema"
 )
@@ -53,11 +56,28 @@ type Config struct {
 	Profile string
 }
 
+// DefaultMaxStoreBytes bounds the artifact store unless Config says
+// otherwise.
+const DefaultMaxStoreBytes = store.DefaultMaxBytes
+
+// DefaultStateDir is the store's default folder: $XDG_STATE_HOME/domsnap,
+// else ~/.local/state/domsnap.
+func DefaultStateDir() (string, error) {
+	if x := os.Getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "domsnap"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", errcode.Wrap(errcode.CaptureFailed, pkg, "", "artifact store: finding the home folder", err)
+	}
+	return filepath.Join(home, ".local", "state", "domsnap"), nil
+}
+
 // Server is the agent tool server. Its sessions share one browser.
 type Server struct {
 	cfg    Config
 	policy *Policy
-	store  *Store
+	store  *store.Store
 	// profiles is the profiles folder of the state folder.
 	profiles *profile.Store
 	root     *rootDir
@@ -115,7 +135,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	store, err := OpenStore(dir, cfg.MaxStoreBytes)
+	st, err := store.Open(dir, cfg.MaxStoreBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +150,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, policy: policy, store: store, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
+	s := &Server{cfg: cfg, policy: policy, store: st, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
 	if cfg.Root != "" {
 		if s.root, err = openRootDir(cfg.Root); err != nil {
 			return nil, err
@@ -159,7 +179,7 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) MCP() *sdk.Server { return s.mcp }
 
 // Store is the artifact store.
-func (s *Server) Store() *Store { return s.store }
+func (s *Server) Store() *store.Store { return s.store }
 
 // Run serves one session over t (standard input and output with
 // sdk.StdioTransport) until the client closes its end or ctx ends, then

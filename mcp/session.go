@@ -8,6 +8,7 @@ import (
 	"github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/mcp/internal/store"
 	"github.com/domsnap/domsnap/profile"
 )
 
@@ -34,7 +35,7 @@ type session struct {
 	srv  *Server
 	lock chan struct{}
 	// owner names the session's artifacts in the store.
-	owner Owner
+	owner store.Owner
 	grant grant
 
 	mu      sync.Mutex
@@ -91,7 +92,7 @@ func (ss *session) latest(expected string) (*domsnap.Observation, error) {
 }
 
 func newSession(s *Server, g grant) *session {
-	return &session{srv: s, lock: make(chan struct{}, 1), owner: Owner(s.owners.Add(1)), grant: g}
+	return &session{srv: s, lock: make(chan struct{}, 1), owner: store.Owner(s.owners.Add(1)), grant: g}
 }
 
 // check is where the main frame may go, as an error: every policy of the
