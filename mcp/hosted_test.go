@@ -23,6 +23,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/mcp/internal/front"
 )
 
 // lockedBuffer is a log that several goroutines write.
@@ -43,8 +44,8 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// front is a Server serving HTTP on a loopback port in this process.
-type front struct {
+// servedFront is a Server serving HTTP on a loopback port in this process.
+type servedFront struct {
 	srv   *Server
 	url   string // http://127.0.0.1:PORT
 	token string
@@ -54,7 +55,7 @@ type front struct {
 
 // startFront serves srv over HTTP with a fresh token until the test ends,
 // then checks that Serve returned and that the log never held the token.
-func startFront(t *testing.T, srv *Server, cfg HostedConfig) *front {
+func startFront(t *testing.T, srv *Server, cfg HostedConfig) *servedFront {
 	t.Helper()
 	var raw [16]byte
 	rand.Read(raw[:])
@@ -69,7 +70,7 @@ func startFront(t *testing.T, srv *Server, cfg HostedConfig) *front {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln, cfg, []byte(token)) }()
-	f := &front{srv: srv, url: "http://" + cfg.Addr, token: token, log: lb}
+	f := &servedFront{srv: srv, url: "http://" + cfg.Addr, token: token, log: lb}
 	f.stop = sync.OnceValue(func() error {
 		cancel()
 		select {
@@ -104,7 +105,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // connect opens a session with the SDK's streamable client over base
 // (nil: a transport of its own).
-func (f *front) connect(t *testing.T, base http.RoundTripper) (*sdk.ClientSession, error) {
+func (f *servedFront) connect(t *testing.T, base http.RoundTripper) (*sdk.ClientSession, error) {
 	t.Helper()
 	if base == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
@@ -121,7 +122,7 @@ func (f *front) connect(t *testing.T, base http.RoundTripper) (*sdk.ClientSessio
 	return cs, err
 }
 
-func (f *front) mustConnect(t *testing.T) *sdk.ClientSession {
+func (f *servedFront) mustConnect(t *testing.T) *sdk.ClientSession {
 	t.Helper()
 	cs, err := f.connect(t, nil)
 	if err != nil {
@@ -131,12 +132,7 @@ func (f *front) mustConnect(t *testing.T) *sdk.ClientSession {
 }
 
 // live counts the admitted sessions that hold a place.
-func (f *front) live() int {
-	h := f.srv.hosted
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.liveLocked()
-}
+func (f *servedFront) live() int { return f.srv.hosted.Live() }
 
 // waitFor polls cond for up to 30 seconds.
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -159,7 +155,7 @@ func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
 // post sends one raw initialize request with the given headers.
-func (f *front) post(t *testing.T, path string, headers map[string]string) (int, http.Header, string) {
+func (f *servedFront) post(t *testing.T, path string, headers map[string]string) (int, http.Header, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, f.url+path, strings.NewReader(initBody))
 	req.Header.Set("Content-Type", "application/json")
@@ -476,20 +472,20 @@ func TestReadToken(t *testing.T) {
 // bounds.
 func TestHostedConfigCheck(t *testing.T) {
 	for _, a := range []string{"127.0.0.1:0", "127.1.2.3:8080", "[::1]:9", "localhost:65535"} {
-		if err := CheckAddr(a, false); err != nil {
+		if err := checkAddr(a, false); err != nil {
 			t.Errorf("%s: %v", a, err)
 		}
 	}
 	for _, a := range []string{":8080", "0.0.0.0:80", "[::]:1", "10.0.0.1:80", "example.test:80"} {
-		if err := CheckAddr(a, false); errcode.CodeOf(err) != errcode.InvalidRequest || !strings.Contains(err.Error(), "--allow-remote") {
+		if err := checkAddr(a, false); errcode.CodeOf(err) != errcode.InvalidRequest || !strings.Contains(err.Error(), "--allow-remote") {
 			t.Errorf("%s: %v", a, err)
 		}
-		if err := CheckAddr(a, true); err != nil {
+		if err := checkAddr(a, true); err != nil {
 			t.Errorf("%s with --allow-remote: %v", a, err)
 		}
 	}
 	for _, a := range []string{"127.0.0.1", "127.0.0.1:x", "127.0.0.1:65536", ""} {
-		if err := CheckAddr(a, true); err == nil {
+		if err := checkAddr(a, true); err == nil {
 			t.Errorf("%q accepted", a)
 		}
 	}
@@ -512,12 +508,12 @@ func TestHostedConfigCheck(t *testing.T) {
 	for _, d := range []struct {
 		d  time.Duration
 		ok bool
-	}{{-time.Second, false}, {MinIdleTimeout - 1, false}, {MinIdleTimeout, true}, {MinIdleTimeout + 1, true}, {MaxIdleTimeout - 1, true}, {MaxIdleTimeout, true}, {MaxIdleTimeout + 1, false}} {
+	}{{-time.Second, false}, {MinIdleTimeout - 1, false}, {MinIdleTimeout, true}, {MinIdleTimeout + 1, true}, {maxIdleTimeout - 1, true}, {maxIdleTimeout, true}, {maxIdleTimeout + 1, false}} {
 		if _, err := check(0, d.d); (err == nil) != d.ok {
 			t.Errorf("idle %v: %v", d.d, err)
 		}
 	}
-	if _, err := check(0, MaxIdleTimeout+1); err == nil || !strings.Contains(err.Error(), "must be 1s to 24h,") {
+	if _, err := check(0, maxIdleTimeout+1); err == nil || !strings.Contains(err.Error(), "must be 1s to 24h,") {
 		t.Errorf("the idle timeout's refusal: %v", err)
 	}
 	if msg := strconv.Itoa(MaxMaxSessions); !strings.Contains(func() string { _, err := check(MaxMaxSessions+1, 0); return err.Error() }(), msg) {
@@ -606,7 +602,7 @@ func TestHostedDrainAnswerFirst(t *testing.T) {
 	f := startFront(t, srv, HostedConfig{})
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	t.Cleanup(tr.CloseIdleConnections)
-	lt := &lagTransport{base: tr, lag: answerGrace / 4, ended: make(chan struct{})}
+	lt := &lagTransport{base: tr, lag: front.AnswerGrace / 4, ended: make(chan struct{})}
 	cs, err := f.connect(t, lt)
 	if err != nil {
 		t.Fatal(err)
@@ -624,12 +620,7 @@ func TestHostedDrainAnswerFirst(t *testing.T) {
 	<-started
 	stopped := make(chan error, 1)
 	go func() { stopped <- f.stop() }()
-	waitFor(t, "the drain to begin", func() bool {
-		h := srv.hosted
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		return h.draining
-	})
+	waitFor(t, "the drain to begin", srv.hosted.Draining)
 	close(release)
 	r := <-got
 	if r.err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/domsnap/domsnap/internal/argcheck"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/mcp/internal/front"
 	"github.com/domsnap/domsnap/mcp/internal/store"
 	"github.com/domsnap/domsnap/profile"
 	"github.com/domsnap/domsnap/schema"
@@ -91,8 +92,10 @@ type Server struct {
 	calls     context.Context
 	stopCalls context.CancelCauseFunc
 	// hosted is the HTTP front, nil over stdio. With it a session exists
-	// only once the front has admitted it.
-	hosted *hosted
+	// only once the front has admitted it. hostedPrincipals is set when it
+	// serves a principals file, which ReloadPrincipals may read again.
+	hosted           *front.Front[*principal]
+	hostedPrincipals bool
 
 	mu       sync.Mutex
 	browser  *live.Browser
@@ -175,9 +178,6 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// MCP is the SDK server, for a transport to serve.
-func (s *Server) MCP() *sdk.Server { return s.mcp }
-
 // Store is the artifact store.
 func (s *Server) Store() *store.Store { return s.store }
 
@@ -193,9 +193,9 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	return errors.Join(err, cerr)
 }
 
-// EndSession disposes of a session's browser context. A hosting transport
+// endSession disposes of a session's browser context. The HTTP front
 // calls it when an MCP session ends; Run and Close do it for theirs.
-func (s *Server) EndSession(ss *sdk.ServerSession) {
+func (s *Server) endSession(ss *sdk.ServerSession) {
 	s.mu.Lock()
 	sess := s.sessions[ss]
 	delete(s.sessions, ss)
@@ -299,7 +299,7 @@ var (
 func (s *Server) callContext(ctx context.Context, req *sdk.CallToolRequest) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	stops := []func() bool{context.AfterFunc(s.calls, func() { cancel(errShutdown) })}
-	if rc := requestContext(req); rc != nil {
+	if rc := front.RequestContext(req); rc != nil {
 		stops = append(stops, context.AfterFunc(rc, func() { cancel(errClientGone) }))
 	}
 	return ctx, func() {
@@ -419,7 +419,7 @@ func (s *Server) addTool(t toolDef) error {
 			return errorResult(err), nil
 		}
 		if s.hosted != nil {
-			done, err := s.hosted.begin(req.Session)
+			done, err := s.hosted.Begin(req.Session)
 			if err != nil {
 				return errorResult(err), nil
 			}
