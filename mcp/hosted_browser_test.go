@@ -190,7 +190,7 @@ func TestHostedIsolation(t *testing.T) {
 		t.Fatalf("session B sees A's state: %v", got)
 	}
 	// One browser, one context per session.
-	br := srv.Browser()
+	br := srv.currentBrowser()
 	ids, err := br.Contexts(context.Background())
 	if err != nil || len(ids) != 2 {
 		t.Fatalf("contexts %v, %v", ids, err)
@@ -295,7 +295,7 @@ func TestHostedIdleDisposesContext(t *testing.T) {
 	f := startFront(t, srv, HostedConfig{IdleTimeout: MinIdleTimeout})
 	a := f.mustConnect(t)
 	callOK(t, a, "browser_navigate", map[string]any{"url": web.URL + "/table?tag=x"})
-	br := srv.Browser()
+	br := srv.currentBrowser()
 	waitFor(t, "the idle session's context to be disposed", func() bool {
 		ids, err := br.Contexts(context.Background())
 		return err == nil && len(ids) == 0

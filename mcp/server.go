@@ -364,9 +364,9 @@ func (s *Server) launchProfile(ctx context.Context, lease *profile.Lease) (*live
 	return live.LaunchProfile(s.life, live.Options{Path: s.cfg.Chrome, ExtraArgs: s.cfg.ChromeArgs}, lease.Profile().Folder, lease.File())
 }
 
-// Browser is the current browser, nil before the first navigation (tests
-// use it to find the process).
-func (s *Server) Browser() *live.Browser {
+// currentBrowser is the shared browser, nil before the first navigation
+// (tests use it to find the process).
+func (s *Server) currentBrowser() *live.Browser {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.browser

@@ -268,7 +268,7 @@ func TestErrorsBeforeAnyBrowser(t *testing.T) {
 	wantError(t, call(t, cs, "browser_observe", map[string]any{}), "capture_failed")
 	req := map[string]any{"expected_revision": "r1.0123456789abcdef.n1.o1", "kind": "table", "index": 0, "fields": []any{map[string]any{"name": "a", "column": 0, "type": "string"}}}
 	wantError(t, call(t, cs, "browser_observe", map[string]any{"extract": req}), "foreign_revision")
-	if srv.Browser() != nil {
+	if srv.currentBrowser() != nil {
 		t.Fatal("a browser started for calls that needed none")
 	}
 	// A missing browser is capture_failed, not a hang.

@@ -101,7 +101,7 @@ func newSession(s *Server, g grant) *session {
 // exist is unknown_profile before anything starts.
 func (ss *session) check(raw string) error {
 	for _, p := range ss.grant.policy {
-		if err := p.Check(raw); err != nil {
+		if err := p.check(raw); err != nil {
 			return err
 		}
 	}
@@ -120,7 +120,7 @@ func (ss *session) check(raw string) error {
 			return err
 		}
 	}
-	if err := bound.Check(raw); err != nil {
+	if err := bound.check(raw); err != nil {
 		return errcode.New(errcode.NavigationRefused, pkg, "", "the URL's origin is not one the session's profile is bound to")
 	}
 	return nil
