@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -15,15 +14,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/mcp/internal/front"
 )
 
 // lockedBuffer is a log that several goroutines write.
@@ -409,64 +405,6 @@ func artifactOf(t *testing.T, answer []byte) string {
 	return string(rest[:bytes.IndexByte(rest, '"')])
 }
 
-// TestReadToken: the file must be the owner's alone and hold one token of
-// 16 to 4096 visible ASCII bytes; no message quotes the file's content.
-func TestReadToken(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string, mode os.FileMode) string {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(content), 0o600)
-		os.Chmod(p, mode)
-		return p
-	}
-	good := strings.Repeat("k", 16)
-	cases := []struct {
-		name, content string
-		mode          os.FileMode
-		ok            bool
-	}{
-		{"owner", good + "\n", 0o600, true},
-		{"owner-read-only", "  " + good + "\r\n", 0o400, true},
-		{"group-read", good, 0o640, false},
-		{"others-read", good, 0o604, false},
-		{"group-write", good, 0o620, false},
-		{"short", strings.Repeat("k", 15), 0o600, false},
-		{"shortest", strings.Repeat("k", 16), 0o600, true},
-		{"long", strings.Repeat("k", 4096), 0o600, true},
-		{"too-long", strings.Repeat("k", 4097), 0o600, false},
-		{"far-too-long", strings.Repeat("k", 1<<20), 0o600, false},
-		{"inner-space", "kkkkkkkk kkkkkkkk", 0o600, false},
-		{"control", good + "\x01", 0o600, false},
-		{"empty", "", 0o600, false},
-	}
-	for _, c := range cases {
-		p := write(c.name, c.content, c.mode)
-		tok, err := ReadToken(p)
-		if c.ok != (err == nil) {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		if err != nil {
-			if errcode.CodeOf(err) != errcode.InvalidRequest || strings.Contains(err.Error(), "kkkk") {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		if string(tok) != strings.TrimSpace(c.content) {
-			t.Errorf("%s: token %q", c.name, tok)
-		}
-	}
-	if _, err := ReadToken(""); err == nil {
-		t.Error("no file")
-	}
-	if _, err := ReadToken(filepath.Join(dir, "missing")); err == nil {
-		t.Error("missing file")
-	}
-	if _, err := ReadToken(dir); err == nil {
-		t.Error("a folder")
-	}
-}
-
 // TestHostedConfigCheck: the address is loopback unless remote is
 // allowed, and the limits are checked just under, at and just over their
 // bounds.
@@ -521,122 +459,6 @@ func TestHostedConfigCheck(t *testing.T) {
 	}
 }
 
-// lagTransport holds back the answer to one call, once armed, until the
-// client has finished reading its standalone event stream (or for lag,
-// when that stream does not end): the order a loaded client may read
-// them in, the two coming over two connections.
-type lagTransport struct {
-	base   http.RoundTripper
-	lag    time.Duration
-	armed  atomic.Bool
-	ended  chan struct{} // the event stream was read to its end and closed
-	closed sync.Once
-}
-
-func (l *lagTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	res, err := l.base.RoundTrip(r)
-	if err != nil {
-		return res, err
-	}
-	switch {
-	case r.Method == http.MethodGet:
-		res.Body = &streamBody{ReadCloser: res.Body, closed: func() { l.closed.Do(func() { close(l.ended) }) }}
-	case r.Method == http.MethodPost && l.armed.CompareAndSwap(true, false):
-		res.Body = &lateBody{ReadCloser: res.Body, l: l}
-	}
-	return res, nil
-}
-
-// streamBody reports when the client closes the event stream, which it
-// does once the stream has ended, just before it fails the connection.
-type streamBody struct {
-	io.ReadCloser
-	closed func()
-}
-
-func (b *streamBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.closed()
-	return err
-}
-
-// lateBody hands on the first bytes it reads only once the event stream
-// has been closed (and the client has had a moment to act on that), or
-// after lag.
-type lateBody struct {
-	io.ReadCloser
-	l    *lagTransport
-	once sync.Once
-}
-
-func (b *lateBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	b.once.Do(func() {
-		select {
-		case <-b.l.ended:
-			time.Sleep(50 * time.Millisecond)
-		case <-time.After(b.l.lag):
-		}
-	})
-	return n, err
-}
-
-// TestHostedDrainAnswerFirst: a call that ends while the server drains
-// gets its answer, also when its client reads that answer late: the
-// server keeps the session, and so its event stream, open for a while
-// after the last answer. Closing it at once would let the client see the
-// stream end first and fail the call.
-func TestHostedDrainAnswerFirst(t *testing.T) {
-	srv := offlineServer(t, t.TempDir())
-	started, release := make(chan struct{}), make(chan struct{})
-	srv.mcp.AddTool(&sdk.Tool{Name: "hold", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			close(started)
-			select {
-			case <-release:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "released"}}}, nil
-		})
-	f := startFront(t, srv, HostedConfig{})
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	t.Cleanup(tr.CloseIdleConnections)
-	lt := &lagTransport{base: tr, lag: front.AnswerGrace / 4, ended: make(chan struct{})}
-	cs, err := f.connect(t, lt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt.armed.Store(true)
-	type result struct {
-		res *sdk.CallToolResult
-		err error
-	}
-	got := make(chan result, 1)
-	go func() {
-		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "hold", Arguments: map[string]any{}})
-		got <- result{res, err}
-	}()
-	<-started
-	stopped := make(chan error, 1)
-	go func() { stopped <- f.stop() }()
-	waitFor(t, "the drain to begin", srv.hosted.Draining)
-	close(release)
-	r := <-got
-	if r.err != nil {
-		t.Fatalf("the call that ended in the drain failed: %v", r.err)
-	}
-	if txt := text(t, r.res); txt != "released" {
-		t.Fatalf("the call that ended in the drain answered %q", txt)
-	}
-	if err := <-stopped; err != nil {
-		t.Fatal(err)
-	}
-	if sessionCount(srv) != 0 {
-		t.Fatalf("%d sessions left after the drain", sessionCount(srv))
-	}
-}
-
 func TestShortDuration(t *testing.T) {
 	for _, c := range []struct {
 		d    time.Duration
@@ -649,45 +471,5 @@ func TestShortDuration(t *testing.T) {
 		if got := shortDuration(c.d); got != c.want {
 			t.Errorf("shortDuration(%v) = %q, want %q", c.d, got, c.want)
 		}
-	}
-}
-
-// hangGuard is how long a read of a named pipe may take before a test
-// calls it a hang: a refusal takes microseconds, a hang for ever.
-const hangGuard = 10 * time.Second
-
-// withinOrUnblock runs f and waits for it up to hangGuard. When f is
-// still waiting then (on the named pipe fifo), the test fails, and a
-// writer opens and closes the pipe so that f returns and the test ends
-// instead of hanging.
-func withinOrUnblock(t *testing.T, fifo string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(hangGuard):
-		t.Errorf("still waiting on the named pipe after %v", hangGuard)
-		if w, err := os.OpenFile(fifo, os.O_RDWR|syscall.O_NONBLOCK, 0); err == nil {
-			w.Close()
-		}
-		<-done
-	}
-}
-
-// TestReadTokenFIFO: a token file that is a named pipe with no writer is
-// refused at once as not a regular file, instead of holding start-up.
-func TestReadTokenFIFO(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "token")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var err error
-	withinOrUnblock(t, fifo, func() { _, err = ReadToken(fifo) })
-	if errcode.CodeOf(err) != errcode.InvalidRequest || !strings.Contains(err.Error(), "not a regular file") {
-		t.Fatalf("a named pipe as token file: %v", err)
 	}
 }
