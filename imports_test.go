@@ -3,6 +3,7 @@ package domsnap
 import (
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -68,9 +69,9 @@ func analysisImports(t *testing.T, dir string) []string {
 }
 
 // TestFrontsImportNoAnalysis holds the fronts (the command, the tool
-// server, the live layer and the parity check) to the root's words: none
-// imports an analysis package directly, so `go list -f '{{.Imports}}'` of
-// any names none of them.
+// server and its parts, the live layer and the parity check) to the root's
+// words: none imports an analysis package directly, so
+// `go list -f '{{.Imports}}'` of any names none of them.
 func TestFrontsImportNoAnalysis(t *testing.T) {
 	for _, a := range analysisPackages {
 		// A renamed or moved package would leave this list checking nothing.
@@ -82,7 +83,7 @@ func TestFrontsImportNoAnalysis(t *testing.T) {
 	if got := analysisImports(t, "."); len(got) != len(analysisPackages) {
 		t.Fatalf("the root imports %v; the scan should find all of %v", got, analysisPackages)
 	}
-	for _, dir := range []string{"cmd/domsnap", "mcp", "live", "parity"} {
+	for _, dir := range []string{"cmd/domsnap", "mcp", "mcp/internal/front", "mcp/internal/store", "live", "parity"} {
 		if bad := analysisImports(t, dir); len(bad) > 0 {
 			t.Errorf("%s imports %v directly; use the root package's words", dir, bad)
 		}
@@ -99,4 +100,86 @@ func TestWordsArePublic(t *testing.T) {
 			t.Errorf("%s is defined in %s, want %s/vocab", typ.Name(), got, modulePath)
 		}
 	}
+}
+
+// mcpInternal are the packages of the tool server's parts under
+// mcp/internal/: the artifact store and the HTTP front.
+var mcpInternal = []string{"front", "store"}
+
+// TestMCPLayers holds the tool server to the drawing, where every arrow
+// runs down: the packages under mcp/internal/ import neither mcp nor the
+// command above it (nor each other: each has one job), and no package
+// below the tool server, nor anything else of the module but the command,
+// imports mcp or its parts.
+func TestMCPLayers(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("mcp", "internal", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, d := range dirs {
+		found = append(found, filepath.Base(d))
+	}
+	// A package added, moved or renamed would leave the list checking
+	// less than the folder holds.
+	if !slices.Equal(found, mcpInternal) {
+		t.Fatalf("mcp/internal holds %v, want %v", found, mcpInternal)
+	}
+	up := func(p string) bool {
+		return p == modulePath+"/mcp" || strings.HasPrefix(p, modulePath+"/mcp/") || strings.HasPrefix(p, modulePath+"/cmd/")
+	}
+	for _, d := range dirs {
+		for _, p := range directImports(t, d) {
+			if up(p) {
+				t.Errorf("%s imports %s", filepath.ToSlash(d), p)
+			}
+		}
+	}
+	checked := 0
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if path != "." {
+			if strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules" || path == "mcp" || path == "cmd" {
+				return filepath.SkipDir
+			}
+			// A nested module is not part of this one.
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+		}
+		if !hasGoFiles(t, path) {
+			return nil
+		}
+		checked++
+		for _, p := range directImports(t, path) {
+			if up(p) {
+				t.Errorf("%s imports %s; only the command may", filepath.ToSlash(path), p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The walk must reach the packages below the tool server.
+	if checked < 10 {
+		t.Fatalf("the walk checked %d packages", checked)
+	}
+}
+
+// hasGoFiles reports whether dir holds a Go file that is not a test.
+func hasGoFiles(t *testing.T, dir string) bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			return true
+		}
+	}
+	return false
 }

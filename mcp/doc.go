@@ -72,6 +72,14 @@
 // messages hold no URL, no page text and no form value. The artifact store
 // keeps observations, which never hold a form value.
 //
+// # Layout
+//
+// This package holds the tools, the sessions and the server, the
+// navigation policy, the principals and the hosted configuration. The
+// artifact store is mcp/internal/store, and the HTTP front that Serve puts
+// before the server (token, Origin and Host checks, admission, idle
+// timeouts, drain) is mcp/internal/front; neither imports this package.
+//
 // # Limits
 //
 // An answer is at most the session's model byte budget. The artifact

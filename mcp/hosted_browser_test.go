@@ -20,6 +20,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/domsnap/domsnap/mcp/internal/store"
 )
 
 // hostedSite serves the pages of the hosted tests. /hold answers only
@@ -160,7 +162,7 @@ func browserGone(t *testing.T, pid int, profile string) {
 
 func hostedServer(t *testing.T) *Server {
 	t.Helper()
-	srv, err := New(Config{StateDir: filepath.Join(t.TempDir(), "state"), MaxStoreBytes: MinStoreBytes})
+	srv, err := New(Config{StateDir: filepath.Join(t.TempDir(), "state"), MaxStoreBytes: store.MinBytes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +190,7 @@ func TestHostedIsolation(t *testing.T) {
 		t.Fatalf("session B sees A's state: %v", got)
 	}
 	// One browser, one context per session.
-	br := srv.Browser()
+	br := srv.currentBrowser()
 	ids, err := br.Contexts(context.Background())
 	if err != nil || len(ids) != 2 {
 		t.Fatalf("contexts %v, %v", ids, err)
@@ -293,7 +295,7 @@ func TestHostedIdleDisposesContext(t *testing.T) {
 	f := startFront(t, srv, HostedConfig{IdleTimeout: MinIdleTimeout})
 	a := f.mustConnect(t)
 	callOK(t, a, "browser_navigate", map[string]any{"url": web.URL + "/table?tag=x"})
-	br := srv.Browser()
+	br := srv.currentBrowser()
 	waitFor(t, "the idle session's context to be disposed", func() bool {
 		ids, err := br.Contexts(context.Background())
 		return err == nil && len(ids) == 0

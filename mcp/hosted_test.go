@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -15,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,8 +40,8 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// front is a Server serving HTTP on a loopback port in this process.
-type front struct {
+// servedFront is a Server serving HTTP on a loopback port in this process.
+type servedFront struct {
 	srv   *Server
 	url   string // http://127.0.0.1:PORT
 	token string
@@ -54,7 +51,7 @@ type front struct {
 
 // startFront serves srv over HTTP with a fresh token until the test ends,
 // then checks that Serve returned and that the log never held the token.
-func startFront(t *testing.T, srv *Server, cfg HostedConfig) *front {
+func startFront(t *testing.T, srv *Server, cfg HostedConfig) *servedFront {
 	t.Helper()
 	var raw [16]byte
 	rand.Read(raw[:])
@@ -69,7 +66,7 @@ func startFront(t *testing.T, srv *Server, cfg HostedConfig) *front {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln, cfg, []byte(token)) }()
-	f := &front{srv: srv, url: "http://" + cfg.Addr, token: token, log: lb}
+	f := &servedFront{srv: srv, url: "http://" + cfg.Addr, token: token, log: lb}
 	f.stop = sync.OnceValue(func() error {
 		cancel()
 		select {
@@ -104,7 +101,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // connect opens a session with the SDK's streamable client over base
 // (nil: a transport of its own).
-func (f *front) connect(t *testing.T, base http.RoundTripper) (*sdk.ClientSession, error) {
+func (f *servedFront) connect(t *testing.T, base http.RoundTripper) (*sdk.ClientSession, error) {
 	t.Helper()
 	if base == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
@@ -121,7 +118,7 @@ func (f *front) connect(t *testing.T, base http.RoundTripper) (*sdk.ClientSessio
 	return cs, err
 }
 
-func (f *front) mustConnect(t *testing.T) *sdk.ClientSession {
+func (f *servedFront) mustConnect(t *testing.T) *sdk.ClientSession {
 	t.Helper()
 	cs, err := f.connect(t, nil)
 	if err != nil {
@@ -131,12 +128,7 @@ func (f *front) mustConnect(t *testing.T) *sdk.ClientSession {
 }
 
 // live counts the admitted sessions that hold a place.
-func (f *front) live() int {
-	h := f.srv.hosted
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.liveLocked()
-}
+func (f *servedFront) live() int { return f.srv.hosted.Live() }
 
 // waitFor polls cond for up to 30 seconds.
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -159,7 +151,7 @@ func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
 // post sends one raw initialize request with the given headers.
-func (f *front) post(t *testing.T, path string, headers map[string]string) (int, http.Header, string) {
+func (f *servedFront) post(t *testing.T, path string, headers map[string]string) (int, http.Header, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, f.url+path, strings.NewReader(initBody))
 	req.Header.Set("Content-Type", "application/json")
@@ -379,7 +371,7 @@ func TestHostedArtifactsStayInTheirSession(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "a.html"), []byte(`<ul><li>a</li></ul>`), 0o600)
 	os.WriteFile(filepath.Join(root, "b.html"), []byte(`<ul><li>b</li><li>c</li></ul>`), 0o600)
 	srv := offlineServer(t, root)
-	old, err := srv.store.Put(obsOf(1, 300), []byte("{}"), 1024)
+	old, err := srv.store.Put([]byte(`{"an":"earlier run"}`), []byte("{}"), 1024)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,83 +405,25 @@ func artifactOf(t *testing.T, answer []byte) string {
 	return string(rest[:bytes.IndexByte(rest, '"')])
 }
 
-// TestReadToken: the file must be the owner's alone and hold one token of
-// 16 to 4096 visible ASCII bytes; no message quotes the file's content.
-func TestReadToken(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string, mode os.FileMode) string {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(content), 0o600)
-		os.Chmod(p, mode)
-		return p
-	}
-	good := strings.Repeat("k", 16)
-	cases := []struct {
-		name, content string
-		mode          os.FileMode
-		ok            bool
-	}{
-		{"owner", good + "\n", 0o600, true},
-		{"owner-read-only", "  " + good + "\r\n", 0o400, true},
-		{"group-read", good, 0o640, false},
-		{"others-read", good, 0o604, false},
-		{"group-write", good, 0o620, false},
-		{"short", strings.Repeat("k", 15), 0o600, false},
-		{"shortest", strings.Repeat("k", 16), 0o600, true},
-		{"long", strings.Repeat("k", 4096), 0o600, true},
-		{"too-long", strings.Repeat("k", 4097), 0o600, false},
-		{"far-too-long", strings.Repeat("k", 1<<20), 0o600, false},
-		{"inner-space", "kkkkkkkk kkkkkkkk", 0o600, false},
-		{"control", good + "\x01", 0o600, false},
-		{"empty", "", 0o600, false},
-	}
-	for _, c := range cases {
-		p := write(c.name, c.content, c.mode)
-		tok, err := ReadToken(p)
-		if c.ok != (err == nil) {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		if err != nil {
-			if errcode.CodeOf(err) != errcode.InvalidRequest || strings.Contains(err.Error(), "kkkk") {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		if string(tok) != strings.TrimSpace(c.content) {
-			t.Errorf("%s: token %q", c.name, tok)
-		}
-	}
-	if _, err := ReadToken(""); err == nil {
-		t.Error("no file")
-	}
-	if _, err := ReadToken(filepath.Join(dir, "missing")); err == nil {
-		t.Error("missing file")
-	}
-	if _, err := ReadToken(dir); err == nil {
-		t.Error("a folder")
-	}
-}
-
 // TestHostedConfigCheck: the address is loopback unless remote is
 // allowed, and the limits are checked just under, at and just over their
 // bounds.
 func TestHostedConfigCheck(t *testing.T) {
 	for _, a := range []string{"127.0.0.1:0", "127.1.2.3:8080", "[::1]:9", "localhost:65535"} {
-		if err := CheckAddr(a, false); err != nil {
+		if err := checkAddr(a, false); err != nil {
 			t.Errorf("%s: %v", a, err)
 		}
 	}
 	for _, a := range []string{":8080", "0.0.0.0:80", "[::]:1", "10.0.0.1:80", "example.test:80"} {
-		if err := CheckAddr(a, false); errcode.CodeOf(err) != errcode.InvalidRequest || !strings.Contains(err.Error(), "--allow-remote") {
+		if err := checkAddr(a, false); errcode.CodeOf(err) != errcode.InvalidRequest || !strings.Contains(err.Error(), "--allow-remote") {
 			t.Errorf("%s: %v", a, err)
 		}
-		if err := CheckAddr(a, true); err != nil {
+		if err := checkAddr(a, true); err != nil {
 			t.Errorf("%s with --allow-remote: %v", a, err)
 		}
 	}
 	for _, a := range []string{"127.0.0.1", "127.0.0.1:x", "127.0.0.1:65536", ""} {
-		if err := CheckAddr(a, true); err == nil {
+		if err := checkAddr(a, true); err == nil {
 			t.Errorf("%q accepted", a)
 		}
 	}
@@ -512,137 +446,16 @@ func TestHostedConfigCheck(t *testing.T) {
 	for _, d := range []struct {
 		d  time.Duration
 		ok bool
-	}{{-time.Second, false}, {MinIdleTimeout - 1, false}, {MinIdleTimeout, true}, {MinIdleTimeout + 1, true}, {MaxIdleTimeout - 1, true}, {MaxIdleTimeout, true}, {MaxIdleTimeout + 1, false}} {
+	}{{-time.Second, false}, {MinIdleTimeout - 1, false}, {MinIdleTimeout, true}, {MinIdleTimeout + 1, true}, {maxIdleTimeout - 1, true}, {maxIdleTimeout, true}, {maxIdleTimeout + 1, false}} {
 		if _, err := check(0, d.d); (err == nil) != d.ok {
 			t.Errorf("idle %v: %v", d.d, err)
 		}
 	}
-	if _, err := check(0, MaxIdleTimeout+1); err == nil || !strings.Contains(err.Error(), "must be 1s to 24h,") {
+	if _, err := check(0, maxIdleTimeout+1); err == nil || !strings.Contains(err.Error(), "must be 1s to 24h,") {
 		t.Errorf("the idle timeout's refusal: %v", err)
 	}
 	if msg := strconv.Itoa(MaxMaxSessions); !strings.Contains(func() string { _, err := check(MaxMaxSessions+1, 0); return err.Error() }(), msg) {
 		t.Error("the refusal does not name the bound")
-	}
-}
-
-// lagTransport holds back the answer to one call, once armed, until the
-// client has finished reading its standalone event stream (or for lag,
-// when that stream does not end): the order a loaded client may read
-// them in, the two coming over two connections.
-type lagTransport struct {
-	base   http.RoundTripper
-	lag    time.Duration
-	armed  atomic.Bool
-	ended  chan struct{} // the event stream was read to its end and closed
-	closed sync.Once
-}
-
-func (l *lagTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	res, err := l.base.RoundTrip(r)
-	if err != nil {
-		return res, err
-	}
-	switch {
-	case r.Method == http.MethodGet:
-		res.Body = &streamBody{ReadCloser: res.Body, closed: func() { l.closed.Do(func() { close(l.ended) }) }}
-	case r.Method == http.MethodPost && l.armed.CompareAndSwap(true, false):
-		res.Body = &lateBody{ReadCloser: res.Body, l: l}
-	}
-	return res, nil
-}
-
-// streamBody reports when the client closes the event stream, which it
-// does once the stream has ended, just before it fails the connection.
-type streamBody struct {
-	io.ReadCloser
-	closed func()
-}
-
-func (b *streamBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.closed()
-	return err
-}
-
-// lateBody hands on the first bytes it reads only once the event stream
-// has been closed (and the client has had a moment to act on that), or
-// after lag.
-type lateBody struct {
-	io.ReadCloser
-	l    *lagTransport
-	once sync.Once
-}
-
-func (b *lateBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	b.once.Do(func() {
-		select {
-		case <-b.l.ended:
-			time.Sleep(50 * time.Millisecond)
-		case <-time.After(b.l.lag):
-		}
-	})
-	return n, err
-}
-
-// TestHostedDrainAnswerFirst: a call that ends while the server drains
-// gets its answer, also when its client reads that answer late: the
-// server keeps the session, and so its event stream, open for a while
-// after the last answer. Closing it at once would let the client see the
-// stream end first and fail the call.
-func TestHostedDrainAnswerFirst(t *testing.T) {
-	srv := offlineServer(t, t.TempDir())
-	started, release := make(chan struct{}), make(chan struct{})
-	srv.mcp.AddTool(&sdk.Tool{Name: "hold", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			close(started)
-			select {
-			case <-release:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "released"}}}, nil
-		})
-	f := startFront(t, srv, HostedConfig{})
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	t.Cleanup(tr.CloseIdleConnections)
-	lt := &lagTransport{base: tr, lag: answerGrace / 4, ended: make(chan struct{})}
-	cs, err := f.connect(t, lt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt.armed.Store(true)
-	type result struct {
-		res *sdk.CallToolResult
-		err error
-	}
-	got := make(chan result, 1)
-	go func() {
-		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "hold", Arguments: map[string]any{}})
-		got <- result{res, err}
-	}()
-	<-started
-	stopped := make(chan error, 1)
-	go func() { stopped <- f.stop() }()
-	waitFor(t, "the drain to begin", func() bool {
-		h := srv.hosted
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		return h.draining
-	})
-	close(release)
-	r := <-got
-	if r.err != nil {
-		t.Fatalf("the call that ended in the drain failed: %v", r.err)
-	}
-	if txt := text(t, r.res); txt != "released" {
-		t.Fatalf("the call that ended in the drain answered %q", txt)
-	}
-	if err := <-stopped; err != nil {
-		t.Fatal(err)
-	}
-	if sessionCount(srv) != 0 {
-		t.Fatalf("%d sessions left after the drain", sessionCount(srv))
 	}
 }
 
@@ -658,45 +471,5 @@ func TestShortDuration(t *testing.T) {
 		if got := shortDuration(c.d); got != c.want {
 			t.Errorf("shortDuration(%v) = %q, want %q", c.d, got, c.want)
 		}
-	}
-}
-
-// hangGuard is how long a read of a named pipe may take before a test
-// calls it a hang: a refusal takes microseconds, a hang for ever.
-const hangGuard = 10 * time.Second
-
-// withinOrUnblock runs f and waits for it up to hangGuard. When f is
-// still waiting then (on the named pipe fifo), the test fails, and a
-// writer opens and closes the pipe so that f returns and the test ends
-// instead of hanging.
-func withinOrUnblock(t *testing.T, fifo string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(hangGuard):
-		t.Errorf("still waiting on the named pipe after %v", hangGuard)
-		if w, err := os.OpenFile(fifo, os.O_RDWR|syscall.O_NONBLOCK, 0); err == nil {
-			w.Close()
-		}
-		<-done
-	}
-}
-
-// TestReadTokenFIFO: a token file that is a named pipe with no writer is
-// refused at once as not a regular file, instead of holding start-up.
-func TestReadTokenFIFO(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "token")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var err error
-	withinOrUnblock(t, fifo, func() { _, err = ReadToken(fifo) })
-	if errcode.CodeOf(err) != errcode.InvalidRequest || !strings.Contains(err.Error(), "not a regular file") {
-		t.Fatalf("a named pipe as token file: %v", err)
 	}
 }

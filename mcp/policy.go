@@ -53,9 +53,9 @@ func (p *Policy) Allow(raw string) bool {
 	return len(p.origins) == 0 || p.origins[origin]
 }
 
-// Check is Allow as an error: navigation_refused, with no URL in the
+// check is Allow as an error: navigation_refused, with no URL in the
 // message.
-func (p *Policy) Check(raw string) error {
+func (p *Policy) check(raw string) error {
 	if p.Allow(raw) {
 		return nil
 	}

@@ -39,7 +39,7 @@ func TestPolicy(t *testing.T) {
 		if got := limited.Allow(c.url); got != c.limited {
 			t.Errorf("limited %s: %v", c.url, got)
 		}
-		if err := limited.Check(c.url); (err == nil) != c.limited || err != nil && errcode.CodeOf(err) != errcode.NavigationRefused {
+		if err := limited.check(c.url); (err == nil) != c.limited || err != nil && errcode.CodeOf(err) != errcode.NavigationRefused {
 			t.Errorf("check %s: %v", c.url, err)
 		}
 	}

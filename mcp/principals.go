@@ -15,15 +15,15 @@ import (
 
 // Bounds of a principals file (docs/reference.md#principals).
 const (
-	// MaxPrincipals is the most principals one file may name.
-	MaxPrincipals = 1024
+	// maxPrincipals is the most principals one file may name.
+	maxPrincipals = 1024
 	// maxPrincipalsBytes bounds the file.
 	maxPrincipalsBytes = 1 << 20
 )
 
-// Principal is one hosted caller: a name for the log, the SHA-256 of its
+// principal is one hosted caller: a name for the log, the SHA-256 of its
 // bearer token, and what its sessions may do.
-type Principal struct {
+type principal struct {
 	// Name is the principal's name as the log shows it: 1 to 64 characters
 	// of [a-z0-9._-], not starting with a dot.
 	Name string
@@ -43,7 +43,7 @@ type Principal struct {
 
 // Principals is a checked principals file.
 type Principals struct {
-	list []*Principal
+	list []*principal
 }
 
 // principalJSON is one entry of the file as written.
@@ -68,18 +68,18 @@ func ReadPrincipals(path string) (*Principals, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := ParsePrincipals(data)
+	p, err := parsePrincipals(data)
 	if err != nil {
 		return nil, bad(messageOf(err))
 	}
 	return p, nil
 }
 
-// ParsePrincipals checks the content of a principals file:
+// parsePrincipals checks the content of a principals file:
 // {"principals": [{"name", "token_sha256", "profile" or "allow_origins",
 // "max_sessions"}...]}. Names and token digests are unique; max_sessions is
 // 1 to MaxMaxSessions (1 when absent).
-func ParsePrincipals(data []byte) (*Principals, error) {
+func parsePrincipals(data []byte) (*Principals, error) {
 	var doc struct {
 		Principals []principalJSON `json:"principals"`
 	}
@@ -94,8 +94,8 @@ func ParsePrincipals(data []byte) (*Principals, error) {
 	if len(doc.Principals) == 0 {
 		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "no principals")
 	}
-	if len(doc.Principals) > MaxPrincipals {
-		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "more than "+strconv.Itoa(MaxPrincipals)+" principals")
+	if len(doc.Principals) > maxPrincipals {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "more than "+strconv.Itoa(maxPrincipals)+" principals")
 	}
 	out := &Principals{}
 	names := map[string]bool{}
@@ -115,7 +115,7 @@ func ParsePrincipals(data []byte) (*Principals, error) {
 		if err != nil || len(raw) != sha256.Size {
 			return nil, at("token_sha256 must be 64 hexadecimal digits (sha256sum of the token)")
 		}
-		p := &Principal{Name: e.Name, Profile: e.Profile, AllowOrigins: e.AllowOrigins}
+		p := &principal{Name: e.Name, Profile: e.Profile, AllowOrigins: e.AllowOrigins}
 		copy(p.sum[:], raw)
 		if sums[p.sum] {
 			return nil, at("its token_sha256 is another principal's")
@@ -144,16 +144,13 @@ func ParsePrincipals(data []byte) (*Principals, error) {
 	return out, nil
 }
 
-// Len is the number of principals.
-func (ps *Principals) Len() int { return len(ps.list) }
-
-// Lookup returns the principal whose token is token, nil when none is. It
+// lookup returns the principal whose token is token, nil when none is. It
 // compares the token's SHA-256 with every principal's in constant time
 // and looks at all of them whatever matched, so how long it takes tells
 // nothing of which principal, if any, the token belongs to.
-func (ps *Principals) Lookup(token []byte) *Principal {
+func (ps *Principals) lookup(token []byte) *principal {
 	sum := sha256.Sum256(token)
-	var found *Principal
+	var found *principal
 	for _, p := range ps.list {
 		if subtle.ConstantTimeCompare(sum[:], p.sum[:]) == 1 {
 			found = p
@@ -163,7 +160,7 @@ func (ps *Principals) Lookup(token []byte) *Principal {
 }
 
 // byName returns the principal named name, nil when none is.
-func (ps *Principals) byName(name string) *Principal {
+func (ps *Principals) byName(name string) *principal {
 	for _, p := range ps.list {
 		if p.Name == name {
 			return p

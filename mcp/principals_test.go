@@ -31,24 +31,24 @@ func TestParsePrincipals(t *testing.T) {
   {"name": "public-reader", "token_sha256": "` + strings.ToUpper(digest("tok-b-0123456789")) + `", "allow_origins": ["https://shop.example"], "max_sessions": 4},
   {"name": "any", "token_sha256": "` + digest("tok-c-0123456789") + `"}
 ]}`
-	ps, err := ParsePrincipals([]byte(good))
+	ps, err := parsePrincipals([]byte(good))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps.Len() != 3 {
-		t.Fatalf("%d principals", ps.Len())
+	if len(ps.list) != 3 {
+		t.Fatalf("%d principals", len(ps.list))
 	}
-	if p := ps.Lookup([]byte("tok-a-0123456789")); p == nil || p.Name != "reports-bot" || p.Profile != "intranet" || p.MaxSessions != 1 {
+	if p := ps.lookup([]byte("tok-a-0123456789")); p == nil || p.Name != "reports-bot" || p.Profile != "intranet" || p.MaxSessions != 1 {
 		t.Errorf("a: %+v", p)
 	}
-	if p := ps.Lookup([]byte("tok-b-0123456789")); p == nil || p.Name != "public-reader" || p.MaxSessions != 4 || !p.policy.Allow("https://shop.example/x") || p.policy.Allow("https://other.example/") {
+	if p := ps.lookup([]byte("tok-b-0123456789")); p == nil || p.Name != "public-reader" || p.MaxSessions != 4 || !p.policy.Allow("https://shop.example/x") || p.policy.Allow("https://other.example/") {
 		t.Errorf("b: %+v", p)
 	}
-	if p := ps.Lookup([]byte("tok-c-0123456789")); p == nil || p.MaxSessions != 1 || !p.policy.Allow("https://other.example/") {
+	if p := ps.lookup([]byte("tok-c-0123456789")); p == nil || p.MaxSessions != 1 || !p.policy.Allow("https://other.example/") {
 		t.Errorf("c: %+v", p)
 	}
 	for _, tok := range []string{"", "tok-a-012345678", "tok-a-0123456789x", digest("tok-a-0123456789")} {
-		if p := ps.Lookup([]byte(tok)); p != nil {
+		if p := ps.lookup([]byte(tok)); p != nil {
 			t.Errorf("%q selected %s", tok, p.Name)
 		}
 	}
@@ -72,7 +72,7 @@ func TestParsePrincipals(t *testing.T) {
 		"many sessions":    `{"principals":[{"name":"a","token_sha256":"` + h + `","max_sessions":65}]}`,
 	}
 	for what, body := range bad {
-		if _, err := ParsePrincipals([]byte(body)); errcode.CodeOf(err) != errcode.InvalidRequest {
+		if _, err := parsePrincipals([]byte(body)); errcode.CodeOf(err) != errcode.InvalidRequest {
 			t.Errorf("%s: %v", what, err)
 		}
 	}
@@ -97,7 +97,7 @@ func TestReadPrincipals(t *testing.T) {
 	secret := digest("tok-secret-0123456789")
 	body := `{"principals":[{"name":"a","token_sha256":"` + secret + `"}]}`
 	writePrincipals(t, path, body)
-	if ps, err := ReadPrincipals(path); err != nil || ps.Len() != 1 {
+	if ps, err := ReadPrincipals(path); err != nil || len(ps.list) != 1 {
 		t.Fatalf("%v", err)
 	}
 	os.Chmod(path, 0o640)

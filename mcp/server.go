@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -18,6 +20,8 @@ import (
 	"github.com/domsnap/domsnap/internal/argcheck"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/mcp/internal/front"
+	"github.com/domsnap/domsnap/mcp/internal/store"
 	"github.com/domsnap/domsnap/profile"
 	"github.com/domsnap/domsnap/schema"
 )
@@ -53,11 +57,28 @@ type Config struct {
 	Profile string
 }
 
+// DefaultMaxStoreBytes bounds the artifact store unless Config says
+// otherwise.
+const DefaultMaxStoreBytes = store.DefaultMaxBytes
+
+// DefaultStateDir is the store's default folder: $XDG_STATE_HOME/domsnap,
+// else ~/.local/state/domsnap.
+func DefaultStateDir() (string, error) {
+	if x := os.Getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "domsnap"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", errcode.Wrap(errcode.CaptureFailed, pkg, "", "artifact store: finding the home folder", err)
+	}
+	return filepath.Join(home, ".local", "state", "domsnap"), nil
+}
+
 // Server is the agent tool server. Its sessions share one browser.
 type Server struct {
 	cfg    Config
 	policy *Policy
-	store  *Store
+	store  *store.Store
 	// profiles is the profiles folder of the state folder.
 	profiles *profile.Store
 	root     *rootDir
@@ -71,8 +92,10 @@ type Server struct {
 	calls     context.Context
 	stopCalls context.CancelCauseFunc
 	// hosted is the HTTP front, nil over stdio. With it a session exists
-	// only once the front has admitted it.
-	hosted *hosted
+	// only once the front has admitted it. hostedPrincipals is set when it
+	// serves a principals file, which ReloadPrincipals may read again.
+	hosted           *front.Front[*principal]
+	hostedPrincipals bool
 
 	mu       sync.Mutex
 	browser  *live.Browser
@@ -115,7 +138,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	store, err := OpenStore(dir, cfg.MaxStoreBytes)
+	st, err := store.Open(dir, cfg.MaxStoreBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +153,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, policy: policy, store: store, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
+	s := &Server{cfg: cfg, policy: policy, store: st, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
 	if cfg.Root != "" {
 		if s.root, err = openRootDir(cfg.Root); err != nil {
 			return nil, err
@@ -155,11 +178,8 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// MCP is the SDK server, for a transport to serve.
-func (s *Server) MCP() *sdk.Server { return s.mcp }
-
 // Store is the artifact store.
-func (s *Server) Store() *Store { return s.store }
+func (s *Server) Store() *store.Store { return s.store }
 
 // Run serves one session over t (standard input and output with
 // sdk.StdioTransport) until the client closes its end or ctx ends, then
@@ -173,9 +193,9 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	return errors.Join(err, cerr)
 }
 
-// EndSession disposes of a session's browser context. A hosting transport
+// endSession disposes of a session's browser context. The HTTP front
 // calls it when an MCP session ends; Run and Close do it for theirs.
-func (s *Server) EndSession(ss *sdk.ServerSession) {
+func (s *Server) endSession(ss *sdk.ServerSession) {
 	s.mu.Lock()
 	sess := s.sessions[ss]
 	delete(s.sessions, ss)
@@ -279,7 +299,7 @@ var (
 func (s *Server) callContext(ctx context.Context, req *sdk.CallToolRequest) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	stops := []func() bool{context.AfterFunc(s.calls, func() { cancel(errShutdown) })}
-	if rc := requestContext(req); rc != nil {
+	if rc := front.RequestContext(req); rc != nil {
 		stops = append(stops, context.AfterFunc(rc, func() { cancel(errClientGone) }))
 	}
 	return ctx, func() {
@@ -344,9 +364,9 @@ func (s *Server) launchProfile(ctx context.Context, lease *profile.Lease) (*live
 	return live.LaunchProfile(s.life, live.Options{Path: s.cfg.Chrome, ExtraArgs: s.cfg.ChromeArgs}, lease.Profile().Folder, lease.File())
 }
 
-// Browser is the current browser, nil before the first navigation (tests
-// use it to find the process).
-func (s *Server) Browser() *live.Browser {
+// currentBrowser is the shared browser, nil before the first navigation
+// (tests use it to find the process).
+func (s *Server) currentBrowser() *live.Browser {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.browser
@@ -399,7 +419,7 @@ func (s *Server) addTool(t toolDef) error {
 			return errorResult(err), nil
 		}
 		if s.hosted != nil {
-			done, err := s.hosted.begin(req.Session)
+			done, err := s.hosted.Begin(req.Session)
 			if err != nil {
 				return errorResult(err), nil
 			}

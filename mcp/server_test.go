@@ -20,6 +20,7 @@ import (
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/limits"
+	"github.com/domsnap/domsnap/mcp/internal/store"
 	"github.com/domsnap/domsnap/schema"
 )
 
@@ -46,7 +47,7 @@ func connect(t *testing.T, srv *Server) *sdk.ClientSession {
 // offlineServer is a server with a root of fixture files and no browser.
 func offlineServer(t *testing.T, root string) *Server {
 	t.Helper()
-	srv, err := New(Config{StateDir: filepath.Join(t.TempDir(), "state"), MaxStoreBytes: MinStoreBytes, Root: root, Chrome: "/nonexistent/chromium"})
+	srv, err := New(Config{StateDir: filepath.Join(t.TempDir(), "state"), MaxStoreBytes: store.MinBytes, Root: root, Chrome: "/nonexistent/chromium"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func TestSnapshotObserve(t *testing.T) {
 
 	// The artifact is the complete observation, byte for byte.
 	art := wantAnswer(t, call(t, cs, "browser_artifact", map[string]any{"artifact": proj.Artifact}), 0)
-	if Ref(art) != proj.Artifact {
+	if store.Ref(art) != proj.Artifact {
 		t.Fatalf("artifact bytes do not hash to the reference")
 	}
 
@@ -267,7 +268,7 @@ func TestErrorsBeforeAnyBrowser(t *testing.T) {
 	wantError(t, call(t, cs, "browser_observe", map[string]any{}), "capture_failed")
 	req := map[string]any{"expected_revision": "r1.0123456789abcdef.n1.o1", "kind": "table", "index": 0, "fields": []any{map[string]any{"name": "a", "column": 0, "type": "string"}}}
 	wantError(t, call(t, cs, "browser_observe", map[string]any{"extract": req}), "foreign_revision")
-	if srv.Browser() != nil {
+	if srv.currentBrowser() != nil {
 		t.Fatal("a browser started for calls that needed none")
 	}
 	// A missing browser is capture_failed, not a hang.
@@ -318,7 +319,7 @@ func TestStoreToolsTakeNoSessionLock(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if res.IsError || Ref([]byte(textOf(res))) != proj.Artifact {
+				if res.IsError || store.Ref([]byte(textOf(res))) != proj.Artifact {
 					return fmt.Errorf("browser_artifact of p%d: %.200s", i, textOf(res))
 				}
 				return nil
@@ -517,5 +518,17 @@ func TestSnapshotObserveExpand(t *testing.T) {
 		{map[string]any{"region": form}, "invalid_request"},
 	} {
 		wantError(t, call(t, cs, "snapshot_observe", map[string]any{"path": "page.html", "expand": c.expand}), c.code)
+	}
+}
+
+func TestDefaultStateDir(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/x/state")
+	if d, _ := DefaultStateDir(); d != "/x/state/domsnap" {
+		t.Fatal(d)
+	}
+	t.Setenv("XDG_STATE_HOME", "relative")
+	t.Setenv("HOME", "/home/u")
+	if d, _ := DefaultStateDir(); d != "/home/u/.local/state/domsnap" {
+		t.Fatal(d)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/mcp/internal/store"
 	"github.com/domsnap/domsnap/profile"
 )
 
@@ -33,7 +34,7 @@ type session struct {
 	srv  *Server
 	lock chan struct{}
 	// owner names the session's artifacts in the store.
-	owner Owner
+	owner store.Owner
 	grant grant
 
 	mu      sync.Mutex
@@ -51,7 +52,7 @@ type session struct {
 }
 
 func newSession(s *Server, g grant) *session {
-	return &session{srv: s, lock: make(chan struct{}, 1), owner: Owner(s.owners.Add(1)), grant: g}
+	return &session{srv: s, lock: make(chan struct{}, 1), owner: store.Owner(s.owners.Add(1)), grant: g}
 }
 
 // check is where the main frame may go, as an error: every policy of the
@@ -60,7 +61,7 @@ func newSession(s *Server, g grant) *session {
 // exist is unknown_profile before anything starts.
 func (ss *session) check(raw string) error {
 	for _, p := range ss.grant.policy {
-		if err := p.Check(raw); err != nil {
+		if err := p.check(raw); err != nil {
 			return err
 		}
 	}
@@ -79,7 +80,7 @@ func (ss *session) check(raw string) error {
 			return err
 		}
 	}
-	if err := bound.Check(raw); err != nil {
+	if err := bound.check(raw); err != nil {
 		return errcode.New(errcode.NavigationRefused, pkg, "", "the URL's origin is not one the session's profile is bound to")
 	}
 	return nil

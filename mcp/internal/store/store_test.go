@@ -1,4 +1,4 @@
-package mcp
+package store
 
 import (
 	"bytes"
@@ -7,8 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,7 +24,7 @@ func obsOf(i, n int) []byte {
 
 func TestStoreRoundTripAndRestart(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
-	s, err := OpenStore(dir, MinStoreBytes)
+	s, err := Open(dir, MinBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +40,7 @@ func TestStoreRoundTripAndRestart(t *testing.T) {
 	if _, err := s.Put(obs, []byte(`{"p":2}`), 2048); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := OpenStore(dir, MinStoreBytes)
+	s2, err := Open(dir, MinBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +64,7 @@ func TestStoreRoundTripAndRestart(t *testing.T) {
 
 func TestStoreUnknownAndCorrupt(t *testing.T) {
 	dir := t.TempDir()
-	s, _ := OpenStore(dir, MinStoreBytes)
+	s, _ := Open(dir, MinBytes)
 	for _, ref := range []string{"sha256:" + strings.Repeat("0", 64), "sha256:../../etc", "md5:x", ""} {
 		if _, err := s.Get(ref); errcode.CodeOf(err) != errcode.UnknownArtifact {
 			t.Fatalf("%q: %v", ref, err)
@@ -102,15 +100,15 @@ func TestStoreBound(t *testing.T) {
 		{"just over", 1, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, _ := OpenStore(t.TempDir(), MinStoreBytes)
+			s, _ := Open(t.TempDir(), MinBytes)
 			// Four artifacts fill the bound exactly; the last one's size is
 			// adjusted by lastExtra.
-			per := MinStoreBytes / 4
+			per := MinBytes / 4
 			var refs []string
 			for i := 0; i < 4; i++ {
 				want := per
 				if i == 3 {
-					want = MinStoreBytes - 3*per + c.lastExtra
+					want = MinBytes - 3*per + c.lastExtra
 				}
 				// The header spells the length, so find the length whose
 				// file has the wanted size.
@@ -133,8 +131,8 @@ func TestStoreBound(t *testing.T) {
 				}
 				refs = append(refs, ref)
 			}
-			if s.Bytes() > MinStoreBytes || s.Evicted() != c.evicted {
-				t.Fatalf("%d bytes of %d, %d evicted, want %d", s.Bytes(), MinStoreBytes, s.Evicted(), c.evicted)
+			if s.Bytes() > MinBytes || s.Evicted() != c.evicted {
+				t.Fatalf("%d bytes of %d, %d evicted, want %d", s.Bytes(), MinBytes, s.Evicted(), c.evicted)
 			}
 			_, err := s.Get(refs[1])
 			if gone := errcode.CodeOf(err) == errcode.UnknownArtifact; gone != (c.evicted == 1) {
@@ -147,7 +145,7 @@ func TestStoreBound(t *testing.T) {
 			}
 		})
 	}
-	if _, err := OpenStore(t.TempDir(), MinStoreBytes-1); errcode.CodeOf(err) != errcode.InvalidRequest {
+	if _, err := Open(t.TempDir(), MinBytes-1); errcode.CodeOf(err) != errcode.InvalidRequest {
 		t.Fatalf("a bound under the minimum: %v", err)
 	}
 }
@@ -157,7 +155,7 @@ func TestStoreBound(t *testing.T) {
 // partial artifact, and reopening it removes the leftover.
 func TestStoreCrashMidWrite(t *testing.T) {
 	if dir := os.Getenv("DOMSNAP_STORE_CRASH_DIR"); dir != "" {
-		s, err := OpenStore(dir, MinStoreBytes)
+		s, err := Open(dir, MinBytes)
 		if err != nil {
 			os.Exit(3)
 		}
@@ -190,7 +188,7 @@ func TestStoreCrashMidWrite(t *testing.T) {
 	if temps != 1 {
 		t.Fatalf("%d temporary files, want the one the killed writer left", temps)
 	}
-	s, err := OpenStore(dir, MinStoreBytes)
+	s, err := Open(dir, MinBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,18 +201,6 @@ func TestStoreCrashMidWrite(t *testing.T) {
 	}
 }
 
-func TestDefaultStateDir(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", "/x/state")
-	if d, _ := DefaultStateDir(); d != "/x/state/domsnap" {
-		t.Fatal(d)
-	}
-	t.Setenv("XDG_STATE_HOME", "relative")
-	t.Setenv("HOME", "/home/u")
-	if d, _ := DefaultStateDir(); d != "/home/u/.local/state/domsnap" {
-		t.Fatal(d)
-	}
-}
-
 // TestStoreOwnership: an artifact made by one session is to another what
 // one never stored is (unknown_artifact, the same message); one made by two sessions (the same bytes) is both's; an
 // artifact no session of this process made is readable only when not
@@ -222,7 +208,7 @@ func TestDefaultStateDir(t *testing.T) {
 // unknown_artifact, whoever asks.
 func TestStoreOwnership(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
-	s, err := OpenStore(dir, MinStoreBytes)
+	s, err := Open(dir, MinBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +255,7 @@ func TestStoreOwnership(t *testing.T) {
 		t.Fatalf("the other maker after a release: %v", err)
 	}
 	// Ownership is this process's: a reopened store has none.
-	s2, err := OpenStore(dir, MinStoreBytes)
+	s2, err := Open(dir, MinBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,25 +273,25 @@ func sameError(a, b error) bool {
 	return a != nil && b != nil && errcode.CodeOf(a) == errcode.CodeOf(b) && a.Error() == b.Error()
 }
 
-// fillStore opens a store bounded to MinStoreBytes in dir and fills it to
+// fillStore opens a store bounded to MinBytes in dir and fills it to
 // exactly its bound with four artifacts, returning their references.
 func fillStore(t *testing.T, dir string) (*Store, []string) {
 	t.Helper()
-	s, err := OpenStore(dir, MinStoreBytes)
+	s, err := Open(dir, MinBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var refs []string
 	for i := range 4 {
-		obs := sizedObs(t, i, MinStoreBytes/4)
+		obs := sizedObs(t, i, MinBytes/4)
 		ref, err := s.Put(obs, []byte("{}"), 1024)
 		if err != nil {
 			t.Fatal(err)
 		}
 		refs = append(refs, ref)
 	}
-	if s.Bytes() != MinStoreBytes {
-		t.Fatalf("filled to %d bytes, want %d", s.Bytes(), MinStoreBytes)
+	if s.Bytes() != MinBytes {
+		t.Fatalf("filled to %d bytes, want %d", s.Bytes(), MinBytes)
 	}
 	return s, refs
 }
@@ -341,114 +327,18 @@ func tempFiles(t *testing.T, dir string) int {
 	return n
 }
 
-// TestStoreFailedWriteEvictsNothing: in a full store, a write that fails
-// (its temporary file gone before the rename) leaves every old artifact
-// in place and readable, the total as it was, and no temporary file; the
-// same write succeeding then evicts the least recently used one.
-func TestStoreFailedWriteEvictsNothing(t *testing.T) {
-	dir := t.TempDir()
-	s, refs := fillStore(t, dir)
-	obs := sizedObs(t, 9, MinStoreBytes/4)
-	s.beforeRename = func(tmp string) { os.Remove(tmp) }
-	if _, err := s.Put(obs, []byte("{}"), 1024); errcode.CodeOf(err) != errcode.CaptureFailed {
-		t.Fatalf("a failed write: %v", err)
-	}
-	if s.Evicted() != 0 || s.Len() != 4 || s.Bytes() != MinStoreBytes || tempFiles(t, dir) != 0 {
-		t.Fatalf("after a failed write: %d evicted, %d artifacts, %d bytes, %d temporary files", s.Evicted(), s.Len(), s.Bytes(), tempFiles(t, dir))
-	}
-	for i, ref := range refs {
-		if _, err := s.Get(ref); err != nil {
-			t.Fatalf("artifact %d after a failed write: %v", i, err)
-		}
-	}
-	s.beforeRename = nil
-	if _, err := s.Put(obs, []byte("{}"), 1024); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Get(refs[0]); errcode.CodeOf(err) != errcode.UnknownArtifact || s.Evicted() != 1 || s.Bytes() != MinStoreBytes {
-		t.Fatalf("after the write: oldest %v, %d evicted, %d bytes", err, s.Evicted(), s.Bytes())
-	}
-}
-
-// TestStoreReadsDuringSlowWrite: while a write is stopped between writing
-// its file and renaming it (a slow disk), a read of another artifact, the
-// store's counts and a write of another artifact all complete: no file is
-// touched under the store's lock. Should one of them wait, the writer is
-// let go after hangGuard so that the test fails instead of hanging.
-func TestStoreReadsDuringSlowWrite(t *testing.T) {
-	dir := t.TempDir()
-	s, err := OpenStore(dir, MinStoreBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old, err := s.Put(obsOf(1, 500), []byte(`{"p":1}`), 1024)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slow := obsOf(2, 500)
-	entered, release := make(chan struct{}), make(chan struct{})
-	s.beforeRename = func(string) {
-		close(entered)
-		<-release
-	}
-	var once sync.Once
-	let := func() { once.Do(func() { close(release) }) }
-	defer let()
-	wrote := make(chan error, 1)
-	go func() {
-		_, err := s.Put(slow, []byte(`{"p":2}`), 1024)
-		wrote <- err
-	}()
-	<-entered
-	s.beforeRename = nil // read by the slow writer already; the next write is not stopped
-	done := make(chan error, 1)
-	go func() {
-		done <- func() error {
-			a, err := s.Get(old)
-			if err != nil {
-				return err
-			}
-			if !bytes.Equal(a.Projection, []byte(`{"p":1}`)) {
-				return fmt.Errorf("read %q", a.Projection)
-			}
-			if s.Len() != 1 || s.Bytes() != FileSize(obsOf(1, 500), []byte(`{"p":1}`), 1024) {
-				return fmt.Errorf("%d artifacts, %d bytes while the second is written", s.Len(), s.Bytes())
-			}
-			_, err = s.Put(obsOf(3, 500), []byte(`{"p":3}`), 1024)
-			return err
-		}()
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(hangGuard):
-		t.Error("a read waited behind a slow write")
-		let()
-		<-done
-	}
-	let()
-	if err := <-wrote; err != nil {
-		t.Fatal(err)
-	}
-	if s.Len() != 3 {
-		t.Fatalf("%d artifacts, want 3", s.Len())
-	}
-}
-
 // TestStoreEvictionCost: with hundreds of artifacts stored, each eviction
 // looks at one artifact, the least recently used, instead of every one:
 // the count of artifacts examined equals the count evicted. The order is
 // the order of use: an artifact read just before the store fills is kept.
 func TestStoreEvictionCost(t *testing.T) {
-	s, err := OpenStore(t.TempDir(), MinStoreBytes)
+	s, err := Open(t.TempDir(), MinBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const per = 4 << 10 // 256 artifacts fill the bound
 	var refs []string
-	for i := range int(MinStoreBytes / per) {
+	for i := range int(MinBytes / per) {
 		ref, err := s.Put(sizedObs(t, i, per), []byte("{}"), 1024)
 		if err != nil {
 			t.Fatal(err)
@@ -492,15 +382,15 @@ func TestStoreEvictionCost(t *testing.T) {
 // the order of use over a reopening.
 func TestStoreUseStamp(t *testing.T) {
 	dir := t.TempDir()
-	s, err := OpenStore(dir, MinStoreBytes)
+	s, err := Open(dir, MinBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := s.Put(sizedObs(t, 1, MinStoreBytes/2), []byte("{}"), 1024)
+	a, err := s.Put(sizedObs(t, 1, MinBytes/2), []byte("{}"), 1024)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Put(sizedObs(t, 2, MinStoreBytes/2), []byte("{}"), 1024)
+	b, err := s.Put(sizedObs(t, 2, MinBytes/2), []byte("{}"), 1024)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -531,11 +421,11 @@ func TestStoreUseStamp(t *testing.T) {
 		t.Fatalf("a read after the interval: %d stamps, time %v, want %v", touches(), fi.ModTime(), clock)
 	}
 	// Reopened, a is the more recently used: a third artifact evicts b.
-	s2, err := OpenStore(dir, MinStoreBytes)
+	s2, err := Open(dir, MinBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s2.Put(sizedObs(t, 3, MinStoreBytes/2), []byte("{}"), 1024); err != nil {
+	if _, err := s2.Put(sizedObs(t, 3, MinBytes/2), []byte("{}"), 1024); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s2.Get(b); errcode.CodeOf(err) != errcode.UnknownArtifact {
@@ -544,125 +434,4 @@ func TestStoreUseStamp(t *testing.T) {
 	if _, err := s2.Get(a); err != nil {
 		t.Fatalf("the most recently used after reopening is gone: %v", err)
 	}
-}
-
-// TestStoreConcurrent: many calls writing and reading overlapping
-// artifacts at once, in a store too small for all of them, under the race
-// detector. Every read is the artifact whole or unknown_artifact; the same
-// artifact written at once with two projections keeps one of them for
-// good; at the end the total is within the bound and is the size of the
-// files in the folder, and no temporary file is left.
-func TestStoreConcurrent(t *testing.T) {
-	dir := t.TempDir()
-	s, err := OpenStore(dir, MinStoreBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const kinds, per = 24, 96 << 10 // 24 artifacts of which 10 fit
-	obs := make([][]byte, kinds)
-	for i := range obs {
-		obs[i] = sizedObs(t, i, per)
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 64)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range 60 {
-				i := (g*7 + j*5) % kinds
-				ref, err := s.Put(obs[i], []byte("{}"), 1024)
-				if err != nil {
-					errs <- err
-					return
-				}
-				a, err := s.Get(ref)
-				if errcode.CodeOf(err) == errcode.UnknownArtifact {
-					continue
-				}
-				if err != nil || !bytes.Equal(a.Observation, obs[i]) || string(a.Projection) != "{}" {
-					errs <- fmt.Errorf("artifact %d read back as %v", i, err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	// One artifact, two projections, written at once: the first listed
-	// wins and stays.
-	twin := obsOf(99, 500)
-	var got [2]string
-	for k := range got {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.Put(twin, []byte(fmt.Sprintf(`{"p":%d}`, k)), 1024)
-		}()
-	}
-	wg.Wait()
-	for k := range got {
-		a, err := s.Get(Ref(twin))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got[k] = string(a.Projection)
-	}
-	reopened, err := OpenStore(dir, MinStoreBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := reopened.Get(Ref(twin))
-	if err != nil || got[0] != got[1] || string(a.Projection) != got[0] {
-		t.Fatalf("the twin's projection: %q, after reopening %v", got, err)
-	}
-	ents, _ := os.ReadDir(dir)
-	var files int64
-	for _, e := range ents {
-		fi, _ := e.Info()
-		files += fi.Size()
-	}
-	if s.Bytes() > MinStoreBytes || files != s.Bytes() || tempFiles(t, dir) != 0 {
-		t.Fatalf("%d bytes listed of %d, %d in the folder, %d temporary files", s.Bytes(), MinStoreBytes, files, tempFiles(t, dir))
-	}
-}
-
-// TestStoreFIFO: an artifact file replaced by a named pipe is read as the
-// damaged file it is (unknown_artifact, and removed) at once, not waited
-// on; a state folder that is a named pipe is refused at once.
-func TestStoreFIFO(t *testing.T) {
-	dir := t.TempDir()
-	s, err := OpenStore(dir, MinStoreBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := s.Put(obsOf(1, 300), []byte("{}"), 1024)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, ref[len("sha256:"):]+artifactExt)
-	os.Remove(path)
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	withinOrUnblock(t, path, func() {
-		if _, err := s.Get(ref); errcode.CodeOf(err) != errcode.UnknownArtifact {
-			t.Errorf("an artifact file replaced by a pipe: %v", err)
-		}
-	})
-	if _, err := os.Lstat(path); !os.IsNotExist(err) || s.Len() != 0 {
-		t.Fatalf("the pipe is kept: %v, %d artifacts", err, s.Len())
-	}
-	pipe := filepath.Join(t.TempDir(), "state")
-	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	withinOrUnblock(t, pipe, func() {
-		if _, err := OpenStore(pipe, MinStoreBytes); errcode.CodeOf(err) != errcode.CaptureFailed {
-			t.Errorf("a state folder that is a pipe: %v", err)
-		}
-	})
 }
