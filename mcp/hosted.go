@@ -24,7 +24,7 @@ const (
 	DefaultMaxSessions = 4
 	MaxMaxSessions     = 64
 	// DefaultIdleTimeout is --idle-timeout when not given; it may be from
-	// MinIdleTimeout to maxIdleTimeout.
+	// MinIdleTimeout to 24 hours (IdleTimeoutRange says so).
 	DefaultIdleTimeout = 10 * time.Minute
 	MinIdleTimeout     = time.Second
 	maxIdleTimeout     = 24 * time.Hour
