@@ -24,7 +24,7 @@ const (
 	DefaultMaxSessions = 4
 	MaxMaxSessions     = 64
 	// DefaultIdleTimeout is --idle-timeout when not given; it may be from
-	// MinIdleTimeout to maxIdleTimeout.
+	// MinIdleTimeout to 24 hours (IdleTimeoutRange says so).
 	DefaultIdleTimeout = 10 * time.Minute
 	MinIdleTimeout     = time.Second
 	maxIdleTimeout     = 24 * time.Hour
@@ -194,9 +194,9 @@ type hostSide struct{ s *Server }
 
 func (h hostSide) SDK() *sdk.Server { return h.s.mcp }
 
-// Open gives a session the principal p opened its live state, with the
-// grant p is allowed: the server's origins and, when p has its own, those
-// too, and p's profile.
+// Open makes the state of the session ss that p opened, with p's grant,
+// fixed for the session's life: the server's origins and, when p has its
+// own, those too; and p's profile.
 func (h hostSide) Open(ss *sdk.ServerSession, p *principal) (end func(), ok bool) {
 	s := h.s
 	g := grant{principal: p.Name, policy: []*Policy{s.policy}, profile: p.Profile}

@@ -296,7 +296,7 @@ func TestHostedLoad(t *testing.T) {
 		t.Fatalf("%d distinct artifacts, want %d", len(read), 2*sessions*rounds)
 	}
 	p.stop(t)
-	st, err := store.Open(p.state, store.DefaultMaxBytes)
+	st, err := store.Open(p.state, mcp.DefaultMaxStoreBytes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ type Config struct {
 
 // DefaultMaxStoreBytes bounds the artifact store unless Config says
 // otherwise.
-const DefaultMaxStoreBytes = store.DefaultMaxBytes
+const DefaultMaxStoreBytes int64 = 1 << 30
 
 // DefaultStateDir is the store's default folder: $XDG_STATE_HOME/domsnap,
 // else ~/.local/state/domsnap.

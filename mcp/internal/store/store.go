@@ -14,9 +14,6 @@ import (
 	"github.com/domsnap/domsnap/errcode"
 )
 
-// DefaultMaxBytes bounds the artifact store unless told otherwise.
-const DefaultMaxBytes int64 = 1 << 30
-
 // MinBytes is the smallest bound the store accepts: comfortably more
 // than one observation, whose inventory and extraction are bounded by
 // package limits to well under 1 MiB.
