@@ -402,7 +402,7 @@ func TestHostedClientGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := callOK(t, a, "browser_navigate", map[string]any{"url": web.URL + "/table?tag=a"})
-	stored := srv.Store().Len()
+	stored := srv.store.Len()
 	var sess *session
 	srv.mu.Lock()
 	for _, s := range srv.sessions {
@@ -433,7 +433,7 @@ func TestHostedClientGone(t *testing.T) {
 		}
 	})
 	web.free()
-	if n := srv.Store().Len(); n != stored {
+	if n := srv.store.Len(); n != stored {
 		t.Fatalf("the store went from %d to %d artifacts", stored, n)
 	}
 	sess.mu.Lock()

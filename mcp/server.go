@@ -178,8 +178,6 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Store is the artifact store.
-func (s *Server) Store() *store.Store { return s.store }
 
 // Run serves one session over t (standard input and output with
 // sdk.StdioTransport) until the client closes its end or ctx ends, then
