@@ -68,7 +68,9 @@ type navWatch struct {
 	// statuses holds the HTTP status of each main-frame document response
 	// by its loader.
 	statuses map[network.LoaderID]int
-	inflight map[network.RequestID]bool
+	// inflight holds the requests started and not ended, each with the
+	// loader of the document it is for.
+	inflight map[network.RequestID]network.LoaderID
 
 	// quiet: no request has been in flight for NetworkIdleQuiet, counted
 	// from the last request event, commit or load. The timer runs while
@@ -92,7 +94,7 @@ type navWatch struct {
 // navigation's reply); wrap turns a failed call into the caller's error.
 func (p *Page) openNavWatch(ctx context.Context, main string, wrap func(what string, err error) error) (_ *navWatch, err error) {
 	w := &navWatch{p: p, main: main, refused0: p.Refused(),
-		statuses: map[network.LoaderID]int{}, inflight: map[network.RequestID]bool{},
+		statuses: map[network.LoaderID]int{}, inflight: map[network.RequestID]network.LoaderID{},
 		quietTimer: time.NewTimer(NetworkIdleQuiet)}
 	w.quietTimer.Stop()
 	defer func() {
@@ -287,6 +289,16 @@ func (w *navWatch) readCommit() error {
 	}
 	w.started, w.committed = true, true
 	w.loader = ev.Frame.LoaderID
+	// The documents the commit replaced, the main frame's and its frames',
+	// end with their requests, and the browser reports no end for those
+	// still in flight: they would be counted in flight for ever. The
+	// streams are in order, so every request started so far is for an
+	// earlier document, but the new document's own.
+	for id, loader := range w.inflight {
+		if loader != w.loader {
+			delete(w.inflight, id)
+		}
+	}
 	w.domReady, w.loaded = false, false
 	// A page restored from the back/forward cache is loaded as it
 	// commits: no lifecycle event follows.
@@ -330,7 +342,7 @@ func (w *navWatch) readSent() error {
 		string(ev.RequestID) == string(ev.LoaderID) {
 		w.started, w.navReq = true, ev.RequestID
 	}
-	w.inflight[ev.RequestID] = true
+	w.inflight[ev.RequestID] = ev.LoaderID
 	w.rearm()
 	return nil
 }

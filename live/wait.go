@@ -21,7 +21,9 @@ const (
 	// UntilDOMReady waits for DOMContentLoaded: the document parsed.
 	UntilDOMReady
 	// UntilNetworkIdle waits for the load event and then for NetworkIdleQuiet
-	// with no request of the tab in flight.
+	// with no request of the tab in flight. The requests of the documents
+	// the navigation replaced are not counted: the browser never reports
+	// the end of those still in flight when it commits.
 	UntilNetworkIdle
 	// UntilLoadOrGrace is the wait when the caller named none: the load
 	// event, but no longer than LoadGrace after DOMContentLoaded. A page
