@@ -96,7 +96,11 @@
 // the action's deadline, and windows the page opens are closed as soon as
 // the browser reports them. Once input was sent the session's last
 // observation is no longer current, and an error carries [ActionSent]. The
-// typed text is never put in an error, a result or a log.
+// typed text is never put in an error, a result or a log. An action's wait
+// and Goto's follow a navigation with the same watcher: it reads the events
+// in the order the browser sent them, and knows a document by its loader, so
+// a request's end is never taken before its start, nor the load event of
+// the page before for the new page's.
 //
 // Act depends on a small interface of the tab (resolve, prepare, watch,
 // send), which Page implements and tests fake, so the rule that a refused

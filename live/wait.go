@@ -4,9 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/page"
-	"github.com/mafredri/cdp/rpcc"
 
 	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/domtree"
@@ -23,7 +21,9 @@ const (
 	// UntilDOMReady waits for DOMContentLoaded: the document parsed.
 	UntilDOMReady
 	// UntilNetworkIdle waits for the load event and then for NetworkIdleQuiet
-	// with no request of the tab in flight.
+	// with no request of the tab in flight. The requests of the documents
+	// the navigation replaced are not counted: the browser never reports
+	// the end of those still in flight when it commits.
 	UntilNetworkIdle
 	// UntilLoadOrGrace is the wait when the caller named none: the load
 	// event, but no longer than LoadGrace after DOMContentLoaded. A page
@@ -174,9 +174,11 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 	}
 	wctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	w, err := p.openWatch(wctx)
+	w, err := p.openNavWatch(wctx, "", func(what string, err error) error {
+		return deadlineError(ctx, wctx, what, err)
+	})
 	if err != nil {
-		return nav, deadlineError(ctx, wctx, "opening the navigation events", err)
+		return nav, err
 	}
 	defer w.close()
 	r, err := p.client.Page.Navigate(wctx, page.NewNavigateArgs(url))
@@ -192,9 +194,9 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 		nav.LoadComplete = true
 		return nav, nil
 	}
-	w.loader, w.frame = *r.LoaderID, string(r.FrameID)
-	done, err := w.run(wctx, until)
-	nav.Status = w.status
+	w.awaited, w.main = *r.LoaderID, string(r.FrameID)
+	done, err := w.gotoWait(wctx, until)
+	nav.Status = w.status(w.awaited)
 	nav.LoadComplete = w.loaded
 	if err != nil {
 		if ctx.Err() != nil {
@@ -221,266 +223,33 @@ func deadlineError(ctx, wctx context.Context, what string, err error) error {
 	return errcode.Wrap(errcode.CaptureFailed, pkg, "", what, err)
 }
 
-// navWatch follows one navigation's events: the main document's response
-// for its status, the lifecycle events, and every request in flight for the
-// idle network.
-type navWatch struct {
-	// life is the frames' lifecycle events ("init" at a commit,
-	// "DOMContentLoaded", "load"), read in the order they happened: unlike
-	// Page.loadEventFired they name the document's loader, so a load event
-	// of a document that was still loading when this navigation started
-	// (a page's own move, the guard's about:blank) is not taken for this
-	// navigation's. committed says this navigation's document committed;
-	// current is the loader of the main frame's document since then, which
-	// a client redirect (a script or a meta refresh moving the new page on
-	// before its load) changes, as a person waiting for the page would.
-	life      page.LifecycleEventClient
-	committed bool
-	current   network.LoaderID
-	resp      network.ResponseReceivedClient
-	sent      network.RequestWillBeSentClient
-	finished  network.LoadingFinishedClient
-	failed    network.LoadingFailedClient
-
-	loader   network.LoaderID
-	frame    string
-	status   int
-	loaded   bool
-	inflight map[network.RequestID]struct{}
-}
-
-// openWatch opens the streams before the navigation starts, so no event of
-// it is missed, and turns the Network domain on the first time.
-func (p *Page) openWatch(ctx context.Context) (_ *navWatch, err error) {
-	w := &navWatch{inflight: map[network.RequestID]struct{}{}}
-	defer func() {
-		if err != nil {
-			w.close()
+// gotoWait follows Goto's navigation until the event until names (for
+// network_idle, the quiet period after the load event; for load_or_grace,
+// the load event or LoadGrace after dom_ready, whichever is first) or until
+// ctx ends; done says whether the wait was met. The events already received
+// when it is met are taken in too, so a load event just behind dom_ready
+// is not missed.
+func (w *navWatch) gotoWait(ctx context.Context, until Until) (done bool, err error) {
+	var grace time.Duration
+	if until == UntilLoadOrGrace {
+		grace = LoadGrace
+	}
+	w.begin(grace)
+	err = w.run(ctx, func() bool {
+		switch until {
+		case UntilDOMReady:
+			return w.domReady
+		case UntilLoad:
+			return w.loaded
+		case UntilLoadOrGrace:
+			return w.loaded || w.graceOver
+		case UntilNetworkIdle:
+			return w.loaded && w.quiet
 		}
-	}()
-	c := p.client
-	if w.life, err = c.Page.LifecycleEvent(ctx); err != nil {
-		return nil, err
-	}
-	if w.resp, err = c.Network.ResponseReceived(ctx); err != nil {
-		return nil, err
-	}
-	if w.sent, err = c.Network.RequestWillBeSent(ctx); err != nil {
-		return nil, err
-	}
-	if w.finished, err = c.Network.LoadingFinished(ctx); err != nil {
-		return nil, err
-	}
-	if w.failed, err = c.Network.LoadingFailed(ctx); err != nil {
-		return nil, err
-	}
-	// Network.enable is sent once per tab: sent again while a navigation
-	// is still pending, Chromium holds its reply until that navigation
-	// ends, which may be never.
-	if !p.netEnabled.Load() {
-		if err := c.Network.Enable(ctx, network.NewEnableArgs()); err != nil {
-			return nil, err
-		}
-		p.netEnabled.Store(true)
-	}
-	// Lifecycle events are turned on once per tab too.
-	if !p.lifecycleEnabled.Load() {
-		if err := c.Page.SetLifecycleEventsEnabled(ctx, page.NewSetLifecycleEventsEnabledArgs(true)); err != nil {
-			return nil, err
-		}
-		p.lifecycleEnabled.Store(true)
-	}
-	return w, nil
-}
-
-func (w *navWatch) close() {
-	for _, s := range []rpcc.Stream{w.life, w.resp, w.sent, w.finished, w.failed} {
-		if s != nil {
-			s.Close()
-		}
-	}
-}
-
-// run consumes events until the awaited one (and for network_idle, the
-// quiet period after the load event; for load_or_grace, the load event or
-// LoadGrace after dom_ready, whichever is first) or until ctx ends; done
-// says whether the wait was met. The status and whether the load event came
-// are read from the events as they come.
-func (w *navWatch) run(ctx context.Context, until Until) (done bool, err error) {
-	domReady := false
-	var quiet, grace <-chan time.Time
-	var quietTimer, graceTimer *time.Timer
-	defer func() {
-		for _, t := range []*time.Timer{quietTimer, graceTimer} {
-			if t != nil {
-				t.Stop()
-			}
-		}
-	}()
-	// rearm starts the quiet period again whenever the network is idle
-	// after the load event, and stops it while requests are in flight.
-	rearm := func() {
-		if until != UntilNetworkIdle || !w.loaded {
-			return
-		}
-		if quietTimer != nil {
-			quietTimer.Stop()
-			quiet = nil
-		}
-		if len(w.inflight) == 0 {
-			quietTimer = time.NewTimer(NetworkIdleQuiet)
-			quiet = quietTimer.C
-		}
-	}
-	for {
-		switch {
-		case until == UntilDOMReady && domReady,
-			(until == UntilLoad || until == UntilLoadOrGrace) && w.loaded:
-			// Drain what is already queued, so a status sent before the
-			// awaited event is not missed (nor a load event just behind
-			// dom_ready).
-			return true, w.drainQueued()
-		}
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-quiet:
-			return true, nil
-		case <-grace:
-			return true, w.drainQueued()
-		case <-w.life.Ready():
-			switch ev, err := w.lifecycle(); {
-			case err != nil:
-				return false, err
-			case ev == lifeLoad:
-				w.loaded = true
-				rearm()
-			case ev == lifeDOMReady:
-				domReady = true
-				if until == UntilLoadOrGrace && graceTimer == nil {
-					graceTimer = time.NewTimer(LoadGrace)
-					grace = graceTimer.C
-				}
-			}
-		case <-w.resp.Ready():
-			if err := w.readResponse(); err != nil {
-				return false, err
-			}
-		case <-w.sent.Ready():
-			ev, err := w.sent.Recv()
-			if err != nil {
-				return false, err
-			}
-			w.inflight[ev.RequestID] = struct{}{}
-			rearm()
-		case <-w.finished.Ready():
-			ev, err := w.finished.Recv()
-			if err != nil {
-				return false, err
-			}
-			delete(w.inflight, ev.RequestID)
-			rearm()
-		case <-w.failed.Ready():
-			ev, err := w.failed.Recv()
-			if err != nil {
-				return false, err
-			}
-			delete(w.inflight, ev.RequestID)
-			rearm()
-		}
-	}
-}
-
-// drainQueued reads the responses and the load event already queued when
-// the wait ends, without waiting for more.
-func (w *navWatch) drainQueued() error {
-	if err := w.drainResponses(); err != nil {
-		return err
-	}
-	for {
-		select {
-		case <-w.life.Ready():
-			ev, err := w.lifecycle()
-			if err != nil {
-				return err
-			}
-			if ev == lifeLoad {
-				w.loaded = true
-			}
-		default:
-			return nil
-		}
-	}
-}
-
-// Lifecycle events of the navigation's document that the wait reads.
-const (
-	lifeOther = iota
-	lifeDOMReady
-	lifeLoad
-)
-
-// lifecycle reads one lifecycle event and says which of the wait's it is:
-// an event of the main frame's current document once the navigation's own
-// committed. Every event of another frame, of a document before the
-// navigation's commit or of one replaced since, and of any other name, is
-// lifeOther.
-func (w *navWatch) lifecycle() (int, error) {
-	ev, err := w.life.Recv()
+		return false
+	})
 	if err != nil {
-		return lifeOther, err
+		return false, err
 	}
-	if string(ev.FrameID) != w.frame {
-		return lifeOther, nil
-	}
-	if ev.Name == "init" {
-		if ev.LoaderID == w.loader {
-			w.committed = true
-		}
-		if w.committed {
-			w.current = ev.LoaderID
-		}
-		return lifeOther, nil
-	}
-	if !w.committed || ev.LoaderID != w.current {
-		return lifeOther, nil
-	}
-	switch ev.Name {
-	case "load":
-		return lifeLoad, nil
-	case "DOMContentLoaded":
-		return lifeDOMReady, nil
-	}
-	return lifeOther, nil
-}
-
-func (w *navWatch) drainResponses() error {
-	for {
-		select {
-		case <-w.resp.Ready():
-			if err := w.readResponse(); err != nil {
-				return err
-			}
-		default:
-			return nil
-		}
-	}
-}
-
-// readResponse records the status of the navigation's own document
-// response: a Document response of the main frame under the navigation's
-// loader.
-func (w *navWatch) readResponse() error {
-	ev, err := w.resp.Recv()
-	if err != nil {
-		return err
-	}
-	if ev.Type != network.ResourceTypeDocument || ev.LoaderID != w.loader {
-		return nil
-	}
-	if ev.FrameID != nil && string(*ev.FrameID) != w.frame {
-		return nil
-	}
-	w.status = ev.Response.Status
-	return nil
+	return true, w.drain()
 }
