@@ -12,10 +12,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mafredri/cdp/protocol/accessibility"
+
 	"github.com/domsnap/domsnap/devtools/internal/htmlfiles"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/pageserve"
 	"github.com/domsnap/domsnap/internal/testkit/axcompare"
 	"github.com/domsnap/domsnap/live"
+	"github.com/domsnap/domsnap/snapshot"
 )
 
 func main() {
@@ -86,7 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		pctx, cancel := context.WithTimeout(ctx, *timeout)
-		cs, err := axcompare.Load(pctx, b, data)
+		cs, err := controls(pctx, b, data)
 		cancel()
 		if err != nil {
 			fmt.Fprintf(stdout, "%s: error %s\n", path, codeOf(err))
@@ -155,4 +159,37 @@ func codeOf(err error) string {
 		return string(c)
 	}
 	return "unknown"
+}
+
+// controls serves data on loopback with the charset offline analysis finds,
+// loads it in a fresh tab of b, captures it as a live session does, asks for
+// Chromium's accessibility tree of the same tab, and pairs the two
+// (axcompare.Compare). The tab and the server are closed before it returns.
+func controls(ctx context.Context, b *live.Browser, data []byte) ([]axcompare.Control, error) {
+	_, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
+	if err != nil {
+		return nil, err
+	}
+	srv, err := pageserve.Serve(data, info.Charset)
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Close()
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	if err := p.Navigate(ctx, srv.URL()); err != nil {
+		return nil, err
+	}
+	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
+	if err != nil {
+		return nil, err
+	}
+	ax, err := p.Client().Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs())
+	if err != nil {
+		return nil, err
+	}
+	return axcompare.Compare(data, raw, ax.Nodes)
 }
