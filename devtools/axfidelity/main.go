@@ -15,11 +15,11 @@ import (
 	"github.com/mafredri/cdp/protocol/accessibility"
 
 	"github.com/domsnap/domsnap/devtools/internal/htmlfiles"
+	"github.com/domsnap/domsnap/devtools/internal/rawcapture"
 	"github.com/domsnap/domsnap/errcode"
-	"github.com/domsnap/domsnap/internal/pageserve"
+	"github.com/domsnap/domsnap/internal/livehook"
 	"github.com/domsnap/domsnap/internal/testkit/axcompare"
 	"github.com/domsnap/domsnap/live"
-	"github.com/domsnap/domsnap/snapshot"
 )
 
 func main() {
@@ -161,35 +161,22 @@ func codeOf(err error) string {
 	return "unknown"
 }
 
-// controls serves data on loopback with the charset offline analysis finds,
-// loads it in a fresh tab of b, captures it as a live session does, asks for
-// Chromium's accessibility tree of the same tab, and pairs the two
-// (axcompare.Compare). The tab and the server are closed before it returns.
+// controls loads data in a fresh tab of b, captures it as a live session
+// does, asks for Chromium's accessibility tree of the same tab, and pairs the
+// two (axcompare.Compare).
 func controls(ctx context.Context, b *live.Browser, data []byte) ([]axcompare.Control, error) {
-	_, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
-	if err != nil {
-		return nil, err
-	}
-	srv, err := pageserve.Serve(data, info.Charset)
-	if err != nil {
-		return nil, err
-	}
-	defer srv.Close()
-	p, err := b.NewPage(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
-	if err := p.Navigate(ctx, srv.URL()); err != nil {
-		return nil, err
-	}
-	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
-	if err != nil {
-		return nil, err
-	}
-	ax, err := p.Client().Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs())
-	if err != nil {
-		return nil, err
-	}
-	return axcompare.Compare(data, raw, ax.Nodes)
+	var cs []axcompare.Control
+	err := rawcapture.Tab(ctx, b, rawcapture.AnyPort, data, "", func(p *live.Page) error {
+		raw, err := rawcapture.Page(ctx, p)
+		if err != nil {
+			return err
+		}
+		ax, err := livehook.Client(p).Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs())
+		if err != nil {
+			return err
+		}
+		cs, err = axcompare.Compare(data, raw, ax.Nodes)
+		return err
+	})
+	return cs, err
 }
