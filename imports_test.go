@@ -183,3 +183,124 @@ func hasGoFiles(t *testing.T, dir string) bool {
 	}
 	return false
 }
+
+// frontPackages are the layers that talk to a browser or to a person: live
+// and the tool server over it. Nothing under an internal folder may depend on
+// them, directly or through another package of the module, so that internal
+// stays the floor the drawing of the packages shows.
+var frontPackages = []string{modulePath + "/live", modulePath + "/mcp"}
+
+// moduleImports maps every package of this module (its import path) to the
+// module packages its non-test Go files import, whatever their build tags.
+// Folders holding a module of their own (devtools, examples) and testdata
+// are not part of it.
+func moduleImports(t *testing.T) map[string][]string {
+	t.Helper()
+	graph := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != "." {
+			if name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+		}
+		files, err := filepath.Glob(filepath.Join(path, "*.go"))
+		if err != nil {
+			return err
+		}
+		code := slices.DeleteFunc(files, func(f string) bool { return strings.HasSuffix(f, "_test.go") })
+		if len(code) == 0 {
+			return nil
+		}
+		pkg := modulePath
+		if path != "." {
+			pkg += "/" + filepath.ToSlash(path)
+		}
+		var deps []string
+		for _, p := range directImports(t, path) {
+			if p == modulePath || strings.HasPrefix(p, modulePath+"/") {
+				deps = append(deps, p)
+			}
+		}
+		graph[pkg] = deps
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return graph
+}
+
+// reaches lists the packages of targets that from depends on in graph,
+// directly or not, each with the chain of imports that leads to it.
+func reaches(graph map[string][]string, from string, targets []string) []string {
+	prev := map[string]string{from: ""}
+	queue := []string{from}
+	var out []string
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if slices.Contains(targets, p) {
+			chain := []string{p}
+			for q := prev[p]; q != ""; q = prev[q] {
+				chain = append(chain, q)
+			}
+			slices.Reverse(chain)
+			out = append(out, strings.Join(chain, " -> "))
+			continue
+		}
+		for _, d := range graph[p] {
+			if _, seen := prev[d]; !seen {
+				prev[d] = p
+				queue = append(queue, d)
+			}
+		}
+	}
+	return out
+}
+
+// TestInternalImportsNoFront holds every package under an internal folder
+// (internal/…, snapshot/internal/…), test kits included, below the fronts:
+// none imports live or mcp, directly or through another package of the
+// module. A kit that needs a browser takes what the browser gave as input;
+// the browser steps stay with its callers.
+func TestInternalImportsNoFront(t *testing.T) {
+	graph := moduleImports(t)
+	// The scan must see the module: the root, the fronts and the floor.
+	for _, want := range append([]string{modulePath, modulePath + "/internal/pageserve"}, frontPackages...) {
+		if _, ok := graph[want]; !ok {
+			t.Fatalf("the scan of the module found no package %s", want)
+		}
+	}
+	// The command imports both fronts, and a dependency two imports away
+	// is found with its chain.
+	if got := reaches(graph, modulePath+"/cmd/domsnap", frontPackages); len(got) != len(frontPackages) {
+		t.Fatalf("the command reaches %v; the scan should find every one of %v", got, frontPackages)
+	}
+	chain := map[string][]string{"a": {"b"}, "b": {"c", "a"}}
+	if got := reaches(chain, "a", []string{"c"}); !slices.Equal(got, []string{"a -> b -> c"}) {
+		t.Fatalf("reaches through one package: %v", got)
+	}
+	checked := 0
+	for pkg := range graph {
+		if !slices.Contains(strings.Split(pkg, "/"), "internal") {
+			continue
+		}
+		checked++
+		for _, chain := range reaches(graph, pkg, frontPackages) {
+			t.Errorf("%s runs back up: %s", pkg, chain)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no package under an internal folder was checked")
+	}
+}

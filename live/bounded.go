@@ -25,12 +25,12 @@ import (
 // (bounded_session.go).
 type BoundedSnapshotter interface {
 	Snapshotter
-	// CaptureBounded reads the main document in tree order until it has
+	// captureBounded reads the main document in tree order until it has
 	// read budget nodes that a scan pays for (bounded_session.go), the
 	// document node included, and at most limits.MaxTreeNodes nodes in all.
 	// again marks a retake within one observation, whose first capture
-	// already waited for the page as CaptureSnapshot does.
-	CaptureBounded(ctx context.Context, budget int, again bool) (*BoundedCapture, error)
+	// already waited for the page as captureSnapshot does.
+	captureBounded(ctx context.Context, budget int, again bool) (*BoundedCapture, error)
 }
 
 // BoundedCapture is one bounded capture as a page gave it.
@@ -67,9 +67,9 @@ const (
 	boundedGroup = "domsnap-bounded"
 )
 
-// CaptureBounded takes a bounded capture of the tab in one protocol call:
+// captureBounded takes a bounded capture of the tab in one protocol call:
 // the walker (walkerSource) runs in an isolated world, first waits for a
-// rendered frame as CaptureSnapshot does (unless again), and returns the
+// rendered frame as captureSnapshot does (unless again), and returns the
 // document's first nodes up to the budget; the custom elements it lists
 // are then described (DOM.describeNode) to find closed shadow roots. Backend node
 // ids are found later, node by node, when an analysis reads one (Resolve):
@@ -78,7 +78,7 @@ const (
 // about a second, while an analysis reads the ids of a few dozen nodes at
 // most. The ids are the browser's own, so a later call finds the element
 // again with DOM.resolveNode, as acting does.
-func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*BoundedCapture, error) {
+func (p *Page) captureBounded(ctx context.Context, budget int, again bool) (*BoundedCapture, error) {
 	life := ctx
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
@@ -153,7 +153,7 @@ type candidate struct{ node, entry, place int }
 // page did not change since the walk.
 type planEntry struct{ node, depth, count int }
 
-// errWholePage is CaptureBounded's answer for a page whose main document
+// errWholePage is captureBounded's answer for a page whose main document
 // holds content that content-visibility may skip (walkerSource): only the
 // whole snapshot says what of it is rendered, so the observation takes
 // that instead.

@@ -93,7 +93,7 @@ func nextBudget(b, held, bound int) (int, error) {
 // returned closer ends the capture (BoundedCapture.Close) once nothing
 // reads the tree's backend ids any more, and reports a failure to find one.
 func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, budget int, again bool) (json.RawMessage, *domtree.Tree, func() error, error) {
-	c, err := bs.CaptureBounded(ctx, budget, again)
+	c, err := bs.captureBounded(ctx, budget, again)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -30,9 +30,9 @@ type boundedTab struct {
 	resolved int
 }
 
-// CaptureBounded writes the page's first horizon nodes as the walker
+// captureBounded writes the page's first horizon nodes as the walker
 // does.
-func (b *boundedTab) CaptureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
+func (b *boundedTab) captureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
 	b.horizons = append(b.horizons, horizon)
 	if b.whole {
 		return nil, errWholePage

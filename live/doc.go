@@ -71,6 +71,13 @@
 // live result byte for byte. Error messages quote at most [limits.QuoteBytes] of anything
 // and never page content.
 //
+// The package exports no way to a capture before its scrub, to a tab's
+// protocol client or to a script run in a page: the snapshot methods of
+// [Snapshotter] and [BoundedSnapshotter] are unexported, so only Page and
+// this package's test fakes implement them. The module's own tests, the
+// parity check and the dev-only programs reach those through the internal
+// package livehook, which no program outside the module can import.
+//
 // # Acting
 //
 // [Session.Act] acts on one element of the tab (docs/reference.md#acting):
@@ -119,8 +126,8 @@
 // # Limits
 //
 // The analysis of a capture is bounded by the scan budgets of package limits.
-// A whole capture (Capture, CaptureSnapshot) is as large as the
-// page; an observation that computes something reads the page only up to a
+// A whole capture (Session.Capture's, and an observation's that is not read
+// the bounded way) is as large as the page; an observation that computes something reads the page only up to a
 // node horizon, retaken further when a scan reads past it
 // (bounded_session.go), so its capture is as large as what its scans read. Launch waits at most
 // Options.StartTimeout for the browser's first answer. Every protocol call runs

@@ -151,10 +151,6 @@ func (p *Page) stopStreams() {
 	}
 }
 
-// Client is the tab's protocol client, for tests and benchmarks that need a
-// call the Driver interface does not offer.
-func (p *Page) Client() *cdp.Client { return p.client }
-
 // Navigations reports how many main-frame navigations have committed in this
 // tab since it opened. It consumes every event already received and never
 // blocks on the page. Under a Guard, a main-frame commit outside the policy
@@ -215,12 +211,13 @@ func (p *Page) Navigate(ctx context.Context, url string) error {
 	return nil
 }
 
-// CaptureSnapshot takes one DOMSnapshot.captureSnapshot of the tab and
-// returns the reply's bytes exactly as the protocol sent them. It asks for the
-// given computed styles and for nothing else: no DOM rects, paint order,
-// colours or text-box details. A browser that has no DOMSnapshot domain
-// answers unsupported_adapter.
-func (p *Page) CaptureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error) {
+// captureSnapshot takes one DOMSnapshot.captureSnapshot of the tab and
+// returns the reply's bytes exactly as the protocol sent them, before any
+// scrub: only a Session (which scrubs them where they arrive) and package
+// livehook call it. It asks for the given computed styles and for nothing
+// else: no DOM rects, paint order, colours or text-box details. A browser
+// that has no DOMSnapshot domain answers unsupported_adapter.
+func (p *Page) captureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error) {
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
 	if err := p.awaitRenderedFrame(ctx); err != nil {
@@ -280,10 +277,11 @@ func (p *Page) awaitRenderedFrame(ctx context.Context) error {
 // methodNotFound is JSON-RPC's code for a method the server does not know.
 const methodNotFound = -32601
 
-// Evaluate runs a script in the page and returns its JSON value. Only tests
-// and benchmarks use it; analysis runs no script in the page's own world (an
-// observation's bounded walker runs in an isolated one, bounded.go).
-func (p *Page) Evaluate(ctx context.Context, expr string) (json.RawMessage, error) {
+// evaluate runs a script in the page and returns its JSON value. Only tests
+// and benchmarks use it (through package livehook); analysis runs no script
+// in the page's own world (an observation's bounded walker runs in an
+// isolated one, bounded.go).
+func (p *Page) evaluate(ctx context.Context, expr string) (json.RawMessage, error) {
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
 	r, err := p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetReturnByValue(true))

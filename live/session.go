@@ -27,13 +27,15 @@ type Driver interface {
 
 // Snapshotter is a Driver that can take DOM snapshots. A Session over a
 // Driver that is not a Snapshotter is an adapter without snapshots: it
-// answers every observation with unsupported_adapter.
+// answers every observation with unsupported_adapter. Its method is
+// unexported, so that no exported method hands out a capture before the
+// session scrubs it: Page and this package's test fakes implement it.
 type Snapshotter interface {
 	Driver
-	// CaptureSnapshot takes one DOMSnapshot.captureSnapshot of the main
+	// captureSnapshot takes one DOMSnapshot.captureSnapshot of the main
 	// document with exactly these computed styles and returns the reply's
 	// JSON as the protocol sent it.
-	CaptureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error)
+	captureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error)
 }
 
 // SessionOptions configure a Session.
@@ -498,10 +500,10 @@ func (r *reading) take(ctx context.Context) error {
 			// any retake.
 			r.bounded = false
 			r.s.captures++
-			r.raw, err = r.snapper.CaptureSnapshot(ctx, r.styles)
+			r.raw, err = r.snapper.captureSnapshot(ctx, r.styles)
 		}
 	} else {
-		r.raw, err = r.snapper.CaptureSnapshot(ctx, r.styles)
+		r.raw, err = r.snapper.captureSnapshot(ctx, r.styles)
 	}
 	if err != nil {
 		return leftDuringCapture(ctx, r.snapper, r.nav, err)

@@ -88,20 +88,20 @@ type navigatingTab struct {
 	to string
 }
 
-func (n navigatingTab) CaptureSnapshot(ctx context.Context, styles []string) (json.RawMessage, error) {
+func (n navigatingTab) captureSnapshot(ctx context.Context, styles []string) (json.RawMessage, error) {
 	if err := n.Page.Navigate(ctx, n.to); err != nil {
 		return nil, err
 	}
-	return n.Page.CaptureSnapshot(ctx, styles)
+	return n.Page.captureSnapshot(ctx, styles)
 }
 
-// CaptureBounded navigates too: a session observes through it when its
+// captureBounded navigates too: a session observes through it when its
 // driver offers it.
-func (n navigatingTab) CaptureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
+func (n navigatingTab) captureBounded(ctx context.Context, horizon int, again bool) (*BoundedCapture, error) {
 	if err := n.Page.Navigate(ctx, n.to); err != nil {
 		return nil, err
 	}
-	return n.Page.CaptureBounded(ctx, horizon, again)
+	return n.Page.captureBounded(ctx, horizon, again)
 }
 
 func TestNavigationDuringCapture(t *testing.T) {
@@ -227,12 +227,12 @@ type cancellingTab struct {
 	after time.Duration
 }
 
-func (c cancellingTab) CaptureSnapshot(ctx context.Context, styles []string) (json.RawMessage, error) {
+func (c cancellingTab) captureSnapshot(ctx context.Context, styles []string) (json.RawMessage, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	timer := time.AfterFunc(c.after, cancel)
 	defer timer.Stop()
-	return c.Page.CaptureSnapshot(ctx, styles)
+	return c.Page.captureSnapshot(ctx, styles)
 }
 
 func TestCancelledCapture(t *testing.T) {

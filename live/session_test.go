@@ -22,7 +22,7 @@ type fakeTab struct {
 	nav     uint64
 	capture json.RawMessage
 	// navHook runs on each Navigations call (numbered from 1); captureHook
-	// runs inside CaptureSnapshot. A non-nil error is returned by the call.
+	// runs inside captureSnapshot. A non-nil error is returned by the call.
 	navHook     func(call int) error
 	captureHook func() error
 	navCalls    int
@@ -43,7 +43,7 @@ func (f *fakeTab) Navigations(ctx context.Context) (uint64, error) {
 	return f.nav, nil
 }
 
-func (f *fakeTab) CaptureSnapshot(ctx context.Context, styles []string) (json.RawMessage, error) {
+func (f *fakeTab) captureSnapshot(ctx context.Context, styles []string) (json.RawMessage, error) {
 	f.captures++
 	f.styles = append([]string(nil), styles...)
 	if f.captureHook != nil {

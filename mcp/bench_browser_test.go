@@ -16,6 +16,7 @@ import (
 	"github.com/mafredri/cdp/protocol/accessibility"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/domsnap/domsnap/internal/livehook"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
 )
@@ -94,11 +95,11 @@ func BenchmarkAgentTools(b *testing.B) {
 				}})
 				t2 := time.Now()
 				tab := srv.onlyPage(b)
-				if _, err := tab.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles()); err != nil {
+				if _, err := livehook.Capture(ctx, tab, snapshot.DefaultComputedStyles()); err != nil {
 					b.Fatal(err)
 				}
 				t3 := time.Now()
-				ax, err := tab.Client().Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs())
+				ax, err := livehook.Client(tab).Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs())
 				if err != nil {
 					b.Fatal(err)
 				}

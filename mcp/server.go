@@ -178,7 +178,6 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-
 // Run serves one session over t (standard input and output with
 // sdk.StdioTransport) until the client closes its end or ctx ends, then
 // ends the session and closes the browser.

@@ -3,30 +3,22 @@ package parity
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/domsnap/domsnap/internal/livehook"
 	"github.com/domsnap/domsnap/internal/pageserve"
 	"github.com/domsnap/domsnap/live"
-
 	"github.com/domsnap/domsnap/snapshot"
 )
 
-// CaptureHTML serves data on a loopback port with the given charset (the one
-// offline analysis used; empty means ask snapshot.ParseHTML), loads it in a
-// fresh tab of b, and returns the DOMSnapshot.captureSnapshot reply exactly
-// as the protocol sent it. The tab and the server are closed before it
-// returns.
-func CaptureHTML(ctx context.Context, b *live.Browser, data []byte, charset string) (json.RawMessage, error) {
-	return captureHTMLAt(ctx, b, "127.0.0.1:0", data, charset)
-}
-
-func captureHTMLAt(ctx context.Context, b *live.Browser, addr string, data []byte, charset string) (json.RawMessage, error) {
-	if charset == "" {
-		_, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
-		if err != nil {
-			return nil, err
-		}
-		charset = info.Charset
-	}
-	srv, err := pageserve.ServeOn(addr, data, charset)
+// captureHTML serves data on a loopback port with the given charset (the one
+// offline analysis used), loads it in a fresh tab of b, and returns the
+// DOMSnapshot.captureSnapshot reply exactly as the protocol sent it: parity
+// compares with offline analysis what live analysis reads, and live's API
+// hands out no capture before its scrub (package livehook reaches it). The
+// reply is only decoded, never kept or shown. The tab and the server are
+// closed before it returns.
+func captureHTML(ctx context.Context, b *live.Browser, data []byte, charset string) (json.RawMessage, error) {
+	srv, err := pageserve.Serve(data, charset)
 	if err != nil {
 		return nil, err
 	}
@@ -39,11 +31,5 @@ func captureHTMLAt(ctx context.Context, b *live.Browser, addr string, data []byt
 	if err := p.Navigate(ctx, srv.URL()); err != nil {
 		return nil, err
 	}
-	return p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
-}
-
-// CaptureHTMLOn is CaptureHTML with the server bound to addr, for captures
-// that should record the same address on every run.
-func CaptureHTMLOn(ctx context.Context, b *live.Browser, addr string, data []byte, charset string) (json.RawMessage, error) {
-	return captureHTMLAt(ctx, b, addr, data, charset)
+	return livehook.Capture(ctx, p, snapshot.DefaultComputedStyles())
 }

@@ -77,17 +77,18 @@ func Check(ctx context.Context, b *live.Browser, data []byte, reqs []domsnap.Req
 	if err != nil {
 		return nil, err
 	}
-	raw, err := CaptureHTML(ctx, b, data, info.Charset)
+	raw, err := captureHTML(ctx, b, data, info.Charset)
 	if err != nil {
 		return nil, err
 	}
 	return parityOf(data, offTree, info.Charset, raw, reqs)
 }
 
-// CheckCapture is Check with the live side already captured: raw is the
-// reply of CaptureHTML for data, with the charset offline analysis found
-// (as Check captures it). It lets a caller that also wants the live tree
-// itself capture the page once.
+// CheckCapture is Check with the live side already captured: raw is a
+// DOMSnapshot.captureSnapshot reply (with snapshot.DefaultComputedStyles) of
+// data served as Check serves it, with the charset offline analysis found.
+// It lets a caller that also wants the live tree itself capture the page
+// once.
 func CheckCapture(data []byte, raw json.RawMessage, reqs []domsnap.Request) (*Report, error) {
 	offTree, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
 	if err != nil {

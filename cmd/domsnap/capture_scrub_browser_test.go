@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/domsnap/domsnap/internal/livehook"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
 )
@@ -54,7 +55,7 @@ func TestCaptureCommandScrubs(t *testing.T) {
 	if err := p.Navigate(ctx, url); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
+	raw, err := livehook.Capture(ctx, p, snapshot.DefaultComputedStyles())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestCaptureCommandScrubsEditable(t *testing.T) {
 	if err := p.Navigate(ctx, url); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
+	raw, err := livehook.Capture(ctx, p, snapshot.DefaultComputedStyles())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mafredri/cdp/protocol/accessibility"
+
 	"github.com/domsnap/domsnap/devtools/internal/htmlfiles"
+	"github.com/domsnap/domsnap/devtools/internal/rawcapture"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/livehook"
 	"github.com/domsnap/domsnap/internal/testkit/axcompare"
 	"github.com/domsnap/domsnap/live"
 )
@@ -86,7 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		pctx, cancel := context.WithTimeout(ctx, *timeout)
-		cs, err := axcompare.Load(pctx, b, data)
+		cs, err := controls(pctx, b, data)
 		cancel()
 		if err != nil {
 			fmt.Fprintf(stdout, "%s: error %s\n", path, codeOf(err))
@@ -155,4 +159,24 @@ func codeOf(err error) string {
 		return string(c)
 	}
 	return "unknown"
+}
+
+// controls loads data in a fresh tab of b, captures it as a live session
+// does, asks for Chromium's accessibility tree of the same tab, and pairs the
+// two (axcompare.Compare).
+func controls(ctx context.Context, b *live.Browser, data []byte) ([]axcompare.Control, error) {
+	var cs []axcompare.Control
+	err := rawcapture.Tab(ctx, b, rawcapture.AnyPort, data, "", func(p *live.Page) error {
+		raw, err := rawcapture.Page(ctx, p)
+		if err != nil {
+			return err
+		}
+		ax, err := livehook.Client(p).Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs())
+		if err != nil {
+			return err
+		}
+		cs, err = axcompare.Compare(data, raw, ax.Nodes)
+		return err
+	})
+	return cs, err
 }

@@ -15,13 +15,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/domsnap/domsnap/parity"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/domsnap/domsnap/devtools/internal/rawcapture"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
 )
@@ -66,7 +66,7 @@ func run(ctx context.Context, htmlDir, outDir, chrome, addr string) error {
 			return err
 		}
 		version = b.Version()
-		raw, err := parity.CaptureHTMLOn(ctx, b, addr, data, "")
+		raw, err := rawcapture.HTML(ctx, b, addr, data, "")
 		b.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", page, err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	domsnap "github.com/domsnap/domsnap"
+	"github.com/domsnap/domsnap/devtools/internal/rawcapture"
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/pageserve"
@@ -287,7 +288,7 @@ const failedRevision = "r1.0000000000000000.n1.o1"
 
 // wholeTree is the tab's whole snapshot, decoded as a session decodes one.
 func wholeTree(ctx context.Context, p *live.Page) (*domtree.Tree, error) {
-	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
+	raw, err := rawcapture.Page(ctx, p)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@
 //	bin/dev/realparity -bounded [-budget 64] [-chrome PATH] [-limit N] [-timeout 30s] DIR
 //
 // Each page is loaded once in a tab. Two whole snapshots are taken in a
-// row (Page.CaptureSnapshot); then, each through a fresh live.Session on
+// row (rawcapture.Page, the capture as the protocol sent it); then, each through a fresh live.Session on
 // that tab, the observation and each of parity.DefaultRequests are read the
 // bounded way (ReadOptions.Once), twice over: with each kind's own first
 // budget, and with -budget as every read's first (SessionOptions.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/domsnap/domsnap/devtools/internal/htmlfiles"
+	"github.com/domsnap/domsnap/devtools/internal/rawcapture"
 	"github.com/domsnap/domsnap/parity"
 
 	"github.com/domsnap/domsnap/errcode"
@@ -226,7 +227,7 @@ func checkPage(ctx context.Context, b *live.Browser, path string, timeout time.D
 	if err != nil {
 		return pageResult{err: codeOf(err)}
 	}
-	raw, err := parity.CaptureHTML(ctx, b, data, info.Charset)
+	raw, err := rawcapture.HTML(ctx, b, rawcapture.AnyPort, data, info.Charset)
 	if err != nil {
 		return pageResult{err: codeOf(err)}
 	}

@@ -1,7 +1,6 @@
 package axcompare
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,8 +9,6 @@ import (
 
 	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/domtree"
-	"github.com/domsnap/domsnap/internal/pageserve"
-	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot"
 )
 
@@ -55,31 +52,12 @@ func (c Control) NameAgrees() bool { return c.Found && Normalize(c.Name) == Norm
 // Normalize collapses every run of white space to one space and trims.
 func Normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// Load serves data on loopback, loads it in a fresh tab of b, captures it,
-// observes the capture, and pairs every listed control with Chromium's node
-// for it. The tab and the server are closed before it returns.
-func Load(ctx context.Context, b *live.Browser, data []byte) ([]Control, error) {
-	_, info, err := snapshot.ParseHTML(data, snapshot.HTMLOptions{})
-	if err != nil {
-		return nil, err
-	}
-	srv, err := pageserve.Serve(data, info.Charset)
-	if err != nil {
-		return nil, err
-	}
-	defer srv.Close()
-	p, err := b.NewPage(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
-	if err := p.Navigate(ctx, srv.URL()); err != nil {
-		return nil, err
-	}
-	raw, err := p.CaptureSnapshot(ctx, snapshot.DefaultComputedStyles())
-	if err != nil {
-		return nil, err
-	}
+// Compare observes raw, the DOMSnapshot.captureSnapshot reply (with
+// snapshot.DefaultComputedStyles) of the page whose file is data, decoded as
+// a live session decodes a capture, and pairs every control the observation
+// lists with Chromium's node for the same element among ax, the nodes of
+// Accessibility.getFullAXTree of the same tab.
+func Compare(data []byte, raw json.RawMessage, ax []accessibility.AXNode) ([]Control, error) {
 	tree, err := snapshot.DecodeCapture(raw, snapshot.CaptureOptions{ComputedStyles: snapshot.DefaultComputedStyles()})
 	if err != nil {
 		return nil, err
@@ -88,12 +66,8 @@ func Load(ctx context.Context, b *live.Browser, data []byte) ([]Control, error) 
 	if err != nil {
 		return nil, err
 	}
-	ax, err := p.Client().Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs())
-	if err != nil {
-		return nil, err
-	}
-	byBackend := make(map[int64]accessibility.AXNode, len(ax.Nodes))
-	for _, n := range ax.Nodes {
+	byBackend := make(map[int64]accessibility.AXNode, len(ax))
+	for _, n := range ax {
 		if n.BackendDOMNodeID == nil {
 			continue
 		}

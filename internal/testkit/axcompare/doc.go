@@ -1,10 +1,11 @@
 // Package axcompare measures how the page view's controls
 // (docs/reference.md#the-page-view) agree with Chromium's accessibility
-// tree. It loads a page in a tab, captures it as a live session does, takes
-// the observation of that capture, and for every control the observation
-// lists finds the element Chromium computed (by the backend node id the
-// capture recorded, in Accessibility.getFullAXTree of the same tab) and
-// compares the role and the name.
+// tree. Given a page's capture and Accessibility.getFullAXTree of the same
+// tab, it takes the observation of that capture, and for every control the
+// observation lists finds the element Chromium computed (by the backend node
+// id the capture recorded) and compares the role and the name. Loading the
+// page and asking the browser are its callers' steps, so that this kit
+// imports nothing that talks to a browser and stays below package live.
 //
 // Agreement is counted, not assumed: Compare says for each control whether
 // the roles and the names are the same, and Classify names the rule of the

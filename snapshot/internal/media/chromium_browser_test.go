@@ -5,7 +5,6 @@ package media_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/domsnap/domsnap/internal/pageserve"
 	"os"
 	"strings"
 	"testing"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/mafredri/cdp/protocol/emulation"
 
+	"github.com/domsnap/domsnap/internal/livehook"
+	"github.com/domsnap/domsnap/internal/pageserve"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot/internal/media"
 )
@@ -55,10 +56,10 @@ func TestRecordedAnswersAreChromiums(t *testing.T) {
 	}
 	defer p.Close()
 	m := emulation.NewSetDeviceMetricsOverrideArgs(1280, 800, 1, false).SetScreenWidth(1280).SetScreenHeight(800)
-	if err := p.Client().Emulation.SetDeviceMetricsOverride(ctx, m); err != nil {
+	if err := livehook.Client(p).Emulation.SetDeviceMetricsOverride(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Client().Emulation.SetEmulatedMedia(ctx, emulation.NewSetEmulatedMediaArgs().SetFeatures([]emulation.MediaFeature{
+	if err := livehook.Client(p).Emulation.SetEmulatedMedia(ctx, emulation.NewSetEmulatedMediaArgs().SetFeatures([]emulation.MediaFeature{
 		{Name: "prefers-color-scheme", Value: "light"}, {Name: "prefers-reduced-motion", Value: "no-preference"},
 		{Name: "prefers-reduced-transparency", Value: "no-preference"}, {Name: "prefers-contrast", Value: "no-preference"},
 		{Name: "forced-colors", Value: "none"}, {Name: "color-gamut", Value: "srgb"},
@@ -73,7 +74,7 @@ func TestRecordedAnswersAreChromiums(t *testing.T) {
 	for start := 0; start < len(queries); start += batch {
 		end := min(start+batch, len(queries))
 		list, _ := json.Marshal(queries[start:end])
-		raw, err := p.Evaluate(ctx, "JSON.stringify("+string(list)+".map(q => matchMedia(q).matches))")
+		raw, err := livehook.Evaluate(ctx, p, "JSON.stringify("+string(list)+".map(q => matchMedia(q).matches))")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,10 +5,11 @@ package style_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/domsnap/domsnap/internal/pageserve"
 	"testing"
 	"time"
 
+	"github.com/domsnap/domsnap/internal/livehook"
+	"github.com/domsnap/domsnap/internal/pageserve"
 	"github.com/domsnap/domsnap/live"
 	"github.com/domsnap/domsnap/snapshot/internal/style"
 )
@@ -44,7 +45,7 @@ func TestKnownPropertiesAreChromiums(t *testing.T) {
 	for start := 0; start < len(names); start += batch {
 		end := min(start+batch, len(names))
 		list, _ := json.Marshal(names[start:end])
-		raw, err := p.Evaluate(ctx, "JSON.stringify("+string(list)+".filter(n => !CSS.supports(n, 'inherit')))")
+		raw, err := livehook.Evaluate(ctx, p, "JSON.stringify("+string(list)+".filter(n => !CSS.supports(n, 'inherit')))")
 		if err != nil {
 			t.Fatal(err)
 		}
