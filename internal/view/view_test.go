@@ -96,6 +96,8 @@ func TestControls(t *testing.T) {
 			`<form><input aria-label=q><ul><li><a href=3>in list</a></li></ul></form>`,
 			[]ctl{{Role: "link", Name: "Details", In: "table/0/0"}, {Role: "link", Name: "Details", In: "table/0/1"},
 				{Role: "textbox", Name: "q", In: "form/0/0"}, {Role: "link", Name: "in list", In: "list/0/0"}}},
+		{"a label holding only an image", `<form><label for=searchbar><img src=search.svg alt="Search"></label><input type=text id=searchbar value=CANARY-typed></form>`,
+			[]ctl{{Role: "textbox", Name: "Search", In: "form/0/0"}}},
 		{"types without a role", `<input type=date aria-label=D><input type=color>`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
