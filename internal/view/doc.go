@@ -22,7 +22,8 @@
 //     contenteditable element.
 //
 // A control inside a row of an inventory collection names the innermost
-// such row. The caller hands the rows in ([RowsOf]); the scan keeps the
+// table or list row around it, else the form row it is. The caller hands
+// the rows in ([RowsOf]); the scan keeps the
 // stack of rows around the walk as it goes, so finding a control's row costs
 // nothing per control.
 //
@@ -38,7 +39,10 @@
 //     that walk saw past the first limits.MaxOptions.
 //   - An option's text is its text children alone, as a browser renders it.
 //   - A form control that is itself a row of a form in the inventory lies in
-//     that row.
+//     that row, unless a table or list row of the inventory holds it: the
+//     table row is how a person names a checkbox of a changelist whose
+//     table lies inside the form, and the form row would always win as the
+//     innermost, being the control itself.
 //   - Region names are bounded like cell summaries and a cut name keeps its
 //     prefix, as inventory names do; only control names say they were cut.
 //   - A region or form whose name is empty is no region, and is not counted

@@ -209,6 +209,25 @@ func (s *scanner) track(n domtree.Node) {
 	}
 }
 
+// innermost is the row a control the walk is at lies in: the innermost
+// open row of a table or list, else the innermost open row of a form. A
+// form's row is the control itself, so it would always be the innermost;
+// but a checkbox in a table that lies inside a form (a changelist whose
+// rows are ticked for an action) is found by its table row, which is what a
+// person names it by, and only a control in no table or list row names its
+// form.
+func (s *scanner) innermost() (Row, bool) {
+	for i := len(s.open) - 1; i >= 0; i-- {
+		if s.open[i].Kind != aria.Form {
+			return s.open[i], true
+		}
+	}
+	if len(s.open) > 0 {
+		return s.open[len(s.open)-1], true
+	}
+	return Row{}, false
+}
+
 // control records a control, or counts it once MaxControls are listed.
 func (s *scanner) control(n domtree.Node, role string) {
 	if len(s.v.Controls) == limits.MaxControls {
@@ -242,9 +261,8 @@ func (s *scanner) control(n domtree.Node, role string) {
 	}
 	c.Selected = role == "tab" && domtree.EqualFold(n.AttrValue("aria-selected"), "true")
 	c.Secret = secretField(n)
-	if len(s.open) > 0 {
-		c.In, c.HasIn = s.open[len(s.open)-1], true
-	}
+	c.In, c.HasIn = s.innermost()
+
 	if n.Is("select") {
 		c.Select = true
 		c.Options, c.OptionsOmitted = options(n)

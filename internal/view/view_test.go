@@ -98,6 +98,12 @@ func TestControls(t *testing.T) {
 				{Role: "textbox", Name: "q", In: "form/0/0"}, {Role: "link", Name: "in list", In: "list/0/0"}}},
 		{"a label holding only an image", `<form><label for=searchbar><img src=search.svg alt="Search"></label><input type=text id=searchbar value=CANARY-typed></form>`,
 			[]ctl{{Role: "textbox", Name: "Search", In: "form/0/0"}}},
+		{"a table inside a form: its controls name their table row", `<form><select aria-label=Action><option>Delete</option></select><button>Go</button>` +
+			`<table><tr><th>Name</th></tr><tr><td><input type=checkbox aria-label=Select></td><td><a href=1>Widget</a></td></tr></table></form>`,
+			[]ctl{{Role: "combobox", Name: "Action", Select: true, Options: []string{"Delete"}, In: "form/0/0"}, {Role: "button", Name: "Go", In: "form/0/1"},
+				{Role: "checkbox", Name: "Select", Checked: "false", In: "table/0/1"}, {Role: "link", Name: "Widget", In: "table/0/1"}}},
+		{"a form inside a table cell: its control names the table row", `<table><tr><td>Widget</td><td><form><button>Delete</button></form></td></tr></table>`,
+			[]ctl{{Role: "button", Name: "Delete", In: "table/0/0"}}},
 		{"types without a role", `<input type=date aria-label=D><input type=color>`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
