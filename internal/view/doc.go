@@ -10,8 +10,9 @@
 // they are not nodes of the tree. What each visited node adds:
 //
 //   - a visible element whose role is a control role becomes a control
-//     record; a form control (docs/reference.md#rows) takes the form role
-//     column's role and the label column's name, any other control the text
+//     record; a form control (docs/reference.md#rows) keeps an explicit
+//     control role and otherwise takes the form role column's role, and
+//     takes the label column's name; any other control the text
 //     aria-labelledby names, else aria-label, else its content (an image's
 //     alt included), else title;
 //   - a visible landmark or heading, or a region or form with a name,

@@ -10,20 +10,32 @@ import (
 
 // controlRole is n's role when it makes n a control of the page view, ""
 // otherwise; role is aria.Role(n). A form control (docs/reference.md#rows)
-// takes the form role column's role; any other element its role by
+// keeps an explicit role that is a control role (<button role=link> is a
+// link, <button role=tab> a tab, as Chromium has them) and otherwise takes
+// the form role column's role, so <button role=heading> stays a button and
+// <input type=date> is none; any other element has its role by
 // docs/reference.md#finding-the-collection, so a[href] and area[href] are
 // links and role="presentation" is honoured.
 func controlRole(n domtree.Node, role string) string {
-	if collect.IsControl(n) {
+	if collect.IsControl(n) && !isControlRole(aria.ExplicitRole(n)) {
 		role = cells.FormCell(n, cells.ColumnRole).Text
 	}
+	if isControlRole(role) {
+		return role
+	}
+	return ""
+}
+
+// isControlRole reports whether an element of this role is a control of the
+// page view.
+func isControlRole(role string) bool {
 	switch role {
 	case "button", "checkbox", "combobox", "link", "listbox", "menuitem",
 		"menuitemcheckbox", "menuitemradio", "radio", "searchbox", "slider",
 		"spinbutton", "switch", "tab", "textbox":
-		return role
+		return true
 	}
-	return ""
+	return false
 }
 
 // regionRole reports whether an element of this role may be a region: a

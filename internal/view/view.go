@@ -243,15 +243,18 @@ func (s *scanner) control(n domtree.Node, role string) {
 	c.Disabled = cells.FormCell(n, cells.ColumnDisabled).Text == "true"
 	c.Required = cells.FormCell(n, cells.ColumnRequired).Text == "true"
 	switch role {
-	case "checkbox", "radio", "switch":
+	case "checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio":
+		// The checked column gives a native checkbox's or radio's own
+		// state whatever its role (<input type=checkbox
+		// role=menuitemcheckbox> is checked as it is drawn, as in
+		// Chromium), and aria-checked for the form-row roles.
 		c.Checked = cells.FormCell(n, cells.ColumnChecked).Text
 		if c.Checked == "" {
 			// An element whose role came from elsewhere than the form
-			// columns (an implicit one) still has a state: aria-checked.
+			// columns (an implicit one, a menu item's) still has a state:
+			// aria-checked.
 			c.Checked = ariaChecked(n)
 		}
-	case "menuitemcheckbox", "menuitemradio":
-		c.Checked = ariaChecked(n)
 	}
 	switch v := n.AttrValue("aria-expanded"); {
 	case domtree.EqualFold(v, "true"):

@@ -104,6 +104,12 @@ func TestControls(t *testing.T) {
 				{Role: "checkbox", Name: "Select", Checked: "false", In: "table/0/1"}, {Role: "link", Name: "Widget", In: "table/0/1"}}},
 		{"a form inside a table cell: its control names the table row", `<table><tr><td>Widget</td><td><form><button>Delete</button></form></td></tr></table>`,
 			[]ctl{{Role: "button", Name: "Delete", In: "table/0/0"}}},
+		{"a form control keeps an explicit control role", `<button role=link>Docs</button><button role=tab aria-selected=true>Tab</button>` +
+			`<input type=checkbox role=menuitemcheckbox checked aria-label=Bold><input type=checkbox role=menuitemradio aria-checked=true aria-label=Left>` +
+			`<button role=heading>Not a heading</button><input type=submit role=presentation value=Send><input type=checkbox role=switch aria-label=Sw>`,
+			[]ctl{{Role: "link", Name: "Docs"}, {Role: "tab", Name: "Tab", Selected: true},
+				{Role: "menuitemcheckbox", Name: "Bold", Checked: "true"}, {Role: "menuitemradio", Name: "Left", Checked: "false"},
+				{Role: "button", Name: "Not a heading"}, {Role: "button", Name: "Send"}, {Role: "switch", Name: "Sw", Checked: "false"}}},
 		{"types without a role", `<input type=date aria-label=D><input type=color>`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
