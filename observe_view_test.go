@@ -94,6 +94,26 @@ func TestPageView(t *testing.T) {
 	}
 }
 
+// A sortable header is a control whose record says how the table is
+// sorted by it, after selected and before required in key order, and whose
+// target a click fits.
+func TestSortableHeaderRecord(t *testing.T) {
+	o, err := Observe(obsParse(t, `<table><tr><th aria-sort=ascending aria-required=true>Price</th><th aria-sort=none>Name</th><th>Notes</th></tr>`+
+		`<tr><td>1</td><td>a</td><td>-</td></tr></table>`), liveRev(t, 3), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(appendControls(nil, o.Controls, true))
+	want := `[{"ref":"a3.1","role":"columnheader","name":"Price","sort":"ascending","required":true,"in":{"kind":"table","index":0,"position":0}},` +
+		`{"ref":"a3.2","role":"columnheader","name":"Name","sort":"none","in":{"kind":"table","index":0,"position":0}}]`
+	if got != want {
+		t.Errorf("controls\n got %s\nwant %s", got, want)
+	}
+	if tg, err := o.ActionTarget("a3.1"); err != nil || tg.Role != "columnheader" {
+		t.Errorf("header target %+v %v", tg, err)
+	}
+}
+
 func TestActionTarget(t *testing.T) {
 	o := observeView(t, liveRev(t, 7))
 	sel, err := o.ActionTarget("a7.5")

@@ -253,6 +253,9 @@ func controlState(c domsnap.Control) string {
 	if c.Selected {
 		parts = append(parts, "selected")
 	}
+	if c.Sort != "" {
+		parts = append(parts, "sort="+c.Sort)
+	}
 	if c.Options != nil {
 		n := len(c.Options) + c.OptionsOmitted
 		parts = append(parts, strconv.Itoa(n)+" options")

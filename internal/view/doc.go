@@ -15,6 +15,8 @@
 //     takes the label column's name; any other control the text
 //     aria-labelledby names, else aria-label, else its content (an image's
 //     alt included), else title;
+//   - a visible column or row header with a non-empty aria-sort becomes a
+//     control record too, with its sort state, named as any other control;
 //   - a visible landmark or heading, or a region or form with a name,
 //     becomes a region record;
 //   - a visible text node adds its text, joined by the cell-text rules (a
@@ -48,6 +50,10 @@
 //     prefix, as inventory names do; only control names say they were cut.
 //   - A region or form whose name is empty is no region, and is not counted
 //     in RegionsOmitted either.
+//   - aria-sort makes a header sortable when it holds anything but ASCII
+//     whitespace (ARIA reads an empty value as absent); its value is
+//     compared whole and ASCII case-insensitively, and one that is not
+//     ascending, descending or other reads as none, the default.
 //   - aria-level is read as HTML reads a non-negative integer; 0, a value
 //     above limits.MaxSafeInteger or one that does not parse gives level 2.
 //   - A heading's name is aria-labelledby's text, else aria-label, else its

@@ -23,7 +23,45 @@ func controlRole(n domtree.Node, role string) string {
 	if isControlRole(role) {
 		return role
 	}
+	if isHeaderRole(role) && sortable(n) {
+		// A header that says how its table is sorted is how a person
+		// sorts it: clicking "Price" orders the rows by price.
+		return role
+	}
 	return ""
+}
+
+// isHeaderRole reports whether an element of this role is a table header
+// cell, which aria-sort makes a control.
+func isHeaderRole(role string) bool {
+	return role == "columnheader" || role == "rowheader"
+}
+
+// sortable reports whether a header cell says it sorts its table: it has
+// an aria-sort attribute that is not empty. Any value counts, none too (a
+// sortable column not sorted now); an empty value is as if absent, as ARIA
+// has it.
+func sortable(n domtree.Node) bool {
+	v := n.AttrValue("aria-sort")
+	for i := 0; i < len(v); i++ {
+		if !domtree.IsASCIISpace(v[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// sortState is a sortable header's aria-sort: ascending, descending or
+// other as it says (ASCII case-insensitively, as every ARIA state here),
+// else none, the attribute's default.
+func sortState(n domtree.Node) string {
+	v := n.AttrValue("aria-sort")
+	for _, s := range [...]string{"ascending", "descending", "other"} {
+		if domtree.EqualFold(v, s) {
+			return s
+		}
+	}
+	return "none"
 }
 
 // isControlRole reports whether an element of this role is a control of the

@@ -46,6 +46,9 @@ type Control struct {
 	Expanded string
 	// Selected is aria-selected="true" on a tab.
 	Selected bool
+	// Sort is a sortable header's aria-sort: "ascending", "descending",
+	// "other" or "none"; "" for every other control.
+	Sort string
 	// Select is true for a <select>, whose Options and OptionsOmitted apply.
 	Select bool
 	// Options holds the texts of the select's first limits.MaxOptions
@@ -263,6 +266,9 @@ func (s *scanner) control(n domtree.Node, role string) {
 		c.Expanded = "false"
 	}
 	c.Selected = role == "tab" && domtree.EqualFold(n.AttrValue("aria-selected"), "true")
+	if isHeaderRole(role) {
+		c.Sort = sortState(n)
+	}
 	c.Secret = secretField(n)
 	c.In, c.HasIn = s.innermost()
 

@@ -33,6 +33,7 @@ type ctl struct {
 	Disabled, Required       bool
 	Checked, Expanded        string
 	Selected, Select, Secret bool
+	Sort                     string
 	Options                  []string
 	OptionsOmitted           int
 	In                       string
@@ -43,7 +44,7 @@ func controls(v view.View) []ctl {
 	for _, c := range v.Controls {
 		x := ctl{Role: c.Role, Name: c.Name.Text, NameTruncated: c.Name.Truncated,
 			Disabled: c.Disabled, Required: c.Required, Checked: c.Checked, Expanded: c.Expanded,
-			Selected: c.Selected, Select: c.Select, Secret: c.Secret, Options: c.Options, OptionsOmitted: c.OptionsOmitted}
+			Selected: c.Selected, Select: c.Select, Secret: c.Secret, Sort: c.Sort, Options: c.Options, OptionsOmitted: c.OptionsOmitted}
 		if c.HasIn {
 			x.In = c.In.Kind.String() + "/" + itoa(c.In.Index) + "/" + itoa(c.In.Position)
 		}
@@ -110,6 +111,16 @@ func TestControls(t *testing.T) {
 			[]ctl{{Role: "link", Name: "Docs"}, {Role: "tab", Name: "Tab", Selected: true},
 				{Role: "menuitemcheckbox", Name: "Bold", Checked: "true"}, {Role: "menuitemradio", Name: "Left", Checked: "false"},
 				{Role: "button", Name: "Not a heading"}, {Role: "button", Name: "Send"}, {Role: "switch", Name: "Sw", Checked: "false"}}},
+		{"sortable headers of a native table", `<table><thead><tr><th aria-sort=ascending>Name</th><th aria-sort=NONE>Price</th><th>Notes</th><th aria-sort=" ">Blank</th>` +
+			`<th aria-sort=bogus>Odd</th><th aria-sort=descending style="visibility:hidden">Hidden</th></tr></thead>` +
+			`<tr><th scope=row aria-sort=other>Widget</th><td aria-sort=ascending>4.50</td></tr></table>`,
+			[]ctl{{Role: "columnheader", Name: "Name", Sort: "ascending", In: "table/0/0"}, {Role: "columnheader", Name: "Price", Sort: "none", In: "table/0/0"},
+				{Role: "columnheader", Name: "Odd", Sort: "none", In: "table/0/0"}, {Role: "rowheader", Name: "Widget", Sort: "other", In: "table/0/1"}}},
+		{"sortable headers of a grid, and a button inside one", `<div role=grid><div role=row><div role=columnheader aria-sort=DESCENDING aria-label="Quantity">Qty</div>` +
+			`<div role=columnheader aria-sort=none><button>Price</button></div><div role=gridcell aria-sort=ascending>x</div></div></div>` +
+			`<table role=presentation><tr><th aria-sort=ascending>Layout</th></tr></table>`,
+			[]ctl{{Role: "columnheader", Name: "Quantity", Sort: "descending", In: "table/0/0"}, {Role: "columnheader", Name: "Price", Sort: "none", In: "table/0/0"},
+				{Role: "button", Name: "Price", In: "table/0/0"}}},
 		{"types without a role", `<input type=date aria-label=D><input type=color>`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
