@@ -19,6 +19,9 @@ var (
 	genRoles = []string{"row", "cell", "rowgroup", "table", "grid", "list",
 		"listitem", "none", "form", "button", "columnheader", "gridcell", "bogus row", "group"}
 	genSpans = []string{"0", "1", "2", "2;", "x", " 3"}
+	// genCounts are aria-rowcount and aria-colcount values, each with the
+	// count it declares (0: none).
+	genCounts = map[string]int{"1001": 1001, "-1": -1, "0": 0, "2": 2, "x": 0, " 3;": 3, "-5": 0, "+1": 1}
 	// genChildren biases the drawn names towards real structure, so rows,
 	// cells and items are common rather than rare.
 	genChildren = map[string][]string{
@@ -105,6 +108,11 @@ func (g *treeGen) children(parent int, name string, vis domtree.Visibility, dept
 		if rapid.IntRange(0, 7).Draw(t, "hasSpan") == 7 {
 			a := rapid.SampledFrom([]string{"colspan", "rowspan", "aria-rowspan", "aria-colspan"}).Draw(t, "span")
 			attrs = append(attrs, domtree.Attr{Name: a, Value: rapid.SampledFrom(genSpans).Draw(t, "spanValue")})
+		}
+		if rapid.IntRange(0, 7).Draw(t, "hasCount") == 7 {
+			a := rapid.SampledFrom([]string{"aria-rowcount", "aria-colcount"}).Draw(t, "count")
+			v := rapid.SampledFrom([]string{"1001", "-1", "0", "2", "x", " 3;", "-5", "+1"}).Draw(t, "countValue")
+			attrs = append(attrs, domtree.Attr{Name: a, Value: v})
 		}
 		info := domtree.ElementInfo{Display: domtree.DisplayBlock, Visibility: vis}
 		switch rapid.IntRange(0, 23).Draw(t, "state") {
@@ -210,8 +218,33 @@ func checkRows(t *rapid.T, c Collection, limit int) {
 	if !cmp.Equal(got, again, nodeEq) {
 		t.Fatal("row scan is not deterministic")
 	}
-	if got.Scan.Visited > limit || got.Scan.Limit != limit || got.Complete == got.Scan.Exhausted {
-		t.Fatalf("scan %+v complete %v, limit %d", got.Scan, got.Complete, limit)
+	if got.Scan.Visited > limit || got.Scan.Limit != limit {
+		t.Fatalf("scan %+v, limit %d", got.Scan, limit)
+	}
+	// A table's declared counts are its attributes' as genCounts reads
+	// them; it is complete when the scan was not cut and it declares no
+	// more rows than it saw and no more columns than its widest row has.
+	wantRows, wantCols, widest := 0, 0, 0
+	if c.Kind == aria.Table {
+		wantRows, wantCols = genCounts[c.Element.AttrValue("aria-rowcount")], genCounts[c.Element.AttrValue("aria-colcount")]
+		for _, r := range got.Rows {
+			widest = max(widest, len(r.Cells))
+		}
+	}
+	// Only a count saying more than was seen is kept.
+	if wantRows != -1 && wantRows <= len(got.Rows) {
+		wantRows = 0
+	}
+	if wantCols != -1 && wantCols <= got.Columns {
+		wantCols = 0
+	}
+	if got.DeclaredRows != wantRows || got.DeclaredColumns != wantCols || got.Columns < widest || (c.Kind != aria.Table && got.Columns != 0) {
+		t.Fatalf("declared %d rows, %d columns, %d columns held; want %d, %d and at least %d",
+			got.DeclaredRows, got.DeclaredColumns, got.Columns, wantRows, wantCols, widest)
+	}
+	more := wantRows != 0 || wantCols != 0
+	if got.Complete != (!got.Scan.Exhausted && !more) {
+		t.Fatalf("complete %v, exhausted %v, declared more %v", got.Complete, got.Scan.Exhausted, more)
 	}
 	full := scanRows(c, math.MaxInt32)
 	if got.Scan.Exhausted != (full.Scan.Visited > limit) {

@@ -38,12 +38,25 @@ func scanRows(c Collection, limit int) Rows {
 	case aria.Form:
 		s.form()
 	}
-	out := Rows{Scan: s.b.Report()}
-	out.Complete = !out.Scan.Exhausted
+	out := Rows{Scan: s.b.Report(), Columns: s.columns}
 	out.Rows = make([]Row, 0, len(s.head)+len(s.body)+len(s.foot))
 	out.Rows = append(out.Rows, s.head...)
 	out.Rows = append(out.Rows, s.body...)
 	out.Rows = append(out.Rows, s.foot...)
+	out.Complete = !out.Scan.Exhausted
+	if c.Kind == aria.Table {
+		// What the document holds is what the scan saw: a table that
+		// declares more rows or columns is not complete, whatever the scan
+		// read, since the rest lies nowhere a scan could reach. A count no
+		// larger than what was seen says nothing new and is not kept, as
+		// Chromium exposes none then either.
+		if d := declared(c.Element, "aria-rowcount"); short(d, len(out.Rows)) {
+			out.DeclaredRows, out.Complete = d, false
+		}
+		if d := declared(c.Element, "aria-colcount"); short(d, out.Columns) {
+			out.DeclaredColumns, out.Complete = d, false
+		}
+	}
 	return out
 }
 
@@ -54,6 +67,9 @@ type rowScanner struct {
 	el               domtree.Node
 	b                limits.Budget
 	head, body, foot []Row
+	// columns is the most cells a seen table row has, counted before an
+	// unsupported span empties the row.
+	columns int
 }
 
 // spend takes one node from the budget, marking the scan exhausted when none
@@ -87,6 +103,7 @@ type openRow struct {
 }
 
 func (s *rowScanner) close(r *openRow, ariaRows bool) {
+	s.columns = max(s.columns, len(r.cells))
 	row := Row{Element: r.el, Cells: r.cells}
 	row.Header = r.place == placeHead || (len(r.cells) > 0 && r.header)
 	if r.group.row(r.cells, ariaRows) {

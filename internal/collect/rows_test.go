@@ -569,3 +569,74 @@ div role=generic
 		}
 	}
 }
+
+// TestDeclaredCounts: a table that declares more rows or columns than its
+// row scan saw (a grid virtualised by a script, drawing 2 of its 1,001 rows)
+// is not complete, and the counts it declares are reported; a count no
+// larger than what was seen changes nothing and is not reported.
+func TestDeclaredCounts(t *testing.T) {
+	grid := func(attrs string) string {
+		return `
+div role=grid ` + attrs + `
+  div role=row
+    div role=columnheader
+    div role=columnheader
+  div role=row
+    div role=gridcell
+    div role=gridcell
+`
+	}
+	native := func(attrs string) string {
+		return `
+table ` + attrs + `
+  tr
+    td colspan=3
+  tr
+    td
+    td
+`
+	}
+	for _, c := range []struct {
+		name       string
+		kind       aria.Kind
+		page       string
+		rows, cols int
+		complete   bool
+	}{
+		{"more rows declared", aria.Table, grid(`aria-rowcount=1001`), 1001, 0, false},
+		{"as many rows as seen: kept out", aria.Table, grid(`aria-rowcount=2`), 0, 0, true},
+		{"fewer rows than seen: kept out", aria.Table, grid(`aria-rowcount=1`), 0, 0, true},
+		{"an unknown number of rows", aria.Table, grid(`aria-rowcount=-1`), Unknown, 0, false},
+		{"more columns declared", aria.Table, grid(`aria-colcount=5`), 0, 5, false},
+		{"as many columns as the widest row", aria.Table, grid(`aria-colcount=2 aria-rowcount="3;"`), 3, 0, false},
+		{"an unknown number of columns", aria.Table, grid(`aria-colcount=-1`), 0, Unknown, false},
+		{"no count: 0, below -1, unreadable", aria.Table, grid(`aria-rowcount=0 aria-colcount=-2`), 0, 0, true},
+		{"unreadable", aria.Table, grid(`aria-rowcount=many aria-colcount=""`), 0, 0, true},
+		{"beyond a safe integer", aria.Table, grid(`aria-rowcount=99999999999999999999`), limits.MaxSafeInteger, 0, false},
+		// Columns are the cells of the widest row, a span counting as one
+		// cell: spans are never guessed.
+		{"a native table, cells counted without spans", aria.Table, native(`aria-colcount=3`), 0, 3, false},
+		{"a native table with its row count", aria.Table, native(`aria-rowcount=2 aria-colcount=2`), 0, 0, true},
+		{"a list declares nothing", aria.List, `
+ul aria-rowcount=10
+  li
+`, 0, 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := buildTree(t, c.page)
+			col := Find(b.tree, c.kind, 0)
+			if !col.Found {
+				t.Fatalf("collection not found: %+v", col)
+			}
+			got := ScanRows(col)
+			if got.DeclaredRows != c.rows || got.DeclaredColumns != c.cols || got.Complete != c.complete || got.Scan.Exhausted {
+				t.Errorf("declared rows %d, columns %d, complete %v (scan %+v); want %d, %d, %v",
+					got.DeclaredRows, got.DeclaredColumns, got.Complete, got.Scan, c.rows, c.cols, c.complete)
+			}
+			inv := Inventory(b.tree)
+			if len(inv) != 1 || inv[0].DeclaredRows != c.rows || inv[0].DeclaredColumns != c.cols || inv[0].RowsComplete != c.complete {
+				t.Errorf("inventory %+v", inv)
+			}
+		})
+	}
+}
