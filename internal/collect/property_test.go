@@ -22,6 +22,9 @@ var (
 	// genCounts are aria-rowcount and aria-colcount values, each with the
 	// count it declares (0: none).
 	genCounts = map[string]int{"1001": 1001, "-1": -1, "0": 0, "2": 2, "x": 0, " 3;": 3, "-5": 0, "+1": 1}
+	// genRowIndex are aria-rowindex values, each with the position it gives
+	// a row of an ARIA table (0: none).
+	genRowIndex = map[string]int{"1": 1, "2": 2, "3": 3, "0": 0, "x": 0, " 2;": 2, "10": 10, "-1": 0}
 	// genChildren biases the drawn names towards real structure, so rows,
 	// cells and items are common rather than rare.
 	genChildren = map[string][]string{
@@ -102,8 +105,10 @@ func (g *treeGen) children(parent int, name string, vis domtree.Visibility, dept
 			child = rapid.SampledFrom(likely).Draw(t, "likely")
 		}
 		var attrs []domtree.Attr
+		role := ""
 		if rapid.IntRange(0, 5).Draw(t, "hasRole") == 5 {
-			attrs = append(attrs, domtree.Attr{Name: "role", Value: rapid.SampledFrom(genRoles).Draw(t, "role")})
+			role = rapid.SampledFrom(genRoles).Draw(t, "role")
+			attrs = append(attrs, domtree.Attr{Name: "role", Value: role})
 		}
 		if rapid.IntRange(0, 7).Draw(t, "hasSpan") == 7 {
 			a := rapid.SampledFrom([]string{"colspan", "rowspan", "aria-rowspan", "aria-colspan"}).Draw(t, "span")
@@ -113,6 +118,12 @@ func (g *treeGen) children(parent int, name string, vis domtree.Visibility, dept
 			a := rapid.SampledFrom([]string{"aria-rowcount", "aria-colcount"}).Draw(t, "count")
 			v := rapid.SampledFrom([]string{"1001", "-1", "0", "2", "x", " 3;", "-5", "+1"}).Draw(t, "countValue")
 			attrs = append(attrs, domtree.Attr{Name: a, Value: v})
+		}
+		// Rows of ARIA tables are rare in a random tree: give them an index
+		// more often than other elements.
+		if (role == "row" && rapid.IntRange(0, 3).Draw(t, "rowHasIndex") != 0) || rapid.IntRange(0, 7).Draw(t, "hasRowIndex") == 7 {
+			v := rapid.SampledFrom([]string{"1", "2", "3", "0", "x", " 2;", "10", "-1"}).Draw(t, "rowIndex")
+			attrs = append(attrs, domtree.Attr{Name: "aria-rowindex", Value: v})
 		}
 		info := domtree.ElementInfo{Display: domtree.DisplayBlock, Visibility: vis}
 		switch rapid.IntRange(0, 23).Draw(t, "state") {
@@ -188,8 +199,12 @@ func checkFind(t *rapid.T, tr *domtree.Tree, kind aria.Kind, index, limit int) C
 // orderKey is a row's rank in output order by an independent reading of
 // docs/reference.md#rows: for a native table, rows of the first visible thead child,
 // then everything else, then rows of the first visible tfoot child; within
-// each, tree order.
+// each, tree order. For an ARIA table, rows by aria-rowindex, those without
+// one first, then tree order.
 func orderKey(c Collection, r Row) [2]int {
+	if c.Kind == aria.Table && !(c.Source == aria.Native && c.Element.Is("table")) {
+		return [2]int{genRowIndex[r.Element.AttrValue("aria-rowindex")], r.Element.Index()}
+	}
 	if c.Source != aria.Native || c.Kind != aria.Table {
 		return [2]int{1, r.Element.Index()}
 	}

@@ -1,6 +1,9 @@
 package collect
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
@@ -32,6 +35,7 @@ func scanRows(c Collection, limit int) Rows {
 			s.nativeTable()
 		} else {
 			s.ariaTable()
+			byRowIndex(s.body)
 		}
 	case aria.List:
 		s.list()
@@ -269,6 +273,51 @@ func (s *rowScanner) ariaTable() {
 	}
 	if cur != nil {
 		s.close(cur, true)
+	}
+}
+
+// byRowIndex puts an ARIA table's rows in the order a person sees them:
+// by aria-rowindex, the position the page says each row has. A grid a
+// script draws (AG Grid) keeps its row elements where they were made and
+// moves them on screen after a sort; only aria-rowindex says where each now
+// stands. A native table is drawn in its rows' order, which the tree
+// already gives, so only ARIA tables are reordered.
+//
+// The key is the row's own: its aria-rowindex when that is a whole number of
+// 1 or more, else 0, then tree order. Rows without an index (a header row
+// the page left unnumbered) so keep their order and come first, and a table
+// without any keeps tree order. Being each row's own, the order of any two
+// rows does not depend on which others were seen: a scan cut by its budget
+// lists the rows it saw in the order the whole scan gives them.
+func byRowIndex(rows []Row) {
+	type keyed struct {
+		key int
+		row Row
+	}
+	var ks []keyed
+	for i, r := range rows {
+		v, ok := aria.ParseNonNegative(r.Element.AttrValue("aria-rowindex"))
+		if !ok || v < 1 {
+			v = 0
+		}
+		if v != 0 && ks == nil {
+			// The first row with an index: only now is there anything to
+			// order, so a table without indices allocates nothing.
+			ks = make([]keyed, i, len(rows))
+			for j := range i {
+				ks[j].row = rows[j]
+			}
+		}
+		if ks != nil {
+			ks = append(ks, keyed{v, r})
+		}
+	}
+	if ks == nil {
+		return
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
+	for i := range ks {
+		rows[i] = ks[i].row
 	}
 }
 

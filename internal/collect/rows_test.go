@@ -640,3 +640,62 @@ ul aria-rowcount=10
 		})
 	}
 }
+
+// TestRowIndexOrder: an ARIA table's rows are read in the order of their
+// aria-rowindex, the order a person sees after a script moved them on
+// screen; rows without an index come first in tree order; a native table is
+// drawn in its rows' order and keeps it.
+func TestRowIndexOrder(t *testing.T) {
+	runRowCases(t, []rowCase{
+		{name: "a grid sorted on screen, its rows where they were made", kind: aria.Table, page: `
+div role=grid
+  div role=rowgroup
+    div role=row aria-rowindex=1 @h
+      div role=columnheader @hc
+  div role=rowgroup
+    div role=row aria-rowindex=4 @r4
+      div role=gridcell @c4
+    div role=row aria-rowindex=2 @r2
+      div role=gridcell @c2
+    div role=row aria-rowindex=3 @r3
+      div role=gridcell @c3
+`, want: []rowD{
+			{El: "h", Header: true, Cells: []string{"hc"}},
+			{El: "r2", Cells: []string{"c2"}},
+			{El: "r3", Cells: []string{"c3"}},
+			{El: "r4", Cells: []string{"c4"}},
+		}},
+		{name: "rows without an index first, equal indices in tree order", kind: aria.Table, page: `
+div role=table
+  div role=row @plain
+    div role=cell @pc
+  div role=row aria-rowindex=3 @a
+    div role=cell @ac
+  div role=row aria-rowindex=x @bad
+    div role=cell @badc
+  div role=row aria-rowindex="2;" @b
+    div role=cell @bc
+  div role=row aria-rowindex=3 @a2
+    div role=cell @a2c
+  div role=row aria-rowindex=0 @zero
+    div role=cell @zc
+`, want: []rowD{
+			{El: "plain", Cells: []string{"pc"}},
+			{El: "bad", Cells: []string{"badc"}},
+			{El: "zero", Cells: []string{"zc"}},
+			{El: "b", Cells: []string{"bc"}},
+			{El: "a", Cells: []string{"ac"}},
+			{El: "a2", Cells: []string{"a2c"}},
+		}},
+		{name: "a native table keeps the order it is drawn in", kind: aria.Table, page: `
+table
+  tr aria-rowindex=3 @n3
+    td @n3c
+  tr aria-rowindex=2 @n2
+    td @n2c
+`, want: []rowD{
+			{El: "n3", Cells: []string{"n3c"}},
+			{El: "n2", Cells: []string{"n2c"}},
+		}},
+	})
+}

@@ -121,6 +121,9 @@ func TestControls(t *testing.T) {
 			`<table role=presentation><tr><th aria-sort=ascending>Layout</th></tr></table>`,
 			[]ctl{{Role: "columnheader", Name: "Quantity", Sort: "descending", In: "table/0/0"}, {Role: "columnheader", Name: "Price", Sort: "none", In: "table/0/0"},
 				{Role: "button", Name: "Price", In: "table/0/0"}}},
+		{"rows of a grid are positioned by aria-rowindex", `<div role=grid><div role=row aria-rowindex=3><div role=gridcell><a href=1>Late</a></div></div>` +
+			`<div role=row aria-rowindex=2><div role=gridcell><a href=2>Early</a></div></div></div>`,
+			[]ctl{{Role: "link", Name: "Late", In: "table/0/1"}, {Role: "link", Name: "Early", In: "table/0/0"}}},
 		{"types without a role", `<input type=date aria-label=D><input type=color>`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
