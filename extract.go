@@ -120,6 +120,7 @@ func extract(t *domtree.Tree, revision string, cur Revision, req *Request) *Resu
 	rows := collect.ScanRows(c)
 	res.Coverage.RowScan = rows.Scan
 	res.Coverage.RowsComplete = rows.Complete
+	res.Coverage.RowsDeclared, res.Coverage.ColumnsDeclared = rows.DeclaredRows, rows.DeclaredColumns
 	n := min(len(rows.Rows), req.rowLimit())
 	res.Coverage.RowsOmittedByLimit = len(rows.Rows) - n
 	res.Rows = make([]Row, 0, n)

@@ -57,8 +57,13 @@ type InventoryEntry struct {
 	Name string
 	// Rows counts the rows the collection's own row scan saw.
 	Rows int
-	// RowsComplete is false when that row scan stopped with nodes left.
+	// RowsComplete is false when that row scan stopped with nodes left, or
+	// when the table declares more rows or columns than it saw.
 	RowsComplete bool
+	// RowsDeclared and ColumnsDeclared are what a table declares with
+	// aria-rowcount and aria-colcount: a count, -1 for "more than the
+	// document holds, not how many", 0 (not written) when it declares none.
+	RowsDeclared, ColumnsDeclared int
 }
 
 // Observe observes tree, whose current revision is revision
@@ -97,12 +102,14 @@ func inventory(entries []collect.Entry) []InventoryEntry {
 	out := make([]InventoryEntry, 0, len(entries))
 	for _, e := range entries {
 		out = append(out, InventoryEntry{
-			Kind:         e.Kind,
-			Index:        e.Index,
-			Source:       e.Source,
-			Name:         collectionName(e.Element),
-			Rows:         e.Rows,
-			RowsComplete: e.RowsComplete,
+			Kind:            e.Kind,
+			Index:           e.Index,
+			Source:          e.Source,
+			Name:            collectionName(e.Element),
+			Rows:            e.Rows,
+			RowsComplete:    e.RowsComplete,
+			RowsDeclared:    e.DeclaredRows,
+			ColumnsDeclared: e.DeclaredColumns,
 		})
 	}
 	return out
@@ -193,5 +200,18 @@ func (e *InventoryEntry) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(e.Rows), 10)
 	b = append(b, `,"rows_complete":`...)
 	b = strconv.AppendBool(b, e.RowsComplete)
+	b = appendDeclared(b, e.RowsDeclared, e.ColumnsDeclared)
 	return append(b, '}')
+}
+
+// appendDeclared writes the rows_declared and columns_declared members of an
+// inventory entry or a coverage, each only when the table declares it.
+func appendDeclared(b []byte, rows, columns int) []byte {
+	if rows != 0 {
+		b = strconv.AppendInt(append(b, `,"rows_declared":`...), int64(rows), 10)
+	}
+	if columns != 0 {
+		b = strconv.AppendInt(append(b, `,"columns_declared":`...), int64(columns), 10)
+	}
+	return b
 }

@@ -41,6 +41,10 @@ type Control struct {
 	Expanded string
 	// Selected is aria-selected="true" on a tab.
 	Selected bool
+	// Sort is a sortable column or row header's aria-sort: "ascending",
+	// "descending", "other" or "none" (sortable, not sorted now); "" for
+	// every other role.
+	Sort     string
 	Required bool
 	// Options holds, for a <select>, the texts of its first MaxOptions
 	// options (never which is selected), and OptionsOmitted how many more
@@ -155,6 +159,7 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 			Checked:       c.Checked,
 			Expanded:      c.Expanded,
 			Selected:      c.Selected,
+			Sort:          c.Sort,
 			Required:      c.Required,
 		}
 		if c.Select {
@@ -310,6 +315,9 @@ func (c *Control) appendJSON(b []byte, refs bool) []byte {
 	}
 	if c.Selected {
 		b = append(b, `,"selected":true`...)
+	}
+	if c.Sort != "" {
+		b = appendString(append(b, `,"sort":`...), c.Sort)
 	}
 	if c.Required {
 		b = append(b, `,"required":true`...)

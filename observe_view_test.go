@@ -94,6 +94,50 @@ func TestPageView(t *testing.T) {
 	}
 }
 
+// A sortable header is a control whose record says how the table is
+// sorted by it, after selected and before required in key order, and whose
+// target a click fits.
+func TestSortableHeaderRecord(t *testing.T) {
+	o, err := Observe(obsParse(t, `<table><tr><th aria-sort=ascending aria-required=true>Price</th><th aria-sort=none>Name</th><th>Notes</th></tr>`+
+		`<tr><td>1</td><td>a</td><td>-</td></tr></table>`), liveRev(t, 3), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(appendControls(nil, o.Controls, true))
+	want := `[{"ref":"a3.1","role":"columnheader","name":"Price","sort":"ascending","required":true,"in":{"kind":"table","index":0,"position":0}},` +
+		`{"ref":"a3.2","role":"columnheader","name":"Name","sort":"none","in":{"kind":"table","index":0,"position":0}}]`
+	if got != want {
+		t.Errorf("controls\n got %s\nwant %s", got, want)
+	}
+	if tg, err := o.ActionTarget("a3.1"); err != nil || tg.Role != "columnheader" {
+		t.Errorf("header target %+v %v", tg, err)
+	}
+}
+
+// A table declaring more rows or columns than its document holds is not
+// complete, in the inventory and in the extraction's coverage alike, and the
+// counts follow rows_complete; a count no larger than what was seen is not
+// written.
+func TestDeclaredCountsWritten(t *testing.T) {
+	page := `<div role=grid aria-label=P aria-rowcount=1001 aria-colcount=5><div role=row><div role=gridcell>a</div></div>` +
+		`<div role=row><div role=gridcell>b</div></div></div><table aria-rowcount=1 aria-colcount=-1><tr><td>x</td></tr></table>`
+	req := Request{Kind: aria.Table, Fields: []Field{{Name: "a", Column: 0, Type: String}}}
+	o, err := Observe(obsParse(t, page), liveRev(t, 3), &req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(appendInventory(nil, o.Inventory))
+	want := `[{"kind":"table","index":0,"source":"aria","name":"P","rows":2,"rows_complete":false,"rows_declared":1001,"columns_declared":5},` +
+		`{"kind":"table","index":1,"source":"native","rows":1,"rows_complete":false,"columns_declared":-1}]`
+	if got != want {
+		t.Errorf("inventory\n got %s\nwant %s", got, want)
+	}
+	cov := string(o.Extraction.Coverage.appendJSON(nil))
+	if !strings.Contains(cov, `"rows_complete":false,"rows_declared":1001,"columns_declared":5,"truncated_cells":0}`) {
+		t.Errorf("coverage %s", cov)
+	}
+}
+
 func TestActionTarget(t *testing.T) {
 	o := observeView(t, liveRev(t, 7))
 	sel, err := o.ActionTarget("a7.5")

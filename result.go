@@ -85,8 +85,15 @@ type Coverage struct {
 	RowsReturned       int
 	RowsOmittedByLimit int
 	RowsOmittedByBytes int
-	RowsComplete       bool
-	TruncatedCells     int
+	// RowsComplete is false when the row scan stopped with nodes left, when
+	// the collection was not found for lack of budget, or when the table
+	// declares more rows or columns than its row scan saw.
+	RowsComplete bool
+	// RowsDeclared and ColumnsDeclared are the table's aria-rowcount and
+	// aria-colcount: a count, -1 for "more than the document holds, not how
+	// many", 0 (not written) when it declares none.
+	RowsDeclared, ColumnsDeclared int
+	TruncatedCells                int
 }
 
 // Scan is one scan's budget report (docs/reference.md#coverage). Exhausted
@@ -209,6 +216,7 @@ func (c *Coverage) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(c.RowsOmittedByBytes), 10)
 	b = append(b, `,"rows_complete":`...)
 	b = strconv.AppendBool(b, c.RowsComplete)
+	b = appendDeclared(b, c.RowsDeclared, c.ColumnsDeclared)
 	b = append(b, `,"truncated_cells":`...)
 	b = strconv.AppendInt(b, int64(c.TruncatedCells), 10)
 	return append(b, '}')

@@ -601,6 +601,50 @@ func TestGeneratedOutputsValidate(t *testing.T) {
 	})
 }
 
+// TestSchemasRejectFidelityDeviations: an observation with a sortable
+// header and a table declaring more rows and columns than it holds
+// validates, with its extraction; a sort state or a declared count the
+// reference does not name is refused.
+func TestSchemasRejectFidelityDeviations(t *testing.T) {
+	s := schemas(t)
+	tree, _, err := snapshot.ParseHTML([]byte(`<div role=grid aria-rowcount=1001 aria-colcount=-1><div role=row>`+
+		`<div role=columnheader aria-sort=ascending>Price</div></div><div role=row><div role=gridcell>1</div></div></div>`), snapshot.HTMLOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := domsnap.Request{Kind: aria.Table, Fields: []domsnap.Field{{Name: "price", Column: 0, Type: typed.String}}}
+	o, err := domsnap.Observe(tree, "r1.file.0123456789abcdef", &req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	observation := o.Canonical()
+	for _, want := range []string{`"sort":"ascending"`, `"rows_declared":1001,"columns_declared":-1}`, `"rows_declared":1001,"columns_declared":-1,"truncated_cells"`} {
+		if !strings.Contains(string(observation), want) {
+			t.Fatalf("the observation lacks %s: %s", want, observation)
+		}
+	}
+	if err := s[schema.Observation].Validate(instance(t, observation)); err != nil {
+		t.Fatalf("the unmutated observation fails: %v\n%s", err, observation)
+	}
+	entry := func(m map[string]any) map[string]any { return obj(arr(m["inventory"])[0]) }
+	coverage := func(m map[string]any) map[string]any { return obj(obj(m["extraction"])["coverage"]) }
+	for _, c := range []struct {
+		name   string
+		change func(m map[string]any)
+	}{
+		{"a sort state of its own", func(m map[string]any) { obj(arr(m["controls"])[0])["sort"] = "up" }},
+		{"a header role unknown", func(m map[string]any) { obj(arr(m["controls"])[0])["role"] = "header" }},
+		{"a declared count of 0", func(m map[string]any) { entry(m)["rows_declared"] = 0 }},
+		{"a declared count below -1", func(m map[string]any) { entry(m)["columns_declared"] = -2 }},
+		{"a declared count as text", func(m map[string]any) { coverage(m)["rows_declared"] = "1001" }},
+		{"a declared count past a safe integer", func(m map[string]any) { coverage(m)["columns_declared"] = 9007199254740992.0 }},
+	} {
+		if valid(s[schema.Observation], mutate(t, observation, c.change)) {
+			t.Errorf("%s accepted", c.name)
+		}
+	}
+}
+
 // pointer resolves a JSON pointer (RFC 6901, without escapes) in doc.
 func pointer(t *testing.T, doc any, ptr string) any {
 	t.Helper()
@@ -669,6 +713,7 @@ func TestSchemaNumbersMatchLimits(t *testing.T) {
 		{schema.Observation, "/$defs/inventory/maxItems", 3 * limits.MaxInventoryPerKind},
 		{schema.Observation, "/$defs/entry/properties/name/maxLength", limits.CellUnits},
 		{schema.Observation, "/$defs/entry/properties/rows/maximum", limits.RowScanNodes},
+		{schema.Result, "/$defs/declared/maximum", limits.MaxSafeInteger},
 		{schema.Projection, "/properties/schema_version/const", domsnap.SchemaVersion},
 		{schema.Projection, "/properties/omitted/properties/inventory/maximum", 3 * limits.MaxInventoryPerKind},
 		{schema.Projection, "/properties/omitted/properties/rows/maximum", limits.MaxRowLimit},

@@ -172,10 +172,7 @@ func writeInventory(w io.Writer, o *domsnap.Observation) {
 	}
 	lines := [][]string{{"kind", "index", "source", "rows", "name"}}
 	for _, e := range o.Inventory {
-		rows := strconv.Itoa(e.Rows)
-		if !e.RowsComplete {
-			rows += " or more"
-		}
+		rows := rowsText(e)
 		name := "-"
 		if e.Name != "" {
 			name = quoteShort(e.Name, defaultMaxWidth)
@@ -183,6 +180,29 @@ func writeInventory(w io.Writer, o *domsnap.Observation) {
 		lines = append(lines, []string{e.Kind.String(), strconv.Itoa(e.Index), e.Source.String(), rows, name})
 	}
 	writeAligned(w, lines)
+}
+
+// rowsText is an inventory entry's rows for a person: the count, then the
+// larger count the table declares ("22 of 1001"), or "or more" when the row
+// scan stopped short; columns the table declares beyond its rows' cells are
+// said too, since they also make it incomplete.
+func rowsText(e domsnap.InventoryEntry) string {
+	rows := strconv.Itoa(e.Rows)
+	switch {
+	case e.RowsDeclared > 0:
+		rows += " of " + strconv.Itoa(e.RowsDeclared)
+	case e.RowsDeclared == -1:
+		rows += " of an unknown number"
+	case !e.RowsComplete && e.ColumnsDeclared == 0:
+		rows += " or more"
+	}
+	switch {
+	case e.ColumnsDeclared > 0:
+		rows += ", of " + strconv.Itoa(e.ColumnsDeclared) + " columns"
+	case e.ColumnsDeclared == -1:
+		rows += ", of more columns"
+	}
+	return rows
 }
 
 // writeView renders an observation's page view after its inventory: the
@@ -252,6 +272,9 @@ func controlState(c domsnap.Control) string {
 	}
 	if c.Selected {
 		parts = append(parts, "selected")
+	}
+	if c.Sort != "" {
+		parts = append(parts, "sort="+c.Sort)
 	}
 	if c.Options != nil {
 		n := len(c.Options) + c.OptionsOmitted

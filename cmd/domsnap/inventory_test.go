@@ -99,6 +99,28 @@ func TestInventoryTableStates(t *testing.T) {
 	}
 }
 
+// Counts a table declares beyond its document read in words, and so does
+// a sortable header's state.
+func TestInventoryTableDeclaredCounts(t *testing.T) {
+	r := runCmd(t, "", "inventory", "../../testdata/html/aria-grid-rowcount.html")
+	if r.code != exitOK {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	out := strings.Join(strings.Fields(r.stdout), " ")
+	for _, want := range []string{
+		`table 0 aria 6 of 1001 "Products"`,
+		`table 1 native 3 -`,
+		`table 2 aria 2, of 6 columns "Wide"`,
+		`table 3 native 2 of an unknown number "Feed"`,
+		`table 4 native 2 "Whole"`,
+		`a0.1 columnheader "Product" sort=none table 0 row 0`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
 func TestInventoryJSON(t *testing.T) {
 	o := observeFile(t, projectionPage, nil)
 	want := string(o.Canonical()) + "\n"

@@ -78,10 +78,25 @@ func omissions(res *domsnap.Result) []string {
 		out = append(out, fmt.Sprintf("%d %s omitted by the byte cap of %d bytes", cv.RowsOmittedByBytes, plural(cv.RowsOmittedByBytes, "row"), limits.ExtractionBytes))
 	}
 	if !cv.RowsComplete {
-		if res.Collection.Found {
-			out = append(out, fmt.Sprintf("an unknown number of rows beyond the row scan of %d nodes", cv.RowScan.Limit))
-		} else {
+		switch {
+		case !res.Collection.Found:
 			out = append(out, fmt.Sprintf("the collection may lie beyond the collection scan of %d nodes", cv.CollectionScan.Limit))
+		case cv.RowScan.Exhausted:
+			out = append(out, fmt.Sprintf("an unknown number of rows beyond the row scan of %d nodes", cv.RowScan.Limit))
+		}
+		// A table may declare more than its document holds: a grid a
+		// script draws a window of.
+		switch {
+		case cv.RowsDeclared == -1:
+			out = append(out, "rows the page says the table has beyond its document, not how many")
+		case cv.RowsDeclared > 0:
+			out = append(out, fmt.Sprintf("rows the page says the table has beyond its document: %d in all", cv.RowsDeclared))
+		}
+		switch {
+		case cv.ColumnsDeclared == -1:
+			out = append(out, "columns the page says the table has beyond its rows' cells, not how many")
+		case cv.ColumnsDeclared > 0:
+			out = append(out, fmt.Sprintf("columns the page says the table has beyond its rows' cells: %d in all", cv.ColumnsDeclared))
 		}
 	}
 	return out
@@ -96,11 +111,21 @@ func writeFooter(w io.Writer, res *domsnap.Result) {
 	for _, o := range om {
 		fmt.Fprintf(w, "omitted: %s\n", o)
 	}
-	if len(om) == 0 {
+	switch {
+	case len(om) == 0:
 		fmt.Fprintln(w, "complete: yes, no rows omitted")
-	} else {
+	case onlyColumnsMissing(cv):
+		fmt.Fprintln(w, "complete: no, columns are missing from this table")
+	default:
 		fmt.Fprintln(w, "complete: no, rows are missing from this table")
 	}
+}
+
+// onlyColumnsMissing reports whether every row is here and only the columns
+// a table declares beyond its rows' cells are not.
+func onlyColumnsMissing(cv domsnap.Coverage) bool {
+	return cv.ColumnsDeclared != 0 && cv.RowsDeclared == 0 && !cv.RowScan.Exhausted &&
+		cv.RowsOmittedByLimit == 0 && cv.RowsOmittedByBytes == 0
 }
 
 func plural(n int, word string) string {

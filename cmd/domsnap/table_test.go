@@ -188,6 +188,12 @@ func TestTableFooterStatesEveryOmission(t *testing.T) {
 				"omitted: an unknown number of rows beyond the row scan of 4096 nodes",
 			}
 		}},
+		{"rows a page declares beyond its document", []string{"--kind", "table", "--field", "p:0:string", "../../testdata/html/aria-grid-rowcount.html"}, func(t *testing.T, cv coverage) []string {
+			return []string{"omitted: rows the page says the table has beyond its document: 1001 in all"}
+		}},
+		{"an unknown number of rows a page declares", []string{"--kind", "table", "--index", "3", "--field", "p:0:string", "../../testdata/html/aria-grid-rowcount.html"}, func(t *testing.T, cv coverage) []string {
+			return []string{"omitted: rows the page says the table has beyond its document, not how many"}
+		}},
 		{"one row over the limit", []string{"--kind", "list", "--field", "item:0:string", "--rows", "3", example}, func(t *testing.T, cv coverage) []string {
 			if cv.RowsOmittedByLimit != 1 {
 				t.Fatalf("want one row omitted: %+v", cv)
@@ -212,6 +218,19 @@ func TestTableFooterStatesEveryOmission(t *testing.T) {
 				t.Errorf("a table with rows missing reads as complete")
 			}
 		})
+	}
+}
+
+// A table whose rows are all here but which declares more columns than its
+// rows hold says that columns, not rows, are missing.
+func TestTableFooterColumnsDeclared(t *testing.T) {
+	tab := runCmd(t, "", "extract", "--format", "table", "--kind", "table", "--index", "2", "--field", "a:0:string",
+		"../../testdata/html/aria-grid-rowcount.html")
+	for _, w := range []string{"omitted: columns the page says the table has beyond its rows' cells: 6 in all",
+		"complete: no, columns are missing from this table"} {
+		if !strings.Contains(tab.stdout, w) {
+			t.Errorf("footer lacks %q:\n%s", w, tab.stdout)
+		}
 	}
 }
 

@@ -247,6 +247,30 @@ func ParseNonNegative(s string) (int, bool) {
 	return v, i > start
 }
 
+// ParseInteger reads s with the HTML rules for parsing integers: optional
+// ASCII whitespace, an optional "-" or "+", then at least one ASCII digit;
+// whatever follows the digits is ignored. Values too large for an int, in
+// either direction, saturate instead of wrapping.
+func ParseInteger(s string) (int, bool) {
+	i := 0
+	for i < len(s) && domtree.IsASCIISpace(s[i]) {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		neg = s[i] == '-'
+		i++
+	}
+	if i == len(s) || s[i] < '0' || s[i] > '9' {
+		return 0, false
+	}
+	v, _ := ParseNonNegative(s[i:])
+	if neg {
+		return -v, true
+	}
+	return v, true
+}
+
 func imgRole(n domtree.Node) string {
 	alt, ok := n.Attr("alt")
 	if ok && alt == "" && !hasName(n, false) {

@@ -458,6 +458,24 @@ func TestParseNonNegative(t *testing.T) {
 	}
 }
 
+func TestParseInteger(t *testing.T) {
+	maxInt := int(^uint(0) >> 1)
+	for _, c := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"1001", 1001, true}, {" -1", -1, true}, {"+7;", 7, true}, {"-0", 0, true}, {"0", 0, true},
+		{"", 0, false}, {"-", 0, false}, {"+-1", 0, false}, {"-+1", 0, false}, {"x", 0, false}, {" 1", 0, false},
+		{"99999999999999999999999999", maxInt, true}, {"-99999999999999999999999999", -maxInt, true},
+	} {
+		got, ok := ParseInteger(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("ParseInteger(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
 // TestContextWalkBound puts a td at distances just under, at and just over
 // the context walk's bound below a grid table: within the bound the table
 // makes it a gridcell; beyond it the table is not seen and it is a cell.

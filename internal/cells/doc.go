@@ -53,7 +53,9 @@
 //     outside the node budget, so every other cell costs what docs/reference.md#cell-text says.
 //     A button inside an editable region gives no content label either.
 //   - A native label contributes like a referenced one: its non-empty
-//     aria-label, else its visible text.
+//     aria-label, else its visible text, in which a visible <img> gives its
+//     alt where it stands. A button's own content (label source 4) is read
+//     as text alone, as the reference says.
 //   - A label element, native or referenced, contributes nothing when it is
 //     or lies inside an editable control, an option, an optgroup or a
 //     datalist: option text is never read through a label, even outside a

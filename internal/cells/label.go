@@ -128,7 +128,14 @@ func (l *labeler) contribute(el domtree.Node) bool {
 		}
 		return true
 	}
-	return l.w.walk(el)
+	// A label's text reads an image's alt, as a control's content name
+	// does: a label holding only <img alt="Search"> names its control
+	// "Search". The walker is shared with a button's own content (source
+	// 4), which reads text alone, so the switch is set for this walk only.
+	l.w.alt = true
+	done := l.w.walk(el)
+	l.w.alt = false
+	return done
 }
 
 // labelledBy reads source 1, aria-labelledby. It reports false when a bound

@@ -75,6 +75,14 @@ func TestLabelSources(t *testing.T) {
 		{"label wrapping a button reads the button", []any{E("label", "Press ", E("button", A{"id", "c"}, "Go"))}, ok("Press Go")},
 		{"labelledby beats aria-label and labels", []any{span("a", "A"), E("label", "L", in(A{"aria-labelledby", "a"}, A{"aria-label", "AL"}))}, ok("A")},
 		{"aria-label beats labels", []any{E("label", "L", in(A{"aria-label", "AL"}))}, ok("AL")},
+		// An image in a label element or a referenced element gives its alt.
+		{"wrapping label holding only an image", []any{E("label", E("img", A{"alt", " Search "}), in())}, ok("Search")},
+		{"label for: text and an image's alt in place", []any{E("label", A{"for", "c"}, "Find ", E("img", A{"alt", "now"}), " here"), in()}, ok("Find now here")},
+		{"labelledby reads an image's alt", []any{span("a", E("img", A{"alt", "Zoom"})), in(A{"aria-labelledby", "a"})}, ok("Zoom")},
+		{"a hidden image in a label gives nothing", []any{E("label", A{"for", "c"}, E("img", DisplayNone, A{"alt", "gone"}), E("img", Hid, A{"alt", "unseen"})), in(A{"title", "T"})}, ok("T")},
+		{"an empty alt in a label gives nothing", []any{E("label", E("img", A{"alt", ""}), in(A{"title", "T"}))}, ok("T")},
+		{"a label's aria-label beats its image", []any{E("label", A{"for", "c"}, A{"aria-label", "AL"}, E("img", A{"alt", "I"})), in()}, ok("AL")},
+		{"an image label never reads the wrapped input's value", []any{E("label", E("img", A{"alt", "Search"}), in(A{"value", "CANARY-typed"}))}, ok("Search")},
 		// 4. buttons
 		{"button content", []any{E("button", A{"id", "c"}, " Go ", E("b", "now"))}, ok("Go now")},
 		{"role button content", []any{E("div", A{"id", "c"}, A{"role", "button"}, "Click")}, ok("Click")},
@@ -87,6 +95,8 @@ func TestLabelSources(t *testing.T) {
 		{"submit blank value falls through", []any{in(A{"type", "submit"}, A{"value", " "}, A{"title", "T"})}, ok("T")},
 		{"text input value is never a source", []any{in(A{"type", "text"}, A{"value", "typed"})}, Summary{}},
 		{"empty button falls through", []any{E("button", A{"id", "c"}, A{"title", "T"})}, ok("T")},
+		{"button content reads no image alt", []any{E("button", A{"id", "c"}, E("img", A{"alt", "X"}), "Go")}, ok("Go")},
+		{"button content after an empty label reads no image alt", []any{E("label", A{"for", "c"}, E("img", A{"alt", ""})), E("button", A{"id", "c"}, E("img", A{"alt", "X"}), "Go")}, ok("Go")},
 		{"button inside contenteditable: content not read", []any{E("div", A{"contenteditable", "true"}, E("button", A{"id", "c"}, "typed"))}, Summary{}},
 		// 5, 6.
 		{"title", []any{in(A{"title", " T "}, A{"placeholder", "P"})}, ok("T")},

@@ -74,7 +74,8 @@ type walker struct {
 	// visited.
 	ends []int
 	// alt makes a visible <img> contribute its alt attribute (a control's
-	// content name); a cell summary reads text nodes only.
+	// content name, a label element's text); a cell summary reads text
+	// nodes only.
 	alt bool
 }
 

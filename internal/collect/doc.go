@@ -31,6 +31,18 @@
 //     cell summaries enter invisible nested tables and lists. In tables and
 //     lists the question never arises: a collection element is never
 //     role-less, so those scans do not enter it whatever its visibility.
+//   - An ARIA table's rows are ordered by their own aria-rowindex (rows
+//     without a whole index of 1 or more first), then tree order; the key
+//     being each row's own, a row scan cut by its budget gives its rows in
+//     the order of the whole scan. A native table keeps its drawn order.
+//   - A table's aria-rowcount and aria-colcount are read with the HTML rules
+//     for parsing integers; 1 or more is a count (held at
+//     limits.MaxSafeInteger, still more than any document holds), -1 says
+//     "more, not how many", and anything else is no count. The rows they
+//     are compared with are the seen rows, header rows included, as
+//     aria-rowcount counts every row; the columns are the cells of the
+//     widest seen row, a spanning cell counting once, since spans are never
+//     guessed. Lists and forms declare nothing.
 //
 // # Limits
 //

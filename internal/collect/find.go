@@ -105,7 +105,8 @@ func inventory(t *domtree.Tree, scanLimit, rowLimit int) []Entry {
 					elems[i] = r.Element
 				}
 				out = append(out, Entry{Kind: k, Index: counts[s], Source: src, Element: n,
-					Rows: len(rows.Rows), RowsComplete: rows.Complete, RowElements: elems})
+					Rows: len(rows.Rows), RowsComplete: rows.Complete, RowElements: elems,
+					DeclaredRows: rows.DeclaredRows, DeclaredColumns: rows.DeclaredColumns})
 				counts[s]++
 				if counts[s] == limits.MaxInventoryPerKind {
 					full++

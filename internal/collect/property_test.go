@@ -19,6 +19,12 @@ var (
 	genRoles = []string{"row", "cell", "rowgroup", "table", "grid", "list",
 		"listitem", "none", "form", "button", "columnheader", "gridcell", "bogus row", "group"}
 	genSpans = []string{"0", "1", "2", "2;", "x", " 3"}
+	// genCounts are aria-rowcount and aria-colcount values, each with the
+	// count it declares (0: none).
+	genCounts = map[string]int{"1001": 1001, "-1": -1, "0": 0, "2": 2, "x": 0, " 3;": 3, "-5": 0, "+1": 1}
+	// genRowIndex are aria-rowindex values, each with the position it gives
+	// a row of an ARIA table (0: none).
+	genRowIndex = map[string]int{"1": 1, "2": 2, "3": 3, "0": 0, "x": 0, " 2;": 2, "10": 10, "-1": 0}
 	// genChildren biases the drawn names towards real structure, so rows,
 	// cells and items are common rather than rare.
 	genChildren = map[string][]string{
@@ -99,12 +105,25 @@ func (g *treeGen) children(parent int, name string, vis domtree.Visibility, dept
 			child = rapid.SampledFrom(likely).Draw(t, "likely")
 		}
 		var attrs []domtree.Attr
+		role := ""
 		if rapid.IntRange(0, 5).Draw(t, "hasRole") == 5 {
-			attrs = append(attrs, domtree.Attr{Name: "role", Value: rapid.SampledFrom(genRoles).Draw(t, "role")})
+			role = rapid.SampledFrom(genRoles).Draw(t, "role")
+			attrs = append(attrs, domtree.Attr{Name: "role", Value: role})
 		}
 		if rapid.IntRange(0, 7).Draw(t, "hasSpan") == 7 {
 			a := rapid.SampledFrom([]string{"colspan", "rowspan", "aria-rowspan", "aria-colspan"}).Draw(t, "span")
 			attrs = append(attrs, domtree.Attr{Name: a, Value: rapid.SampledFrom(genSpans).Draw(t, "spanValue")})
+		}
+		if rapid.IntRange(0, 7).Draw(t, "hasCount") == 7 {
+			a := rapid.SampledFrom([]string{"aria-rowcount", "aria-colcount"}).Draw(t, "count")
+			v := rapid.SampledFrom([]string{"1001", "-1", "0", "2", "x", " 3;", "-5", "+1"}).Draw(t, "countValue")
+			attrs = append(attrs, domtree.Attr{Name: a, Value: v})
+		}
+		// Rows of ARIA tables are rare in a random tree: give them an index
+		// more often than other elements.
+		if (role == "row" && rapid.IntRange(0, 3).Draw(t, "rowHasIndex") != 0) || rapid.IntRange(0, 7).Draw(t, "hasRowIndex") == 7 {
+			v := rapid.SampledFrom([]string{"1", "2", "3", "0", "x", " 2;", "10", "-1"}).Draw(t, "rowIndex")
+			attrs = append(attrs, domtree.Attr{Name: "aria-rowindex", Value: v})
 		}
 		info := domtree.ElementInfo{Display: domtree.DisplayBlock, Visibility: vis}
 		switch rapid.IntRange(0, 23).Draw(t, "state") {
@@ -180,8 +199,12 @@ func checkFind(t *rapid.T, tr *domtree.Tree, kind aria.Kind, index, limit int) C
 // orderKey is a row's rank in output order by an independent reading of
 // docs/reference.md#rows: for a native table, rows of the first visible thead child,
 // then everything else, then rows of the first visible tfoot child; within
-// each, tree order.
+// each, tree order. For an ARIA table, rows by aria-rowindex, those without
+// one first, then tree order.
 func orderKey(c Collection, r Row) [2]int {
+	if c.Kind == aria.Table && !(c.Source == aria.Native && c.Element.Is("table")) {
+		return [2]int{genRowIndex[r.Element.AttrValue("aria-rowindex")], r.Element.Index()}
+	}
 	if c.Source != aria.Native || c.Kind != aria.Table {
 		return [2]int{1, r.Element.Index()}
 	}
@@ -210,8 +233,33 @@ func checkRows(t *rapid.T, c Collection, limit int) {
 	if !cmp.Equal(got, again, nodeEq) {
 		t.Fatal("row scan is not deterministic")
 	}
-	if got.Scan.Visited > limit || got.Scan.Limit != limit || got.Complete == got.Scan.Exhausted {
-		t.Fatalf("scan %+v complete %v, limit %d", got.Scan, got.Complete, limit)
+	if got.Scan.Visited > limit || got.Scan.Limit != limit {
+		t.Fatalf("scan %+v, limit %d", got.Scan, limit)
+	}
+	// A table's declared counts are its attributes' as genCounts reads
+	// them; it is complete when the scan was not cut and it declares no
+	// more rows than it saw and no more columns than its widest row has.
+	wantRows, wantCols, widest := 0, 0, 0
+	if c.Kind == aria.Table {
+		wantRows, wantCols = genCounts[c.Element.AttrValue("aria-rowcount")], genCounts[c.Element.AttrValue("aria-colcount")]
+		for _, r := range got.Rows {
+			widest = max(widest, len(r.Cells))
+		}
+	}
+	// Only a count saying more than was seen is kept.
+	if wantRows != -1 && wantRows <= len(got.Rows) {
+		wantRows = 0
+	}
+	if wantCols != -1 && wantCols <= got.Columns {
+		wantCols = 0
+	}
+	if got.DeclaredRows != wantRows || got.DeclaredColumns != wantCols || got.Columns < widest || (c.Kind != aria.Table && got.Columns != 0) {
+		t.Fatalf("declared %d rows, %d columns, %d columns held; want %d, %d and at least %d",
+			got.DeclaredRows, got.DeclaredColumns, got.Columns, wantRows, wantCols, widest)
+	}
+	more := wantRows != 0 || wantCols != 0
+	if got.Complete != (!got.Scan.Exhausted && !more) {
+		t.Fatalf("complete %v, exhausted %v, declared more %v", got.Complete, got.Scan.Exhausted, more)
 	}
 	full := scanRows(c, math.MaxInt32)
 	if got.Scan.Exhausted != (full.Scan.Visited > limit) {

@@ -1,6 +1,9 @@
 package collect
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/internal/aria"
 	"github.com/domsnap/domsnap/limits"
@@ -32,18 +35,32 @@ func scanRows(c Collection, limit int) Rows {
 			s.nativeTable()
 		} else {
 			s.ariaTable()
+			byRowIndex(s.body)
 		}
 	case aria.List:
 		s.list()
 	case aria.Form:
 		s.form()
 	}
-	out := Rows{Scan: s.b.Report()}
-	out.Complete = !out.Scan.Exhausted
+	out := Rows{Scan: s.b.Report(), Columns: s.columns}
 	out.Rows = make([]Row, 0, len(s.head)+len(s.body)+len(s.foot))
 	out.Rows = append(out.Rows, s.head...)
 	out.Rows = append(out.Rows, s.body...)
 	out.Rows = append(out.Rows, s.foot...)
+	out.Complete = !out.Scan.Exhausted
+	if c.Kind == aria.Table {
+		// What the document holds is what the scan saw: a table that
+		// declares more rows or columns is not complete, whatever the scan
+		// read, since the rest lies nowhere a scan could reach. A count no
+		// larger than what was seen says nothing new and is not kept, as
+		// Chromium exposes none then either.
+		if d := declared(c.Element, "aria-rowcount"); short(d, len(out.Rows)) {
+			out.DeclaredRows, out.Complete = d, false
+		}
+		if d := declared(c.Element, "aria-colcount"); short(d, out.Columns) {
+			out.DeclaredColumns, out.Complete = d, false
+		}
+	}
 	return out
 }
 
@@ -54,6 +71,9 @@ type rowScanner struct {
 	el               domtree.Node
 	b                limits.Budget
 	head, body, foot []Row
+	// columns is the most cells a seen table row has, counted before an
+	// unsupported span empties the row.
+	columns int
 }
 
 // spend takes one node from the budget, marking the scan exhausted when none
@@ -87,6 +107,7 @@ type openRow struct {
 }
 
 func (s *rowScanner) close(r *openRow, ariaRows bool) {
+	s.columns = max(s.columns, len(r.cells))
 	row := Row{Element: r.el, Cells: r.cells}
 	row.Header = r.place == placeHead || (len(r.cells) > 0 && r.header)
 	if r.group.row(r.cells, ariaRows) {
@@ -252,6 +273,51 @@ func (s *rowScanner) ariaTable() {
 	}
 	if cur != nil {
 		s.close(cur, true)
+	}
+}
+
+// byRowIndex puts an ARIA table's rows in the order a person sees them:
+// by aria-rowindex, the position the page says each row has. A grid a
+// script draws (AG Grid) keeps its row elements where they were made and
+// moves them on screen after a sort; only aria-rowindex says where each now
+// stands. A native table is drawn in its rows' order, which the tree
+// already gives, so only ARIA tables are reordered.
+//
+// The key is the row's own: its aria-rowindex when that is a whole number of
+// 1 or more, else 0, then tree order. Rows without an index (a header row
+// the page left unnumbered) so keep their order and come first, and a table
+// without any keeps tree order. Being each row's own, the order of any two
+// rows does not depend on which others were seen: a scan cut by its budget
+// lists the rows it saw in the order the whole scan gives them.
+func byRowIndex(rows []Row) {
+	type keyed struct {
+		key int
+		row Row
+	}
+	var ks []keyed
+	for i, r := range rows {
+		v, ok := aria.ParseNonNegative(r.Element.AttrValue("aria-rowindex"))
+		if !ok || v < 1 {
+			v = 0
+		}
+		if v != 0 && ks == nil {
+			// The first row with an index: only now is there anything to
+			// order, so a table without indices allocates nothing.
+			ks = make([]keyed, i, len(rows))
+			for j := range i {
+				ks[j].row = rows[j]
+			}
+		}
+		if ks != nil {
+			ks = append(ks, keyed{v, r})
+		}
+	}
+	if ks == nil {
+		return
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
+	for i := range ks {
+		rows[i] = ks[i].row
 	}
 }
 

@@ -569,3 +569,133 @@ div role=generic
 		}
 	}
 }
+
+// TestDeclaredCounts: a table that declares more rows or columns than its
+// row scan saw (a grid virtualised by a script, drawing 2 of its 1,001 rows)
+// is not complete, and the counts it declares are reported; a count no
+// larger than what was seen changes nothing and is not reported.
+func TestDeclaredCounts(t *testing.T) {
+	grid := func(attrs string) string {
+		return `
+div role=grid ` + attrs + `
+  div role=row
+    div role=columnheader
+    div role=columnheader
+  div role=row
+    div role=gridcell
+    div role=gridcell
+`
+	}
+	native := func(attrs string) string {
+		return `
+table ` + attrs + `
+  tr
+    td colspan=3
+  tr
+    td
+    td
+`
+	}
+	for _, c := range []struct {
+		name       string
+		kind       aria.Kind
+		page       string
+		rows, cols int
+		complete   bool
+	}{
+		{"more rows declared", aria.Table, grid(`aria-rowcount=1001`), 1001, 0, false},
+		{"as many rows as seen: kept out", aria.Table, grid(`aria-rowcount=2`), 0, 0, true},
+		{"fewer rows than seen: kept out", aria.Table, grid(`aria-rowcount=1`), 0, 0, true},
+		{"an unknown number of rows", aria.Table, grid(`aria-rowcount=-1`), Unknown, 0, false},
+		{"more columns declared", aria.Table, grid(`aria-colcount=5`), 0, 5, false},
+		{"as many columns as the widest row", aria.Table, grid(`aria-colcount=2 aria-rowcount="3;"`), 3, 0, false},
+		{"an unknown number of columns", aria.Table, grid(`aria-colcount=-1`), 0, Unknown, false},
+		{"no count: 0, below -1, unreadable", aria.Table, grid(`aria-rowcount=0 aria-colcount=-2`), 0, 0, true},
+		{"unreadable", aria.Table, grid(`aria-rowcount=many aria-colcount=""`), 0, 0, true},
+		{"beyond a safe integer", aria.Table, grid(`aria-rowcount=99999999999999999999`), limits.MaxSafeInteger, 0, false},
+		// Columns are the cells of the widest row, a span counting as one
+		// cell: spans are never guessed.
+		{"a native table, cells counted without spans", aria.Table, native(`aria-colcount=3`), 0, 3, false},
+		{"a native table with its row count", aria.Table, native(`aria-rowcount=2 aria-colcount=2`), 0, 0, true},
+		{"a list declares nothing", aria.List, `
+ul aria-rowcount=10
+  li
+`, 0, 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := buildTree(t, c.page)
+			col := Find(b.tree, c.kind, 0)
+			if !col.Found {
+				t.Fatalf("collection not found: %+v", col)
+			}
+			got := ScanRows(col)
+			if got.DeclaredRows != c.rows || got.DeclaredColumns != c.cols || got.Complete != c.complete || got.Scan.Exhausted {
+				t.Errorf("declared rows %d, columns %d, complete %v (scan %+v); want %d, %d, %v",
+					got.DeclaredRows, got.DeclaredColumns, got.Complete, got.Scan, c.rows, c.cols, c.complete)
+			}
+			inv := Inventory(b.tree)
+			if len(inv) != 1 || inv[0].DeclaredRows != c.rows || inv[0].DeclaredColumns != c.cols || inv[0].RowsComplete != c.complete {
+				t.Errorf("inventory %+v", inv)
+			}
+		})
+	}
+}
+
+// TestRowIndexOrder: an ARIA table's rows are read in the order of their
+// aria-rowindex, the order a person sees after a script moved them on
+// screen; rows without an index come first in tree order; a native table is
+// drawn in its rows' order and keeps it.
+func TestRowIndexOrder(t *testing.T) {
+	runRowCases(t, []rowCase{
+		{name: "a grid sorted on screen, its rows where they were made", kind: aria.Table, page: `
+div role=grid
+  div role=rowgroup
+    div role=row aria-rowindex=1 @h
+      div role=columnheader @hc
+  div role=rowgroup
+    div role=row aria-rowindex=4 @r4
+      div role=gridcell @c4
+    div role=row aria-rowindex=2 @r2
+      div role=gridcell @c2
+    div role=row aria-rowindex=3 @r3
+      div role=gridcell @c3
+`, want: []rowD{
+			{El: "h", Header: true, Cells: []string{"hc"}},
+			{El: "r2", Cells: []string{"c2"}},
+			{El: "r3", Cells: []string{"c3"}},
+			{El: "r4", Cells: []string{"c4"}},
+		}},
+		{name: "rows without an index first, equal indices in tree order", kind: aria.Table, page: `
+div role=table
+  div role=row @plain
+    div role=cell @pc
+  div role=row aria-rowindex=3 @a
+    div role=cell @ac
+  div role=row aria-rowindex=x @bad
+    div role=cell @badc
+  div role=row aria-rowindex="2;" @b
+    div role=cell @bc
+  div role=row aria-rowindex=3 @a2
+    div role=cell @a2c
+  div role=row aria-rowindex=0 @zero
+    div role=cell @zc
+`, want: []rowD{
+			{El: "plain", Cells: []string{"pc"}},
+			{El: "bad", Cells: []string{"badc"}},
+			{El: "zero", Cells: []string{"zc"}},
+			{El: "b", Cells: []string{"bc"}},
+			{El: "a", Cells: []string{"ac"}},
+			{El: "a2", Cells: []string{"a2c"}},
+		}},
+		{name: "a native table keeps the order it is drawn in", kind: aria.Table, page: `
+table
+  tr aria-rowindex=3 @n3
+    td @n3c
+  tr aria-rowindex=2 @n2
+    td @n2c
+`, want: []rowD{
+			{El: "n3", Cells: []string{"n3c"}},
+			{El: "n2", Cells: []string{"n2c"}},
+		}},
+	})
+}

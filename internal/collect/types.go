@@ -62,9 +62,20 @@ type Row struct {
 type Rows struct {
 	// Rows holds every seen row, in output order.
 	Rows []Row
-	// Complete is false when the row scan stopped with nodes left unvisited:
-	// rows beyond are unknown.
+	// Complete is false when the row scan stopped with nodes left unvisited
+	// (rows beyond are unknown), or when a table declares more rows or
+	// columns than the scan saw (DeclaredRows, DeclaredColumns).
 	Complete bool
+	// DeclaredRows and DeclaredColumns are a table's aria-rowcount and
+	// aria-colcount when they say it has more rows (columns) than the scan
+	// saw: the count, or Unknown (-1) for "more, not how many"; 0 when the
+	// table declares none or no more than was seen. A table virtualised by
+	// a script (a data grid drawing 22 of its 1,000 rows) says so only
+	// here.
+	DeclaredRows, DeclaredColumns int
+	// Columns is the number of cells of the seen row that has the most,
+	// what DeclaredColumns is compared with; 0 for lists and forms.
+	Columns int
 	// Scan is the row scan's coverage.
 	Scan limits.Scan
 }
@@ -80,6 +91,8 @@ type Entry struct {
 	Rows int
 	// RowsComplete is that row scan's Complete.
 	RowsComplete bool
+	// DeclaredRows and DeclaredColumns are that row scan's.
+	DeclaredRows, DeclaredColumns int
 	// RowElements holds the element of every seen row in output order, so
 	// RowElements[k] is the row at position k. A page view names with it the
 	// row a control lies in.

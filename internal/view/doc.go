@@ -10,10 +10,13 @@
 // they are not nodes of the tree. What each visited node adds:
 //
 //   - a visible element whose role is a control role becomes a control
-//     record; a form control (docs/reference.md#rows) takes the form role
-//     column's role and the label column's name, any other control the text
+//     record; a form control (docs/reference.md#rows) keeps an explicit
+//     control role and otherwise takes the form role column's role, and
+//     takes the label column's name; any other control the text
 //     aria-labelledby names, else aria-label, else its content (an image's
 //     alt included), else title;
+//   - a visible column or row header with a non-empty aria-sort becomes a
+//     control record too, with its sort state, named as any other control;
 //   - a visible landmark or heading, or a region or form with a name,
 //     becomes a region record;
 //   - a visible text node adds its text, joined by the cell-text rules (a
@@ -22,7 +25,8 @@
 //     contenteditable element.
 //
 // A control inside a row of an inventory collection names the innermost
-// such row. The caller hands the rows in ([RowsOf]); the scan keeps the
+// table or list row around it, else the form row it is. The caller hands
+// the rows in ([RowsOf]); the scan keeps the
 // stack of rows around the walk as it goes, so finding a control's row costs
 // nothing per control.
 //
@@ -38,11 +42,18 @@
 //     that walk saw past the first limits.MaxOptions.
 //   - An option's text is its text children alone, as a browser renders it.
 //   - A form control that is itself a row of a form in the inventory lies in
-//     that row.
+//     that row, unless a table or list row of the inventory holds it: the
+//     table row is how a person names a checkbox of a changelist whose
+//     table lies inside the form, and the form row would always win as the
+//     innermost, being the control itself.
 //   - Region names are bounded like cell summaries and a cut name keeps its
 //     prefix, as inventory names do; only control names say they were cut.
 //   - A region or form whose name is empty is no region, and is not counted
 //     in RegionsOmitted either.
+//   - aria-sort makes a header sortable when it holds anything but ASCII
+//     whitespace (ARIA reads an empty value as absent); its value is
+//     compared whole and ASCII case-insensitively, and one that is not
+//     ascending, descending or other reads as none, the default.
 //   - aria-level is read as HTML reads a non-negative integer; 0, a value
 //     above limits.MaxSafeInteger or one that does not parse gives level 2.
 //   - A heading's name is aria-labelledby's text, else aria-label, else its

@@ -10,20 +10,70 @@ import (
 
 // controlRole is n's role when it makes n a control of the page view, ""
 // otherwise; role is aria.Role(n). A form control (docs/reference.md#rows)
-// takes the form role column's role; any other element its role by
+// keeps an explicit role that is a control role (<button role=link> is a
+// link, <button role=tab> a tab, as Chromium has them) and otherwise takes
+// the form role column's role, so <button role=heading> stays a button and
+// <input type=date> is none; any other element has its role by
 // docs/reference.md#finding-the-collection, so a[href] and area[href] are
 // links and role="presentation" is honoured.
 func controlRole(n domtree.Node, role string) string {
-	if collect.IsControl(n) {
+	if collect.IsControl(n) && !isControlRole(aria.ExplicitRole(n)) {
 		role = cells.FormCell(n, cells.ColumnRole).Text
 	}
+	if isControlRole(role) {
+		return role
+	}
+	if isHeaderRole(role) && sortable(n) {
+		// A header that says how its table is sorted is how a person
+		// sorts it: clicking "Price" orders the rows by price.
+		return role
+	}
+	return ""
+}
+
+// isHeaderRole reports whether an element of this role is a table header
+// cell, which aria-sort makes a control.
+func isHeaderRole(role string) bool {
+	return role == "columnheader" || role == "rowheader"
+}
+
+// sortable reports whether a header cell says it sorts its table: it has
+// an aria-sort attribute that is not empty. Any value counts, none too (a
+// sortable column not sorted now); an empty value is as if absent, as ARIA
+// has it.
+func sortable(n domtree.Node) bool {
+	v := n.AttrValue("aria-sort")
+	for i := 0; i < len(v); i++ {
+		if !domtree.IsASCIISpace(v[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// sortState is a sortable header's aria-sort: ascending, descending or
+// other as it says (ASCII case-insensitively, as every ARIA state here),
+// else none, the attribute's default.
+func sortState(n domtree.Node) string {
+	v := n.AttrValue("aria-sort")
+	for _, s := range [...]string{"ascending", "descending", "other"} {
+		if domtree.EqualFold(v, s) {
+			return s
+		}
+	}
+	return "none"
+}
+
+// isControlRole reports whether an element of this role is a control of the
+// page view.
+func isControlRole(role string) bool {
 	switch role {
 	case "button", "checkbox", "combobox", "link", "listbox", "menuitem",
 		"menuitemcheckbox", "menuitemradio", "radio", "searchbox", "slider",
 		"spinbutton", "switch", "tab", "textbox":
-		return role
+		return true
 	}
-	return ""
+	return false
 }
 
 // regionRole reports whether an element of this role may be a region: a

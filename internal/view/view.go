@@ -46,6 +46,9 @@ type Control struct {
 	Expanded string
 	// Selected is aria-selected="true" on a tab.
 	Selected bool
+	// Sort is a sortable header's aria-sort: "ascending", "descending",
+	// "other" or "none"; "" for every other control.
+	Sort string
 	// Select is true for a <select>, whose Options and OptionsOmitted apply.
 	Select bool
 	// Options holds the texts of the select's first limits.MaxOptions
@@ -209,6 +212,25 @@ func (s *scanner) track(n domtree.Node) {
 	}
 }
 
+// innermost is the row a control the walk is at lies in: the innermost
+// open row of a table or list, else the innermost open row of a form. A
+// form's row is the control itself, so it would always be the innermost;
+// but a checkbox in a table that lies inside a form (a changelist whose
+// rows are ticked for an action) is found by its table row, which is what a
+// person names it by, and only a control in no table or list row names its
+// form.
+func (s *scanner) innermost() (Row, bool) {
+	for i := len(s.open) - 1; i >= 0; i-- {
+		if s.open[i].Kind != aria.Form {
+			return s.open[i], true
+		}
+	}
+	if len(s.open) > 0 {
+		return s.open[len(s.open)-1], true
+	}
+	return Row{}, false
+}
+
 // control records a control, or counts it once MaxControls are listed.
 func (s *scanner) control(n domtree.Node, role string) {
 	if len(s.v.Controls) == limits.MaxControls {
@@ -224,15 +246,18 @@ func (s *scanner) control(n domtree.Node, role string) {
 	c.Disabled = cells.FormCell(n, cells.ColumnDisabled).Text == "true"
 	c.Required = cells.FormCell(n, cells.ColumnRequired).Text == "true"
 	switch role {
-	case "checkbox", "radio", "switch":
+	case "checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio":
+		// The checked column gives a native checkbox's or radio's own
+		// state whatever its role (<input type=checkbox
+		// role=menuitemcheckbox> is checked as it is drawn, as in
+		// Chromium), and aria-checked for the form-row roles.
 		c.Checked = cells.FormCell(n, cells.ColumnChecked).Text
 		if c.Checked == "" {
 			// An element whose role came from elsewhere than the form
-			// columns (an implicit one) still has a state: aria-checked.
+			// columns (an implicit one, a menu item's) still has a state:
+			// aria-checked.
 			c.Checked = ariaChecked(n)
 		}
-	case "menuitemcheckbox", "menuitemradio":
-		c.Checked = ariaChecked(n)
 	}
 	switch v := n.AttrValue("aria-expanded"); {
 	case domtree.EqualFold(v, "true"):
@@ -241,10 +266,12 @@ func (s *scanner) control(n domtree.Node, role string) {
 		c.Expanded = "false"
 	}
 	c.Selected = role == "tab" && domtree.EqualFold(n.AttrValue("aria-selected"), "true")
-	c.Secret = secretField(n)
-	if len(s.open) > 0 {
-		c.In, c.HasIn = s.open[len(s.open)-1], true
+	if isHeaderRole(role) {
+		c.Sort = sortState(n)
 	}
+	c.Secret = secretField(n)
+	c.In, c.HasIn = s.innermost()
+
 	if n.Is("select") {
 		c.Select = true
 		c.Options, c.OptionsOmitted = options(n)

@@ -33,6 +33,7 @@ type ctl struct {
 	Disabled, Required       bool
 	Checked, Expanded        string
 	Selected, Select, Secret bool
+	Sort                     string
 	Options                  []string
 	OptionsOmitted           int
 	In                       string
@@ -43,7 +44,7 @@ func controls(v view.View) []ctl {
 	for _, c := range v.Controls {
 		x := ctl{Role: c.Role, Name: c.Name.Text, NameTruncated: c.Name.Truncated,
 			Disabled: c.Disabled, Required: c.Required, Checked: c.Checked, Expanded: c.Expanded,
-			Selected: c.Selected, Select: c.Select, Secret: c.Secret, Options: c.Options, OptionsOmitted: c.OptionsOmitted}
+			Selected: c.Selected, Select: c.Select, Secret: c.Secret, Sort: c.Sort, Options: c.Options, OptionsOmitted: c.OptionsOmitted}
 		if c.HasIn {
 			x.In = c.In.Kind.String() + "/" + itoa(c.In.Index) + "/" + itoa(c.In.Position)
 		}
@@ -96,6 +97,33 @@ func TestControls(t *testing.T) {
 			`<form><input aria-label=q><ul><li><a href=3>in list</a></li></ul></form>`,
 			[]ctl{{Role: "link", Name: "Details", In: "table/0/0"}, {Role: "link", Name: "Details", In: "table/0/1"},
 				{Role: "textbox", Name: "q", In: "form/0/0"}, {Role: "link", Name: "in list", In: "list/0/0"}}},
+		{"a label holding only an image", `<form><label for=searchbar><img src=search.svg alt="Search"></label><input type=text id=searchbar value=CANARY-typed></form>`,
+			[]ctl{{Role: "textbox", Name: "Search", In: "form/0/0"}}},
+		{"a table inside a form: its controls name their table row", `<form><select aria-label=Action><option>Delete</option></select><button>Go</button>` +
+			`<table><tr><th>Name</th></tr><tr><td><input type=checkbox aria-label=Select></td><td><a href=1>Widget</a></td></tr></table></form>`,
+			[]ctl{{Role: "combobox", Name: "Action", Select: true, Options: []string{"Delete"}, In: "form/0/0"}, {Role: "button", Name: "Go", In: "form/0/1"},
+				{Role: "checkbox", Name: "Select", Checked: "false", In: "table/0/1"}, {Role: "link", Name: "Widget", In: "table/0/1"}}},
+		{"a form inside a table cell: its control names the table row", `<table><tr><td>Widget</td><td><form><button>Delete</button></form></td></tr></table>`,
+			[]ctl{{Role: "button", Name: "Delete", In: "table/0/0"}}},
+		{"a form control keeps an explicit control role", `<button role=link>Docs</button><button role=tab aria-selected=true>Tab</button>` +
+			`<input type=checkbox role=menuitemcheckbox checked aria-label=Bold><input type=checkbox role=menuitemradio aria-checked=true aria-label=Left>` +
+			`<button role=heading>Not a heading</button><input type=submit role=presentation value=Send><input type=checkbox role=switch aria-label=Sw>`,
+			[]ctl{{Role: "link", Name: "Docs"}, {Role: "tab", Name: "Tab", Selected: true},
+				{Role: "menuitemcheckbox", Name: "Bold", Checked: "true"}, {Role: "menuitemradio", Name: "Left", Checked: "false"},
+				{Role: "button", Name: "Not a heading"}, {Role: "button", Name: "Send"}, {Role: "switch", Name: "Sw", Checked: "false"}}},
+		{"sortable headers of a native table", `<table><thead><tr><th aria-sort=ascending>Name</th><th aria-sort=NONE>Price</th><th>Notes</th><th aria-sort=" ">Blank</th>` +
+			`<th aria-sort=bogus>Odd</th><th aria-sort=descending style="visibility:hidden">Hidden</th></tr></thead>` +
+			`<tr><th scope=row aria-sort=other>Widget</th><td aria-sort=ascending>4.50</td></tr></table>`,
+			[]ctl{{Role: "columnheader", Name: "Name", Sort: "ascending", In: "table/0/0"}, {Role: "columnheader", Name: "Price", Sort: "none", In: "table/0/0"},
+				{Role: "columnheader", Name: "Odd", Sort: "none", In: "table/0/0"}, {Role: "rowheader", Name: "Widget", Sort: "other", In: "table/0/1"}}},
+		{"sortable headers of a grid, and a button inside one", `<div role=grid><div role=row><div role=columnheader aria-sort=DESCENDING aria-label="Quantity">Qty</div>` +
+			`<div role=columnheader aria-sort=none><button>Price</button></div><div role=gridcell aria-sort=ascending>x</div></div></div>` +
+			`<table role=presentation><tr><th aria-sort=ascending>Layout</th></tr></table>`,
+			[]ctl{{Role: "columnheader", Name: "Quantity", Sort: "descending", In: "table/0/0"}, {Role: "columnheader", Name: "Price", Sort: "none", In: "table/0/0"},
+				{Role: "button", Name: "Price", In: "table/0/0"}}},
+		{"rows of a grid are positioned by aria-rowindex", `<div role=grid><div role=row aria-rowindex=3><div role=gridcell><a href=1>Late</a></div></div>` +
+			`<div role=row aria-rowindex=2><div role=gridcell><a href=2>Early</a></div></div></div>`,
+			[]ctl{{Role: "link", Name: "Late", In: "table/0/1"}, {Role: "link", Name: "Early", In: "table/0/0"}}},
 		{"types without a role", `<input type=date aria-label=D><input type=color>`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,9 +18,9 @@ var (
 			func(c Control) bool {
 				return c.Tag == "input" && c.HasList && c.Role == "textbox" && c.AXRole == "combobox"
 			}},
-		{"explicit-role-not-form-row", "a form control's explicit role counts only when it is one of the form-row roles; any other (a button with role=link) leaves the HTML-AAM role of the form role column",
+		{"explicit-role-not-control", "a form control keeps an explicit role only when it is a control role of the page view (a button with role=link is a link); any other (a button with role=heading) leaves the role of the form role column",
 			func(c Control) bool {
-				return isFormElement(c.Tag) && c.ExplicitRole != "" && c.ExplicitRole == c.AXRole
+				return isFormElement(c.Tag) && c.ExplicitRole != "" && c.ExplicitRole == c.AXRole && !controlRoles[c.ExplicitRole]
 			}},
 	}
 	NameRules = []Rule{
@@ -106,6 +106,14 @@ func isFormElement(tag string) bool {
 var formRowRoles = map[string]bool{
 	"button": true, "checkbox": true, "radio": true, "switch": true, "textbox": true,
 	"searchbox": true, "combobox": true, "listbox": true, "slider": true, "spinbutton": true,
+}
+
+// controlRoles are the roles of the page view's controls
+// (docs/reference.md#the-page-view).
+var controlRoles = map[string]bool{
+	"button": true, "checkbox": true, "combobox": true, "link": true, "listbox": true, "menuitem": true,
+	"menuitemcheckbox": true, "menuitemradio": true, "radio": true, "searchbox": true, "slider": true,
+	"spinbutton": true, "switch": true, "tab": true, "textbox": true,
 }
 
 // words are s's words, case folded.
