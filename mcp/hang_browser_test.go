@@ -153,8 +153,9 @@ func TestEndlessLoopReplacesTab(t *testing.T) {
 		done <- result{res, err}
 	}()
 	// The renderer is looked for until the call answers: the session
-	// closes the tab only after the wait of 2 s and its check that the
-	// page no longer answers, which takes 2 s more.
+	// closes the tab only once the call's wait of 2 s and the 10 s its
+	// snapshot may take past it are over, and its check that the page no
+	// longer answers took 2 s more, about 14 s after the loop began.
 	t0 := time.Now()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
