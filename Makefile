@@ -4,7 +4,7 @@ FUZZTIME ?= 30s
 BENCHTIME ?= 1x
 SHARED ?= ../shared
 
-.PHONY: all build install test-examples test vet fmt-check test-browser install-browser conformance check fuzz bench bench-browser captures example devtools
+.PHONY: all build install test-examples test vet fmt-check test-browser test-browser-load install-browser conformance check fuzz bench bench-browser captures example devtools
 
 all: build test
 
@@ -50,6 +50,22 @@ devtools:
 test-browser:
 	$(GO) build -C devtools -o $(CURDIR)/bin/dev/ ./browserpartition
 	./bin/dev/browserpartition
+
+# The same partition with BUSY busy loops beside it from start to end (two by
+# default: one per core of a two-core machine such as CI's), RUNS times in a
+# row, stopping at the first run that fails, whose reports stay in reports/.
+# A case that depends on how busy the machine is fails here before CI meets it.
+# The loops take about half of such a machine, so each package's go test gets
+# twice the partition's usual 30 minutes before it is stopped as hung.
+BUSY ?= 2
+RUNS ?= 1
+test-browser-load:
+	$(GO) build -C devtools -o $(CURDIR)/bin/dev/ ./browserpartition
+	@i=1; while [ $$i -le $(RUNS) ]; do \
+	  echo "browser partition with $(BUSY) busy loops: run $$i of $(RUNS)"; \
+	  ./bin/dev/browserpartition -busy $(BUSY) -timeout 60m || exit 1; \
+	  i=$$((i + 1)); \
+	done
 
 # The capture programs of examples/capture (Puppeteer, Playwright, chromedp)
 # against real Chromium: needs Node.js 20 or later and npm, which fetches the

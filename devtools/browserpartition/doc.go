@@ -7,6 +7,12 @@
 // browser-junit.xml (through github.com/jstemmer/go-junit-report/v2) and
 // browser-report.json, the content-free report.
 //
+// With -busy n (make test-browser-load), n busy loops, each on a thread of
+// its own, keep cores busy from before Chromium's first launch until the
+// run ends, so that a case that depends on how busy the machine is fails
+// here rather than at random in CI. They are threads of this process, so
+// they end with it however it ends, and the report says how many ran.
+//
 // The partition fails, and never passes quietly, when Chromium is missing or
 // does not start, when a filter was given (it takes no test selection at all,
 // not on the command line and not through GOFLAGS), when any test or subtest

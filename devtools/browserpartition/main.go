@@ -39,6 +39,8 @@ type Report struct {
 	Counts        Counts   `json:"counts"`
 	// DurationSeconds is the wall time of the whole partition.
 	DurationSeconds float64 `json:"duration_seconds"`
+	// BusyLoops is how many busy loops ran beside the tests (-busy).
+	BusyLoops int `json:"busy_loops"`
 }
 
 // Source identifies the code that was tested.
@@ -87,12 +89,15 @@ const (
 	reasonGoTest        = "go_test_failed"
 	reasonBuild         = "build_failed"
 	reasonReportContent = "report_not_content_free"
+	reasonBadFlag       = "flag_invalid"
 )
 
 type config struct {
 	reports string
 	chrome  string
 	timeout time.Duration
+	// busy is how many busy loops run beside the tests.
+	busy int
 	// goCmd and dir are the go command and the repository's root; tests
 	// point them elsewhere.
 	goCmd string
@@ -126,6 +131,7 @@ func run(ctx context.Context, args []string, goflags string, stdout, stderr io.W
 	fs.StringVar(&cfg.reports, "reports", "reports", "folder the JUnit and JSON reports are written to")
 	fs.StringVar(&cfg.chrome, "chrome", "", "Chromium binary (default: $"+live.EnvChrome+", then the usual paths)")
 	fs.DurationVar(&cfg.timeout, "timeout", 30*time.Minute, "go test timeout")
+	fs.IntVar(&cfg.busy, "busy", 0, "how many busy loops, each keeping one core busy, run beside the tests from start to end, so that a case that depends on how busy the machine is fails here")
 	rep := &Report{ReportVersion: ReportVersion, Partition: "browser", Reasons: []string{}, Cases: []Case{},
 		Versions: Versions{Go: runtime.Version(), Libraries: map[string]string{}}}
 	finish := func(outputs []string) int {
@@ -139,8 +145,8 @@ func run(ctx context.Context, args []string, goflags string, stdout, stderr io.W
 			fmt.Fprintln(stderr, "browserpartition:", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "browser partition: %s: %d cases, %d passed, %d failed, %d skipped (%d subtests); reasons %v; report in %s\n",
-			rep.Status, rep.Counts.Total, rep.Counts.Passed, rep.Counts.Failed, rep.Counts.Skipped, subtestTotal(rep), rep.Reasons, cfg.reports)
+		fmt.Fprintf(stdout, "browser partition: %s: %d cases, %d passed, %d failed, %d skipped (%d subtests); %d busy loops beside; reasons %v; report in %s\n",
+			rep.Status, rep.Counts.Total, rep.Counts.Passed, rep.Counts.Failed, rep.Counts.Skipped, subtestTotal(rep), rep.BusyLoops, rep.Reasons, cfg.reports)
 		if rep.Status != "pass" {
 			return 1
 		}
@@ -155,6 +161,19 @@ func run(ctx context.Context, args []string, goflags string, stdout, stderr io.W
 		fmt.Fprintln(stderr, "browserpartition: GOFLAGS selects tests; the browser partition refuses any filter")
 		rep.Reasons = append(rep.Reasons, reasonFilter)
 		return finish(nil)
+	}
+	if cfg.busy < 0 {
+		fmt.Fprintln(stderr, "browserpartition: -busy is a count of busy loops, 0 or more")
+		rep.Reasons = append(rep.Reasons, reasonBadFlag)
+		return finish(nil)
+	}
+	// The loops end when run returns, on every path; whatever ends the
+	// process ends them too, as they are its threads.
+	stopBusy := busy(cfg.busy)
+	defer stopBusy()
+	rep.BusyLoops = cfg.busy
+	if cfg.busy > 0 {
+		fmt.Fprintf(stderr, "browserpartition: %d busy loops run beside the tests\n", cfg.busy)
 	}
 	rep.Source = sourceState(ctx, cfg.dir)
 	rep.Versions.Libraries = libraries(ctx, cfg)
