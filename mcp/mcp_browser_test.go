@@ -29,13 +29,17 @@ var (
 	buildOnce sync.Once
 	binPath   string
 	buildErr  error
+	// binTemp is the temporary folder as the run started: a test that
+	// runs the server in process points TMPDIR at a folder of its own,
+	// which must not hold the binary the later tests run.
+	binTemp = os.TempDir()
 )
 
 // binary builds the domsnap command once per test run.
 func binary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "domsnap-mcp-bin-")
+		dir, err := os.MkdirTemp(binTemp, "domsnap-mcp-bin-")
 		if err != nil {
 			buildErr = err
 			return
@@ -60,13 +64,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// server is one `domsnap mcp` process driven by the SDK's client.
+// server is one `domsnap mcp` process driven by the SDK's client, or a
+// server in this process (startInProcess).
 type server struct {
 	cs     *sdk.ClientSession
 	cmd    *exec.Cmd
 	tmp    string // the process's TMPDIR: its browser profile lives here
 	stderr *bytes.Buffer
 	closed bool
+	// run is what the in-process server's Run returned; nil for a process.
+	run <-chan error
 }
 
 func start(t *testing.T, stateDir string, args ...string) *server {
@@ -99,7 +106,17 @@ func (s *server) stop(t *testing.T) {
 	if err := s.cs.Close(); err != nil {
 		t.Errorf("closing the server: %v (stderr %q)", err, s.stderr.String())
 	}
-	if st := s.cmd.ProcessState; st == nil || !st.Exited() || st.ExitCode() != 0 {
+	if s.run != nil {
+		// Run ends once the client's end is closed, and closes the server.
+		select {
+		case err := <-s.run:
+			if err != nil {
+				t.Errorf("the server's Run: %v", err)
+			}
+		case <-time.After(60 * time.Second):
+			t.Errorf("the server did not stop within a minute of its client's close")
+		}
+	} else if st := s.cmd.ProcessState; st == nil || !st.Exited() || st.ExitCode() != 0 {
 		t.Errorf("the server did not exit cleanly: %v (stderr %q)", st, s.stderr.String())
 	}
 	if pids := processesUnder(s.tmp); len(pids) > 0 {
