@@ -50,6 +50,16 @@ func startInProcess(t *testing.T, cfg mcp.Config) (*server, *mcp.Server) {
 	return s, srv
 }
 
+// waitUntil polls cond until it holds, failing the test after within.
+func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(within); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("waited %v for %s", within, what)
+		}
+	}
+}
+
 // blockedIn reports whether a goroutine of this process is parked (in a
 // select or on a channel) with fn, a function as a stack trace names it,
 // on its stack.

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/domsnap/domsnap/mcp"
 )
 
 var (
@@ -428,7 +430,9 @@ func TestSecretCanaryNeverShown(t *testing.T) {
 
 // TestNavigationPolicy: with an allowed origin, another origin, a redirect
 // to it and a navigation the page starts towards it are refused, and the
-// refused server never sees the main-frame request.
+// refused server never sees the main-frame request. The server runs in this
+// process: no answer tells of the page's own move, so the test waits for
+// the tab's guard to count its refusal.
 func TestNavigationPolicy(t *testing.T) {
 	var mu sync.Mutex
 	hits := 0
@@ -460,7 +464,7 @@ func TestNavigationPolicy(t *testing.T) {
 	allowed := httptest.NewServer(mux)
 	defer allowed.Close()
 
-	s := start(t, filepath.Join(t.TempDir(), "state"), "--allow-origin", allowed.URL)
+	s, srv := startInProcess(t, mcp.Config{StateDir: filepath.Join(t.TempDir(), "state"), AllowOrigins: []string{allowed.URL}})
 	if code := failed(t, s.call(t, "browser_navigate", map[string]any{"url": refused.URL + "/"})); code != "navigation_refused" {
 		t.Fatalf("other origin: %s", code)
 	}
@@ -477,8 +481,13 @@ func TestNavigationPolicy(t *testing.T) {
 	if p := parse(t, still); p.Extraction == nil || len(p.Extraction.Rows) != 3 {
 		t.Fatalf("after the refused redirect: %s", still)
 	}
+	tab := mcp.SessionTab(srv)
+	if tab == nil {
+		t.Fatal("no tab")
+	}
+	before := tab.Refused()
 	ok(t, s.call(t, "browser_navigate", map[string]any{"url": allowed.URL + "/leave"}))
-	time.Sleep(500 * time.Millisecond)
+	waitUntil(t, time.Minute, "the guard to refuse the page's move", func() bool { return tab.Refused() > before })
 	after := parse(t, ok(t, s.call(t, "browser_observe", map[string]any{})))
 	if len(after.Inventory) != 1 || after.Inventory[0].Kind != "table" {
 		t.Fatalf("the page left for a refused origin: %+v", after)
