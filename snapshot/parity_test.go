@@ -47,6 +47,19 @@ var divergences = []divergence{
 	{"css-content-visibility", "state", "", "content-visibility: hidden leaves descendants without layout objects live only"},
 	{"css-csp-meta", "state", "", "a meta style-src 'none' policy blocks author styles live only"},
 	{"css-form-validity", "state", "", "rules using :valid, :invalid, :in-range or :out-of-range are applied live only"},
+	{"css-animation-visibility", "state", "", "a running CSS animation's filling first keyframe holds visibility: hidden live only"},
+	{"css-content-visibility-offscreen", "state", "", "content-visibility: auto far below the viewport leaves descendants without layout objects live only"},
+	{"css-dashed-ident-class", "state", "", "a class selector whose name starts with two hyphens is applied live only (an offline defect, listed until fixed)"},
+	{"css-svg-display-attribute", "state", "", "the SVG display presentation attribute is applied live only (an offline defect, listed until fixed)"},
+}
+
+// uncaptured are the fixture pages without a saved capture, each with the
+// reason: every other page of testdata/html must have one, so that a page
+// added without `make captures` is not left out of the comparison unseen.
+var uncaptured = map[string]string{
+	"parser-processing-instruction": "a capture holds no processing instructions, which are comment nodes offline: " +
+		"the trees differ in structure at the first, where a node-for-node walk must stop (docs/divergences.md; " +
+		"the browser partition's parity check compares the results)",
 }
 
 // compareTrees walks both trees in step and returns every difference, each
@@ -157,6 +170,33 @@ func TestCaptureParity(t *testing.T) {
 		if !used[i] {
 			t.Errorf("divergence %q on %s never occurs: remove it", d.what+" "+d.match, d.page)
 		}
+	}
+}
+
+// TestEveryPageCaptured: every fixture page has its saved capture, but for
+// those uncaptured lists, which have none.
+func TestEveryPageCaptured(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join("..", "testdata", "html", "*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no pages: %v", err)
+	}
+	listed := 0
+	for _, page := range pages {
+		name := strings.TrimSuffix(filepath.Base(page), ".html")
+		_, err := os.Stat(filepath.Join("..", "testdata", "captures", name+".json"))
+		_, exempt := uncaptured[name]
+		switch {
+		case exempt:
+			listed++
+			if err == nil {
+				t.Errorf("%s has a capture: remove it from uncaptured", name)
+			}
+		case err != nil:
+			t.Errorf("%s has no capture: run make captures (%v)", name, err)
+		}
+	}
+	if listed != len(uncaptured) {
+		t.Errorf("uncaptured names %d pages, %d of them fixture pages", len(uncaptured), listed)
 	}
 }
 
