@@ -158,37 +158,45 @@ func TestGotoWaitsForItsOwnLoad(t *testing.T) {
 	if err != nil || nav.LoadComplete {
 		t.Fatalf("the first page: %+v %v (its load must still be pending)", nav, err)
 	}
+	n := commits(t, p)
 	t0 := time.Now()
 	nav, err = p.Goto(ctx, srv.URL+"/late", UntilLoad, time.Now().Add(20*time.Second))
 	took := time.Since(t0)
 	if err != nil || nav.Status != 200 || !nav.LoadComplete || nav.WaitTimedOut || took < pageDelay {
 		t.Fatalf("the late page: %+v %v after %v; want its own load, after at least %v", nav, err, took, pageDelay)
 	}
-	settled(t, p)
+	settled(t, p, n+1)
 	// A page that moves itself on before its load event (a client
 	// redirect) never fires its own: the wait ends at the load of the page
 	// it moved to, not at the deadline.
+	n = commits(t, p)
 	t0 = time.Now()
 	nav, err = p.Goto(ctx, srv.URL+"/moves-on", UntilLoad, time.Now().Add(20*time.Second))
 	took = time.Since(t0)
 	if err != nil || !nav.LoadComplete || nav.WaitTimedOut || took < pageDelay || took > 15*time.Second {
 		t.Fatalf("the page that moves on: %+v %v after %v; want the load of the page it moved to", nav, err, took)
 	}
-	settled(t, p)
+	settled(t, p, n+2) // the page that moves on, and the page it moved to
 }
 
-// settled fails when the main frame commits another document within
-// 200 ms: a wait that ended before its page committed leaves that commit
-// to come.
-func settled(t *testing.T, p *Page) {
+// commits is the number of documents the main frame has committed.
+func commits(t *testing.T, p *Page) uint64 {
 	t.Helper()
-	ctx := context.Background()
-	n0, err := p.Navigations(ctx)
+	n, err := p.Navigations(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond)
-	if n1, err := p.Navigations(ctx); err != nil || n1 != n0 {
-		t.Fatalf("the main frame navigated after the wait ended: %d then %d (%v)", n0, n1, err)
+	return n
+}
+
+// settled fails unless, when the wait ended, the main frame had committed
+// want documents in all: a wait that ended before its page committed
+// leaves that commit to come, so the count falls short. The count is of
+// the commits already told, read at once (a script evaluated now would
+// wait for a navigation in flight to commit, and so hide one).
+func settled(t *testing.T, p *Page, want uint64) {
+	t.Helper()
+	if n := commits(t, p); n != want {
+		t.Fatalf("when the wait ended the main frame had committed %d documents, want %d", n, want)
 	}
 }

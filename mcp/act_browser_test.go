@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/domsnap/domsnap/internal/testkit/taskpages"
+	"github.com/domsnap/domsnap/mcp"
 )
 
 // view is what the acting tests read of an answer.
@@ -424,10 +425,12 @@ func seqOf(rev string) string { return rev[strings.LastIndex(rev, ".o")+2:] }
 
 // TestActLockAndCancel: a browser_observe sent while an action waits for
 // the page waits for the session lock and observes after it; a cancelled
-// action publishes nothing and leaves the previous revision invalid.
+// action publishes nothing and leaves the previous revision invalid. The
+// first part runs the server in this process, so that the test lets the
+// action go only once the observation is seen blocked on the lock.
 func TestActLockAndCancel(t *testing.T) {
 	web := newWidgetSite(t)
-	s := start(t, filepath.Join(t.TempDir(), "state"))
+	s, _ := startInProcess(t, mcp.Config{StateDir: filepath.Join(t.TempDir(), "state")})
 	v := s.open(t, web.URL+"/widgets")
 	type result struct {
 		res *sdk.CallToolResult
@@ -445,8 +448,18 @@ func TestActLockAndCancel(t *testing.T) {
 		res, err := s.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "browser_observe", Arguments: map[string]any{}})
 		obsDone <- result{res, err}
 	}()
-	// Give the observation time to reach the lock, then let the request end.
-	time.Sleep(300 * time.Millisecond)
+	// The request ends only once the observation waits for the lock: an
+	// observation answered before then did not wait.
+	for end := time.Now().Add(time.Minute); !blockedIn("github.com/domsnap/domsnap/mcp.(*session).acquire"); time.Sleep(10 * time.Millisecond) {
+		select {
+		case o := <-obsDone:
+			t.Fatalf("the observation answered while the action held the session (error %v)", o.err)
+		default:
+		}
+		if time.Now().After(end) {
+			t.Fatal("the observation never waited for the session's lock")
+		}
+	}
 	web.letGo()
 	a, o := <-actDone, <-obsDone
 	if a.err != nil || o.err != nil {

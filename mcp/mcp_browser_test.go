@@ -23,19 +23,25 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/domsnap/domsnap/mcp"
 )
 
 var (
 	buildOnce sync.Once
 	binPath   string
 	buildErr  error
+	// binTemp is the temporary folder as the run started: a test that
+	// runs the server in process points TMPDIR at a folder of its own,
+	// which must not hold the binary the later tests run.
+	binTemp = os.TempDir()
 )
 
 // binary builds the domsnap command once per test run.
 func binary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "domsnap-mcp-bin-")
+		dir, err := os.MkdirTemp(binTemp, "domsnap-mcp-bin-")
 		if err != nil {
 			buildErr = err
 			return
@@ -60,13 +66,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// server is one `domsnap mcp` process driven by the SDK's client.
+// server is one `domsnap mcp` process driven by the SDK's client, or a
+// server in this process (startInProcess).
 type server struct {
 	cs     *sdk.ClientSession
 	cmd    *exec.Cmd
 	tmp    string // the process's TMPDIR: its browser profile lives here
 	stderr *bytes.Buffer
 	closed bool
+	// run is what the in-process server's Run returned; nil for a process.
+	run <-chan error
 }
 
 func start(t *testing.T, stateDir string, args ...string) *server {
@@ -99,7 +108,17 @@ func (s *server) stop(t *testing.T) {
 	if err := s.cs.Close(); err != nil {
 		t.Errorf("closing the server: %v (stderr %q)", err, s.stderr.String())
 	}
-	if st := s.cmd.ProcessState; st == nil || !st.Exited() || st.ExitCode() != 0 {
+	if s.run != nil {
+		// Run ends once the client's end is closed, and closes the server.
+		select {
+		case err := <-s.run:
+			if err != nil {
+				t.Errorf("the server's Run: %v", err)
+			}
+		case <-time.After(60 * time.Second):
+			t.Errorf("the server did not stop within a minute of its client's close")
+		}
+	} else if st := s.cmd.ProcessState; st == nil || !st.Exited() || st.ExitCode() != 0 {
 		t.Errorf("the server did not exit cleanly: %v (stderr %q)", st, s.stderr.String())
 	}
 	if pids := processesUnder(s.tmp); len(pids) > 0 {
@@ -411,7 +430,9 @@ func TestSecretCanaryNeverShown(t *testing.T) {
 
 // TestNavigationPolicy: with an allowed origin, another origin, a redirect
 // to it and a navigation the page starts towards it are refused, and the
-// refused server never sees the main-frame request.
+// refused server never sees the main-frame request. The server runs in this
+// process: no answer tells of the page's own move, so the test waits for
+// the tab's guard to count its refusal.
 func TestNavigationPolicy(t *testing.T) {
 	var mu sync.Mutex
 	hits := 0
@@ -443,7 +464,7 @@ func TestNavigationPolicy(t *testing.T) {
 	allowed := httptest.NewServer(mux)
 	defer allowed.Close()
 
-	s := start(t, filepath.Join(t.TempDir(), "state"), "--allow-origin", allowed.URL)
+	s, srv := startInProcess(t, mcp.Config{StateDir: filepath.Join(t.TempDir(), "state"), AllowOrigins: []string{allowed.URL}})
 	if code := failed(t, s.call(t, "browser_navigate", map[string]any{"url": refused.URL + "/"})); code != "navigation_refused" {
 		t.Fatalf("other origin: %s", code)
 	}
@@ -460,8 +481,13 @@ func TestNavigationPolicy(t *testing.T) {
 	if p := parse(t, still); p.Extraction == nil || len(p.Extraction.Rows) != 3 {
 		t.Fatalf("after the refused redirect: %s", still)
 	}
+	tab := mcp.SessionTab(srv)
+	if tab == nil {
+		t.Fatal("no tab")
+	}
+	before := tab.Refused()
 	ok(t, s.call(t, "browser_navigate", map[string]any{"url": allowed.URL + "/leave"}))
-	time.Sleep(500 * time.Millisecond)
+	waitUntil(t, time.Minute, "the guard to refuse the page's move", func() bool { return tab.Refused() > before })
 	after := parse(t, ok(t, s.call(t, "browser_observe", map[string]any{})))
 	if len(after.Inventory) != 1 || after.Inventory[0].Kind != "table" {
 		t.Fatalf("the page left for a refused origin: %+v", after)

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/domsnap/domsnap/mcp"
 )
 
 // secretMark is in every page of the refused origin and of the pages an
@@ -117,14 +119,28 @@ func watchRefusal(t *testing.T, s *server, what string) projection {
 // request the guard refuses: the page stays. (That a page served from a
 // speculation is stopped where it commits, should one get through, the
 // live package's TestGuardStopsCommitsOutside shows with preloading on.)
+// The server runs in this process, so the test observes until the tab's
+// guard has counted the move's refusal, however long the page takes.
 func TestSpeculationRulesRefused(t *testing.T) {
 	allowed, _, hits, _ := policySites(t)
-	s := start(t, filepath.Join(t.TempDir(), "state"), "--allow-origin", allowed.URL)
+	s, srv := startInProcess(t, mcp.Config{StateDir: filepath.Join(t.TempDir(), "state"), AllowOrigins: []string{allowed.URL}})
 	for _, kind := range []string{"prefetch", "prerender"} {
+		var before uint64
+		if tab := mcp.SessionTab(srv); tab != nil {
+			before = tab.Refused()
+		}
 		ok(t, s.call(t, "browser_navigate", map[string]any{"url": allowed.URL + "/" + kind}))
-		// The page leaves 1.5 s after its load event.
+		tab := mcp.SessionTab(srv)
+		if tab == nil {
+			t.Fatal("no tab")
+		}
+		// The page leaves 1.5 s after its load event; every observation
+		// until its move is refused shows the allowed page or fails.
 		var last []byte
-		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		for end := time.Now().Add(time.Minute); tab.Refused() == before; time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("%s: the page's move was never refused", kind)
+			}
 			res := s.call(t, "browser_observe", map[string]any{})
 			last = resultText(t, res)
 			noSecret(t, kind, last)
@@ -172,8 +188,9 @@ func TestSchemeMovesRefused(t *testing.T) {
 // page started the navigation.
 func TestRedirectToFileRefused(t *testing.T) {
 	allowed, _, _, toFile := policySites(t)
-	for _, args := range [][]string{nil, {"--allow-origin", allowed.URL}} {
-		s := start(t, filepath.Join(t.TempDir(), "state"), args...)
+	for _, args := range [][]string{nil, {allowed.URL}} {
+		// In this process, to wait on the tab's count of refused requests.
+		s, srv := startInProcess(t, mcp.Config{StateDir: filepath.Join(t.TempDir(), "state"), AllowOrigins: args})
 		// With nothing observed yet, the tab stays blank.
 		if code := failed(t, s.call(t, "browser_navigate", map[string]any{"url": allowed.URL + "/to-file"})); code != "navigation_refused" {
 			t.Fatalf("%v: a first navigation redirected to file: %s", args, code)
@@ -194,14 +211,16 @@ func TestRedirectToFileRefused(t *testing.T) {
 			t.Fatalf("%v: after the refused redirect: %s", args, still)
 		}
 		// The page itself goes to the redirect: it stays where it was.
-		second := parse(t, ok(t, s.call(t, "browser_navigate", map[string]any{"url": allowed.URL + "/leave-to-file"})))
-		asked := toFile.Load()
-		for end := time.Now().Add(5 * time.Second); toFile.Load() == asked && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		tab := mcp.SessionTab(srv)
+		if tab == nil {
+			t.Fatalf("%v: no tab", args)
 		}
+		asked, refusals := toFile.Load(), tab.Refused()
+		second := parse(t, ok(t, s.call(t, "browser_navigate", map[string]any{"url": allowed.URL + "/leave-to-file"})))
+		waitUntil(t, time.Minute, "the guard to refuse the redirect the page followed", func() bool { return tab.Refused() > refusals })
 		if toFile.Load() == asked {
 			t.Fatalf("%v: the page never went to the redirect", args)
 		}
-		time.Sleep(500 * time.Millisecond) // for the redirect's outcome to settle
 		again := ok(t, s.call(t, "browser_observe", map[string]any{"extract": extractReq(second.Revision, 5)}))
 		if p := parse(t, again); p.Extraction == nil || len(p.Extraction.Rows) != 3 {
 			t.Fatalf("%v: after the page's redirect to file: %s", args, again)

@@ -47,13 +47,28 @@ var divergences = []divergence{
 	{"css-content-visibility", "state", "", "content-visibility: hidden leaves descendants without layout objects live only"},
 	{"css-csp-meta", "state", "", "a meta style-src 'none' policy blocks author styles live only"},
 	{"css-form-validity", "state", "", "rules using :valid, :invalid, :in-range or :out-of-range are applied live only"},
+	{"css-animation-visibility", "state", "", "a running CSS animation's filling first keyframe holds visibility: hidden live only"},
+	{"css-content-visibility-offscreen", "state", "", "content-visibility: auto far below the viewport leaves descendants without layout objects live only"},
+	{"css-dashed-ident-class", "state", "", "a class selector whose name starts with two hyphens is applied live only (an offline defect, listed until fixed)"},
+	{"css-svg-display-attribute", "state", "", "the SVG display presentation attribute is applied live only (an offline defect, listed until fixed)"},
+}
+
+// uncaptured are the fixture pages without a saved capture, each with the
+// reason: every other page of testdata/html must have one, so that a page
+// added without `make captures` is not left out of the comparison unseen.
+var uncaptured = map[string]string{
+	"parser-processing-instruction": "a capture holds no processing instructions, which are comment nodes offline: " +
+		"the trees differ in structure at the first, where a node-for-node walk must stop (docs/divergences.md; " +
+		"the browser partition's parity check compares the results)",
 }
 
 // compareTrees walks both trees in step and returns every difference, each
 // as "what: description" (internal/testkit/treediff, shared with the real-page check
-// of devtools/realparity).
+// of devtools/realparity). The live tree comes from a saved capture, which
+// holds no typed text: the offline tree is compared as the scrub would
+// leave it (treediff.CompareSaved).
 func compareTrees(offline, live *domtree.Tree) []string {
-	diffs, _ := treediff.Compare(offline, live)
+	diffs, _ := treediff.CompareSaved(offline, live)
 	out := make([]string, len(diffs))
 	for i, d := range diffs {
 		out[i] = d.String()
@@ -64,14 +79,20 @@ func compareTrees(offline, live *domtree.Tree) []string {
 // pageContent is what an author edits in a page: every text, comment and
 // attribute, sorted, leaving out the light children of shadow hosts (which a
 // live capture does not list). It tells a stale capture from a decoder bug
-// independently of the tree's structure.
-func pageContent(t *domtree.Tree) []string {
+// independently of the tree's structure. With scrub, the text the scrub of
+// saved captures empties is empty (treediff.Scrubbed): an offline tree so
+// read holds what its saved capture can.
+func pageContent(t *domtree.Tree, scrub bool) []string {
 	var out []string
 	root := t.Root()
 	for n := root; n.Valid(); {
 		switch n.Kind() {
 		case domtree.Text, domtree.Comment:
-			out = append(out, n.Kind().String()+" "+n.Data())
+			data := n.Data()
+			if scrub && treediff.Scrubbed(n) {
+				data = ""
+			}
+			out = append(out, n.Kind().String()+" "+data)
 		case domtree.Element:
 			for _, a := range n.Attrs() {
 				out = append(out, "attr "+a.Name+"="+a.Value)
@@ -104,7 +125,6 @@ func TestCaptureParity(t *testing.T) {
 	}
 	sort.Strings(captures)
 	used := map[int]bool{}
-	var stale []string
 	compared := 0
 	for _, capPath := range captures {
 		name := strings.TrimSuffix(filepath.Base(capPath), ".json")
@@ -125,11 +145,12 @@ func TestCaptureParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(pageContent(offline), pageContent(live)); diff != "" {
+			if diff := cmp.Diff(pageContent(offline, true), pageContent(live, false)); diff != "" {
 				// The page was edited after its capture was made: the
-				// comparison would measure the edit, not the decoder.
-				stale = append(stale, name)
-				t.Skipf("stale capture: the page's texts, comments or attributes changed since it was captured; "+
+				// comparison would measure the edit, not the decoder, so
+				// the capture must be made again before parity means
+				// anything for this page.
+				t.Fatalf("stale capture: the page's texts, comments or attributes changed since it was captured; "+
 					"regenerate testdata/captures (make captures) (-page +capture):\n%s", diff)
 			}
 			compared++
@@ -142,16 +163,40 @@ func TestCaptureParity(t *testing.T) {
 			}
 		})
 	}
-	if len(stale) > 0 {
-		t.Logf("%d stale captures not compared: %s", len(stale), strings.Join(stale, ", "))
-	}
-	if compared == 0 {
-		t.Fatal("no page compared")
+	if compared != len(captures) {
+		t.Fatalf("%d of %d captures compared", compared, len(captures))
 	}
 	for i, d := range divergences {
 		if !used[i] {
 			t.Errorf("divergence %q on %s never occurs: remove it", d.what+" "+d.match, d.page)
 		}
+	}
+}
+
+// TestEveryPageCaptured: every fixture page has its saved capture, but for
+// those uncaptured lists, which have none.
+func TestEveryPageCaptured(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join("..", "testdata", "html", "*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no pages: %v", err)
+	}
+	listed := 0
+	for _, page := range pages {
+		name := strings.TrimSuffix(filepath.Base(page), ".html")
+		_, err := os.Stat(filepath.Join("..", "testdata", "captures", name+".json"))
+		_, exempt := uncaptured[name]
+		switch {
+		case exempt:
+			listed++
+			if err == nil {
+				t.Errorf("%s has a capture: remove it from uncaptured", name)
+			}
+		case err != nil:
+			t.Errorf("%s has no capture: run make captures (%v)", name, err)
+		}
+	}
+	if listed != len(uncaptured) {
+		t.Errorf("uncaptured names %d pages, %d of them fixture pages", len(uncaptured), listed)
 	}
 }
 

@@ -1,8 +1,3 @@
-// Package treediff compares an offline tree and a live tree of the same page
-// node by node: kind, name, attributes and text of every node, and for
-// elements that are not excluded, display and visibility. The capture parity
-// test of package snapshot and the real-page check of devtools/realparity
-// both use it, so the two measure the same thing.
 package treediff
 
 import (
@@ -86,6 +81,36 @@ func Describe(n domtree.Node) string {
 	return b.String()
 }
 
+// Scrubbed reports whether n is a text node whose text the scrub of saved
+// captures (snapshot.ScrubCapture) empties: one under a textarea or with an
+// editing host among its ancestors (domtree's EditingHost). A saved capture
+// cannot hold that text, so a tree decoded from one has it empty whatever
+// the page says.
+func Scrubbed(n domtree.Node) bool {
+	if n.Kind() != domtree.Text {
+		return false
+	}
+	p := n.Parent()
+	if p.Is("textarea") {
+		return true
+	}
+	for ; p.Valid(); p = p.Parent() {
+		if p.EditingHost() {
+			return true
+		}
+	}
+	return false
+}
+
+// describeScrubbed is Describe of the node as a scrubbed capture holds it:
+// the text Scrubbed names is empty.
+func describeScrubbed(n domtree.Node) string {
+	if Scrubbed(n) {
+		return domtree.Text.String() + ` ""`
+	}
+	return Describe(n)
+}
+
 // StateOf is a node's exclusion and flags, and for elements that are not
 // excluded, display and visibility.
 func StateOf(n domtree.Node) string {
@@ -106,9 +131,23 @@ func stateWith(n domtree.Node, flags domtree.Flags) string {
 // has children, the offline children are skipped as one LightChildren
 // difference. A structural mismatch ends the walk.
 func Compare(offline, live *domtree.Tree) (diffs []Diff, compared int) {
+	return compare(offline, live, Describe)
+}
+
+// CompareSaved is Compare for a live tree decoded from a saved capture,
+// which the scrub has emptied of typed text: the offline tree's text that
+// Scrubbed names is compared as the empty text the scrub leaves, so the
+// offline side is scrubbed as the live side was. The live tree is taken as
+// it is, so a saved capture still holding such text is a difference.
+func CompareSaved(offline, live *domtree.Tree) (diffs []Diff, compared int) {
+	return compare(offline, live, describeScrubbed)
+}
+
+// compare is Compare with the offline nodes described by describeOffline.
+func compare(offline, live *domtree.Tree, describeOffline func(domtree.Node) string) (diffs []Diff, compared int) {
 	o, l := offline.Root(), live.Root()
 	for o.Valid() && l.Valid() {
-		on, ln := Describe(o), Describe(l)
+		on, ln := describeOffline(o), Describe(l)
 		if on != ln {
 			diffs = append(diffs, Diff{What: Node, Offline: o, Live: l, OfflineNode: on, LiveNode: ln})
 			return diffs, compared

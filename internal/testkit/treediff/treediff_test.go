@@ -111,3 +111,77 @@ func TestFrameOwnerComparedOneWay(t *testing.T) {
 		t.Errorf("same: %v", diffs)
 	}
 }
+
+// TestScrubbed: text under a textarea or anywhere inside an editing host,
+// a contenteditable=false island in it included, is what the scrub empties;
+// text outside hosts, under contenteditable=false or an unknown value, and
+// comments are not.
+func TestScrubbed(t *testing.T) {
+	tr := parse(t, `<!DOCTYPE html><p>a</p><div contenteditable>b<i>c<span contenteditable=false>d</span></i></div>`+
+		`<span contenteditable=false>e</span><span contenteditable=PLAINTEXT-ONLY>f</span><span contenteditable=bogus>g</span><!--h-->`)
+	var got []string
+	root := tr.Root()
+	for n := root; n.Valid(); n = n.Next(root, true) {
+		if Scrubbed(n) {
+			got = append(got, n.Data())
+		}
+	}
+	if strings.Join(got, " ") != "b c d f" {
+		t.Errorf("scrubbed texts %q, want b c d f", got)
+	}
+	// The tree builder never keeps a textarea's text; the rule still names
+	// the node, as the scrub does.
+	ta := parse(t, `<!DOCTYPE html><textarea>x</textarea>`)
+	var n domtree.Node
+	for n = ta.Root(); n.Valid() && n.Kind() != domtree.Text; n = n.Next(ta.Root(), true) {
+	}
+	if !n.Valid() || !Scrubbed(n) {
+		t.Errorf("text under a textarea not scrubbed: %v", n.Valid())
+	}
+}
+
+// editableTree is a body holding a paragraph of text p and an editing host
+// of text typed with a bold child of text more, built as a capture is, so
+// that its texts may be empty.
+func editableTree(t *testing.T, p, typed, more string) *domtree.Tree {
+	t.Helper()
+	block := domtree.ElementInfo{Display: domtree.DisplayBlock}
+	b := domtree.NewBuilder(8)
+	html, err := b.AddElement(0, "html", nil, block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := b.AddElement(html, "body", nil, block)
+	// The builder takes nodes in tree order.
+	para, _ := b.AddElement(body, "p", nil, block)
+	text := func(parent int, s string) {
+		if _, err := b.AddText(parent, s, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text(para, p)
+	host, _ := b.AddElement(body, "div", []domtree.Attr{{Name: "contenteditable", Value: ""}}, block)
+	text(host, typed)
+	bold, _ := b.AddElement(host, "b", nil, domtree.ElementInfo{})
+	text(bold, more)
+	return b.Build()
+}
+
+// TestCompareSaved: the offline tree's typed text is compared as the empty
+// text a saved capture holds; typed text the capture still holds, or any
+// other text, is a difference.
+func TestCompareSaved(t *testing.T) {
+	page, saved := editableTree(t, "a", "typed", "more"), editableTree(t, "a", "", "")
+	if diffs, _ := Compare(page, saved); len(diffs) != 1 || diffs[0].What != Node {
+		t.Fatalf("Compare: %v", diffs)
+	}
+	if diffs, n := CompareSaved(page, saved); len(diffs) != 0 || n != 9 {
+		t.Errorf("CompareSaved, scrubbed live: %d nodes, %v", n, diffs)
+	}
+	if diffs, _ := CompareSaved(page, page); len(diffs) != 1 || !strings.Contains(diffs[0].String(), `offline text "", live text "typed"`) {
+		t.Errorf("CompareSaved, live not scrubbed: %v", diffs)
+	}
+	if diffs, _ := CompareSaved(editableTree(t, "b", "typed", "more"), saved); len(diffs) != 1 || diffs[0].What != Node {
+		t.Errorf("CompareSaved, other text: %v", diffs)
+	}
+}

@@ -15,13 +15,13 @@ func (s *Screen) feature(toks []token) tri {
 	if len(toks) == 0 {
 		return unknown
 	}
-	if toks[0].tt == css.IdentToken {
-		name := lower(toks[0].data)
+	if toks[0].Type == css.IdentToken {
+		name := lower(toks[0].Data)
 		rest := trim(toks[1:])
 		if len(rest) == 0 {
 			return s.boolean(name)
 		}
-		if rest[0].tt == css.ColonToken {
+		if rest[0].Type == css.ColonToken {
 			return s.plain(name, trim(rest[1:]))
 		}
 		op, n, ok := readOp(rest)
@@ -38,10 +38,10 @@ func (s *Screen) feature(toks []token) tri {
 	op1, n, _ := readOp(toks[at:])
 	v1 := trim(toks[:at])
 	rest := trim(toks[at+n:])
-	if len(rest) == 0 || rest[0].tt != css.IdentToken {
+	if len(rest) == 0 || rest[0].Type != css.IdentToken {
 		return unknown
 	}
-	name := lower(rest[0].data)
+	name := lower(rest[0].Data)
 	rest = trim(rest[1:])
 	if len(rest) == 0 {
 		return s.compare(name, op1, v1, false)
@@ -56,17 +56,17 @@ func (s *Screen) feature(toks []token) tri {
 // readOp reads a comparison at the start of toks: <, <=, >, >= or =, the
 // two-character ones without whitespace between. It returns the tokens read.
 func readOp(toks []token) (op string, n int, ok bool) {
-	if len(toks) == 0 || toks[0].tt != css.DelimToken {
+	if len(toks) == 0 || toks[0].Type != css.DelimToken {
 		return "", 0, false
 	}
-	switch toks[0].data {
+	switch toks[0].Data {
 	case "=":
 		return "=", 1, true
 	case "<", ">":
-		if len(toks) > 1 && toks[1].tt == css.DelimToken && toks[1].data == "=" {
-			return toks[0].data + "=", 2, true
+		if len(toks) > 1 && toks[1].Type == css.DelimToken && toks[1].Data == "=" {
+			return toks[0].Data + "=", 2, true
 		}
-		return toks[0].data, 1, true
+		return toks[0].Data, 1, true
 	}
 	return "", 0, false
 }
@@ -74,7 +74,7 @@ func readOp(toks []token) (op string, n int, ok bool) {
 // topOp returns the index of the first comparison outside every block, or -1.
 func topOp(toks []token) int {
 	for i := 0; i < len(toks); i++ {
-		if closerOf(toks[i].tt) != css.ErrorToken {
+		if closerOf(toks[i].Type) != css.ErrorToken {
 			i = blockEnd(toks, i)
 			continue
 		}
@@ -126,10 +126,10 @@ func (s *Screen) plain(name string, value []token) tri {
 		return unknown
 	}
 	if f.typ == typeKeyword {
-		if len(value) != 1 || value[0].tt != css.IdentToken {
+		if len(value) != 1 || value[0].Type != css.IdentToken {
 			return unknown
 		}
-		v := lower(value[0].data)
+		v := lower(value[0].Data)
 		if !slices.Contains(f.values, v) {
 			return unknown
 		}
@@ -216,9 +216,9 @@ func holds(a float64, op string, b, eps float64) bool {
 func readRatio(toks []token) (num, den float64, ok bool) {
 	var slash []int
 	for i := 0; i < len(toks); i++ {
-		if closerOf(toks[i].tt) != css.ErrorToken {
+		if closerOf(toks[i].Type) != css.ErrorToken {
 			i = blockEnd(toks, i)
-		} else if toks[i].tt == css.DelimToken && toks[i].data == "/" {
+		} else if toks[i].Type == css.DelimToken && toks[i].Data == "/" {
 			slash = append(slash, i)
 		}
 	}

@@ -38,13 +38,13 @@ func readNumeric(toks []token, typ valueType, s *Screen) (float64, bool) {
 	if !ok || m.i != len(toks) {
 		return 0, false
 	}
-	if q.k == kindNumber && want == kindLength && toks[0].tt == css.NumberToken && q.v == 0 {
+	if q.k == kindNumber && want == kindLength && toks[0].Type == css.NumberToken && q.v == 0 {
 		return 0, true // a bare zero is a length
 	}
 	if q.k != want || math.IsNaN(q.v) {
 		return 0, false
 	}
-	if typ == typeInteger && toks[0].tt == css.NumberToken && !isInteger(toks[0].data) {
+	if typ == typeInteger && toks[0].Type == css.NumberToken && !isInteger(toks[0].Data) {
 		return 0, false
 	}
 	return q.v, true
@@ -68,7 +68,7 @@ type mathReader struct {
 }
 
 func (m *mathReader) space() {
-	for m.i < len(m.toks) && m.toks[m.i].tt == css.WhitespaceToken {
+	for m.i < len(m.toks) && m.toks[m.i].Type == css.WhitespaceToken {
 		m.i++
 	}
 }
@@ -80,20 +80,20 @@ func (m *mathReader) primary(depth int, inMath bool) (qty, bool) {
 		return qty{}, false
 	}
 	t := m.toks[m.i]
-	switch t.tt {
+	switch t.Type {
 	case css.NumberToken:
 		m.i++
-		v, err := strconv.ParseFloat(t.data, 64)
+		v, err := strconv.ParseFloat(t.Data, 64)
 		return qty{v, kindNumber}, err == nil
 	case css.DimensionToken:
 		m.i++
-		return m.dimension(t.data)
+		return m.dimension(t.Data)
 	case css.IdentToken:
 		if !inMath {
 			return qty{}, false
 		}
 		m.i++
-		switch lower(t.data) {
+		switch lower(t.Data) {
 		case "pi":
 			return qty{math.Pi, kindNumber}, true
 		case "e":
@@ -113,13 +113,13 @@ func (m *mathReader) primary(depth int, inMath bool) (qty, bool) {
 		m.i++
 		q, ok := m.sum(depth + 1)
 		m.space()
-		if !ok || m.i >= len(m.toks) || m.toks[m.i].tt != css.RightParenthesisToken {
+		if !ok || m.i >= len(m.toks) || m.toks[m.i].Type != css.RightParenthesisToken {
 			return qty{}, false
 		}
 		m.i++
 		return q, true
 	case css.FunctionToken:
-		name := lower(t.data[:len(t.data)-1])
+		name := lower(t.Data[:len(t.Data)-1])
 		m.i++
 		args, ok := m.args(depth + 1)
 		if !ok {
@@ -136,13 +136,13 @@ func (m *mathReader) args(depth int) ([]qty, bool) {
 	for {
 		m.space()
 		// round() may start with a rounding strategy.
-		if m.i < len(m.toks) && m.toks[m.i].tt == css.IdentToken && len(out) == 0 {
-			switch lower(m.toks[m.i].data) {
+		if m.i < len(m.toks) && m.toks[m.i].Type == css.IdentToken && len(out) == 0 {
+			switch lower(m.toks[m.i].Data) {
 			case "nearest", "up", "down", "to-zero":
-				out = append(out, qty{v: strategyCode(lower(m.toks[m.i].data)), k: kind(255)})
+				out = append(out, qty{v: strategyCode(lower(m.toks[m.i].Data)), k: kind(255)})
 				m.i++
 				m.space()
-				if m.i >= len(m.toks) || m.toks[m.i].tt != css.CommaToken {
+				if m.i >= len(m.toks) || m.toks[m.i].Type != css.CommaToken {
 					return nil, false
 				}
 				m.i++
@@ -158,7 +158,7 @@ func (m *mathReader) args(depth int) ([]qty, bool) {
 		if m.i >= len(m.toks) {
 			return nil, false
 		}
-		switch m.toks[m.i].tt {
+		switch m.toks[m.i].Type {
 		case css.CommaToken:
 			m.i++
 		case css.RightParenthesisToken:
@@ -192,17 +192,17 @@ func (m *mathReader) sum(depth int) (qty, bool) {
 	}
 	for {
 		save := m.i
-		if m.i >= len(m.toks) || m.toks[m.i].tt != css.WhitespaceToken {
+		if m.i >= len(m.toks) || m.toks[m.i].Type != css.WhitespaceToken {
 			return q, true
 		}
 		m.i++
-		if m.i >= len(m.toks) || m.toks[m.i].tt != css.DelimToken || (m.toks[m.i].data != "+" && m.toks[m.i].data != "-") {
+		if m.i >= len(m.toks) || m.toks[m.i].Type != css.DelimToken || (m.toks[m.i].Data != "+" && m.toks[m.i].Data != "-") {
 			m.i = save
 			return q, true
 		}
-		op := m.toks[m.i].data
+		op := m.toks[m.i].Data
 		m.i++
-		if m.i >= len(m.toks) || m.toks[m.i].tt != css.WhitespaceToken {
+		if m.i >= len(m.toks) || m.toks[m.i].Type != css.WhitespaceToken {
 			return qty{}, false
 		}
 		m.i++
@@ -227,11 +227,11 @@ func (m *mathReader) product(depth int) (qty, bool) {
 	for {
 		save := m.i
 		m.space()
-		if m.i >= len(m.toks) || m.toks[m.i].tt != css.DelimToken || (m.toks[m.i].data != "*" && m.toks[m.i].data != "/") {
+		if m.i >= len(m.toks) || m.toks[m.i].Type != css.DelimToken || (m.toks[m.i].Data != "*" && m.toks[m.i].Data != "/") {
 			m.i = save
 			return q, true
 		}
-		op := m.toks[m.i].data
+		op := m.toks[m.i].Data
 		m.i++
 		m.space()
 		r, ok := m.primary(depth, true)

@@ -1,8 +1,9 @@
 package media
 
 import (
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
+
+	"github.com/domsnap/domsnap/snapshot/internal/csstoken"
 )
 
 // MaxDepth bounds how deeply parentheses and math functions may nest in one
@@ -11,31 +12,8 @@ import (
 // but no real style sheet comes near it.
 const MaxDepth = 32
 
-// token is one CSS token; comments are dropped and whitespace runs are one
-// token.
-type token struct {
-	tt   css.TokenType
-	data string
-}
-
-func tokenize(src string) []token {
-	l := css.NewLexer(parse.NewInputString(src))
-	var out []token
-	for {
-		tt, data := l.Next()
-		switch tt {
-		case css.ErrorToken:
-			return out
-		case css.CommentToken:
-			continue
-		case css.WhitespaceToken:
-			if len(out) > 0 && out[len(out)-1].tt == css.WhitespaceToken {
-				continue
-			}
-		}
-		out = append(out, token{tt, string(data)})
-	}
-}
+// token is one CSS token, as the style sheets are read (package csstoken).
+type token = csstoken.Token
 
 // tri is a three-valued truth: the media query specification evaluates
 // conditions in Kleene logic, with unknown for what it cannot read.
@@ -88,7 +66,7 @@ func (t tri) or(u tri) tri {
 // list matches, as a missing media attribute does; a list matches when any
 // of its queries does, and a query that does not parse matches nothing.
 func Match(src string, s Screen) bool {
-	toks := tokenize(src)
+	toks := csstoken.Tokenize(src)
 	queries := splitTop(toks, css.CommaToken)
 	if len(queries) == 1 && len(trim(queries[0])) == 0 {
 		return true
@@ -123,17 +101,17 @@ func splitTop(toks []token, sep css.TokenType) [][]token {
 	var stack []css.TokenType
 	start := 0
 	for i, t := range toks {
-		if c := closerOf(t.tt); c != css.ErrorToken {
+		if c := closerOf(t.Type); c != css.ErrorToken {
 			stack = append(stack, c)
 			continue
 		}
 		if n := len(stack); n > 0 {
-			if t.tt == stack[n-1] {
+			if t.Type == stack[n-1] {
 				stack = stack[:n-1]
 			}
 			continue
 		}
-		if t.tt == sep {
+		if t.Type == sep {
 			out = append(out, toks[start:i])
 			start = i + 1
 		}
@@ -144,13 +122,13 @@ func splitTop(toks []token, sep css.TokenType) [][]token {
 // blockEnd returns the index of the token that closes the block opened at
 // toks[i], or len(toks) when the input ends first (which closes it).
 func blockEnd(toks []token, i int) int {
-	stack := []css.TokenType{closerOf(toks[i].tt)}
+	stack := []css.TokenType{closerOf(toks[i].Type)}
 	for j := i + 1; j < len(toks); j++ {
-		if c := closerOf(toks[j].tt); c != css.ErrorToken {
+		if c := closerOf(toks[j].Type); c != css.ErrorToken {
 			stack = append(stack, c)
 			continue
 		}
-		if toks[j].tt == stack[len(stack)-1] {
+		if toks[j].Type == stack[len(stack)-1] {
 			stack = stack[:len(stack)-1]
 			if len(stack) == 0 {
 				return j
@@ -161,10 +139,10 @@ func blockEnd(toks []token, i int) int {
 }
 
 func trim(toks []token) []token {
-	for len(toks) > 0 && toks[0].tt == css.WhitespaceToken {
+	for len(toks) > 0 && toks[0].Type == css.WhitespaceToken {
 		toks = toks[1:]
 	}
-	for len(toks) > 0 && toks[len(toks)-1].tt == css.WhitespaceToken {
+	for len(toks) > 0 && toks[len(toks)-1].Type == css.WhitespaceToken {
 		toks = toks[:len(toks)-1]
 	}
 	return toks
@@ -187,7 +165,7 @@ func lower(s string) string {
 }
 
 func isIdent(t token, word string) bool {
-	return t.tt == css.IdentToken && lower(t.data) == word
+	return t.Type == css.IdentToken && lower(t.Data) == word
 }
 
 // parser reads one query: a cursor over its tokens.
@@ -198,7 +176,7 @@ type parser struct {
 }
 
 func (p *parser) skipSpace() {
-	for p.i < len(p.toks) && p.toks[p.i].tt == css.WhitespaceToken {
+	for p.i < len(p.toks) && p.toks[p.i].Type == css.WhitespaceToken {
 		p.i++
 	}
 }
@@ -220,8 +198,8 @@ func evalQuery(toks []token, s *Screen) (tri, bool) {
 	}
 	p := &parser{toks: toks, s: s}
 	first := toks[0]
-	if first.tt == css.IdentToken {
-		word := lower(first.data)
+	if first.Type == css.IdentToken {
+		word := lower(first.Data)
 		negate, only := word == "not", word == "only"
 		typeAt := 0
 		if negate || only {
@@ -230,7 +208,7 @@ func evalQuery(toks []token, s *Screen) (tri, bool) {
 			if !ok {
 				return no, false
 			}
-			if next.tt != css.IdentToken {
+			if next.Type != css.IdentToken {
 				if only {
 					return no, false
 				}
@@ -240,7 +218,7 @@ func evalQuery(toks []token, s *Screen) (tri, bool) {
 			}
 			typeAt = p.i
 		}
-		mt := lower(toks[typeAt].data)
+		mt := lower(toks[typeAt].Data)
 		switch mt {
 		case "only", "not", "and", "or", "layer":
 			return no, false
@@ -300,11 +278,11 @@ func (p *parser) condition(allowOr bool, depth int) (tri, bool) {
 	for {
 		save := p.i
 		t, more := p.peek()
-		if !more || t.tt != css.IdentToken {
+		if !more || t.Type != css.IdentToken {
 			p.i = save
 			return r, true
 		}
-		word := lower(t.data)
+		word := lower(t.Data)
 		if word != "and" && word != "or" {
 			p.i = save
 			return r, true
@@ -333,7 +311,7 @@ func (p *parser) inParens(depth int) (tri, bool) {
 	if !ok {
 		return no, false
 	}
-	switch t.tt {
+	switch t.Type {
 	case css.FunctionToken:
 		p.i = blockEnd(p.toks, p.i) + 1
 		return unknown, true
@@ -348,7 +326,7 @@ func (p *parser) inParens(depth int) (tri, bool) {
 		return unknown, true
 	}
 	// A nested condition, if the text is one; else a feature, or unknown.
-	if len(inner) > 0 && (inner[0].tt == css.LeftParenthesisToken || inner[0].tt == css.FunctionToken || isIdent(inner[0], "not")) {
+	if len(inner) > 0 && (inner[0].Type == css.LeftParenthesisToken || inner[0].Type == css.FunctionToken || isIdent(inner[0], "not")) {
 		q := &parser{toks: inner, s: p.s}
 		if r, ok := q.condition(true, depth+1); ok {
 			if _, more := q.peek(); !more {

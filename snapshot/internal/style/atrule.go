@@ -26,7 +26,7 @@ func newSheetContext() *sheetContext {
 
 // atName returns an at-keyword token's name, lower case, escapes resolved.
 func atName(t token) string {
-	return domtree.ToLowerASCII(unescapeIdent(strings.TrimPrefix(t.data, "@")))
+	return domtree.ToLowerASCII(unescapeIdent(strings.TrimPrefix(t.Data, "@")))
 }
 
 // atPrelude finds the end of the prelude of the at-rule at toks[i]: the
@@ -37,7 +37,7 @@ func atPrelude(toks []token, i int, nested bool) int {
 	j := i + 1
 	for ; j < len(toks); j++ {
 		t := toks[j]
-		if b.depth() == 0 && (t.tt == css.SemicolonToken || t.tt == css.LeftBraceToken || (nested && t.tt == css.RightBraceToken)) {
+		if b.depth() == 0 && (t.Type == css.SemicolonToken || t.Type == css.LeftBraceToken || (nested && t.Type == css.RightBraceToken)) {
 			return j
 		}
 		b.step(t)
@@ -95,15 +95,15 @@ func layerName(toks []token) ([]string, bool) {
 	var parts []string
 	for i := 0; i < len(toks); i++ {
 		if i%2 == 1 {
-			if toks[i].tt != css.DelimToken || toks[i].data != "." || i+1 >= len(toks) {
+			if toks[i].Type != css.DelimToken || toks[i].Data != "." || i+1 >= len(toks) {
 				return nil, false
 			}
 			continue
 		}
-		if toks[i].tt != css.IdentToken {
+		if toks[i].Type != css.IdentToken {
 			return nil, false
 		}
-		name := unescapeIdent(toks[i].data)
+		name := unescapeIdent(toks[i].Data)
 		if _, wide := cssWide[domtree.ToLowerASCII(name)]; wide || domtree.EqualFold(name, "default") {
 			return nil, false
 		}
@@ -118,7 +118,7 @@ func splitTop(toks []token, sep css.TokenType) [][]token {
 	var b blocks
 	start := 0
 	for i, t := range toks {
-		if b.depth() == 0 && t.tt == sep {
+		if b.depth() == 0 && t.Type == sep {
 			out = append(out, toks[start:i])
 			start = i + 1
 			continue
@@ -149,7 +149,7 @@ func readRules(toks []token, c *sheetContext) []rawRule {
 		nested := len(layers) > 1
 		layer := layers[len(layers)-1]
 		t := toks[i]
-		switch t.tt {
+		switch t.Type {
 		case css.WhitespaceToken, css.CDOToken, css.CDCToken:
 			i++
 			continue
@@ -164,13 +164,13 @@ func readRules(toks []token, c *sheetContext) []rawRule {
 		case css.AtKeywordToken:
 			j := atPrelude(toks, i, nested)
 			c.steps += j - i
-			if j >= len(toks) || toks[j].tt == css.RightBraceToken {
+			if j >= len(toks) || toks[j].Type == css.RightBraceToken {
 				i = j // runs to the end of its block: dropped
 				continue
 			}
 			prelude := toks[i+1 : j]
 			name := atName(t)
-			if toks[j].tt == css.SemicolonToken {
+			if toks[j].Type == css.SemicolonToken {
 				if name == "layer" {
 					c.declareLayers(trimSpace(prelude), layer)
 				}
@@ -190,18 +190,18 @@ func readRules(toks []token, c *sheetContext) []rawRule {
 		// A qualified rule: the prelude runs to the first top-level '{'.
 		var b blocks
 		start := i
-		for i < len(toks) && (b.depth() > 0 || (toks[i].tt != css.LeftBraceToken && !(nested && i > start && toks[i].tt == css.RightBraceToken))) {
+		for i < len(toks) && (b.depth() > 0 || (toks[i].Type != css.LeftBraceToken && !(nested && i > start && toks[i].Type == css.RightBraceToken))) {
 			b.step(toks[i])
 			i++
 		}
 		c.steps += i - start
-		if i >= len(toks) || toks[i].tt != css.LeftBraceToken {
+		if i >= len(toks) || toks[i].Type != css.LeftBraceToken {
 			continue // no block before the group or the sheet ends: dropped
 		}
 		end := skipBlock(toks, i)
 		c.steps += end - i
 		blockEnd := end
-		if blockEnd > i+1 && toks[blockEnd-1].tt == css.RightBraceToken {
+		if blockEnd > i+1 && toks[blockEnd-1].Type == css.RightBraceToken {
 			blockEnd--
 		}
 		rules = append(rules, rawRule{prelude: toks[start:i], block: toks[i+1 : blockEnd], layer: layer})

@@ -300,8 +300,8 @@ func findSources(doc *html.Node) *Sources {
 // lowerNames lower-cases the id and class names of selectors, for quirks mode.
 func lowerNames(toks []token) {
 	for i, t := range toks {
-		if t.tt == css.HashToken || (t.tt == css.IdentToken && i > 0 && toks[i-1].tt == css.DelimToken && toks[i-1].data == ".") {
-			toks[i].data = domtree.ToLowerASCII(t.data)
+		if t.Type == css.HashToken || (t.Type == css.IdentToken && i > 0 && toks[i-1].Type == css.DelimToken && toks[i-1].Data == ".") {
+			toks[i].Data = domtree.ToLowerASCII(t.Data)
 		}
 	}
 }

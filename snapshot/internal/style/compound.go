@@ -112,7 +112,7 @@ func parseGroupText(text string) (g []*cplx, nested int, ok bool) {
 }
 
 func (p *compoundParser) skipSpace() {
-	for p.i < len(p.toks) && p.toks[p.i].tt == css.WhitespaceToken {
+	for p.i < len(p.toks) && p.toks[p.i].Type == css.WhitespaceToken {
 		p.i++
 	}
 }
@@ -123,11 +123,11 @@ func (p *compoundParser) compoundEnds() bool {
 		return true
 	}
 	t := p.toks[p.i]
-	switch t.tt {
+	switch t.Type {
 	case css.WhitespaceToken, css.CommaToken, css.RightParenthesisToken:
 		return true
 	case css.DelimToken:
-		return t.data == ">" || t.data == "+" || t.data == "~"
+		return t.Data == ">" || t.Data == "+" || t.Data == "~"
 	}
 	return false
 }
@@ -137,27 +137,27 @@ func (p *compoundParser) compound() *cmpd {
 	for !p.bad && !p.compoundEnds() {
 		t := p.toks[p.i]
 		switch {
-		case t.tt == css.IdentToken && len(c.simples) == 0:
-			c.simples = append(c.simples, simple{kind: simTag, name: domtree.ToLowerASCII(unescapeIdent(t.data))})
+		case t.Type == css.IdentToken && len(c.simples) == 0:
+			c.simples = append(c.simples, simple{kind: simTag, name: domtree.ToLowerASCII(unescapeIdent(t.Data))})
 			p.i++
-		case t.tt == css.DelimToken && t.data == "*" && len(c.simples) == 0:
+		case t.Type == css.DelimToken && t.Data == "*" && len(c.simples) == 0:
 			c.simples = append(c.simples, simple{kind: simUniversal})
 			p.i++
-		case t.tt == css.DelimToken && t.data == ".":
-			if p.i+1 >= len(p.toks) || p.toks[p.i+1].tt != css.IdentToken {
+		case t.Type == css.DelimToken && t.Data == ".":
+			if p.i+1 >= len(p.toks) || p.toks[p.i+1].Type != css.IdentToken {
 				p.bad = true
 				return nil
 			}
-			c.simples = append(c.simples, simple{kind: simClass, name: unescapeIdent(p.toks[p.i+1].data)})
+			c.simples = append(c.simples, simple{kind: simClass, name: unescapeIdent(p.toks[p.i+1].Data)})
 			p.i += 2
-		case t.tt == css.HashToken:
-			c.simples = append(c.simples, simple{kind: simID, name: unescapeIdent(t.data[1:])})
+		case t.Type == css.HashToken:
+			c.simples = append(c.simples, simple{kind: simID, name: unescapeIdent(t.Data[1:])})
 			p.i++
-		case t.tt == css.LeftBracketToken:
+		case t.Type == css.LeftBracketToken:
 			end := skipBlock(p.toks, p.i)
 			p.leaf(c, tokenText(p.toks[p.i:end]), costAttrs)
 			p.i = end
-		case t.tt == css.ColonToken && p.i+1 < len(p.toks):
+		case t.Type == css.ColonToken && p.i+1 < len(p.toks):
 			p.pseudo(c)
 		default:
 			p.bad = true
@@ -173,8 +173,8 @@ func (p *compoundParser) compound() *cmpd {
 // pseudo reads the pseudo-class at toks[i], a colon.
 func (p *compoundParser) pseudo(c *cmpd) {
 	nt := p.toks[p.i+1]
-	name := domtree.ToLowerASCII(unescapeIdent(nt.data))
-	switch nt.tt {
+	name := domtree.ToLowerASCII(unescapeIdent(nt.Data))
+	switch nt.Type {
 	case css.IdentToken:
 		cost := costOne
 		switch name {
@@ -229,7 +229,7 @@ func (p *compoundParser) pseudo(c *cmpd) {
 		g := p.group()
 		p.depth--
 		p.skipSpace()
-		if p.bad || p.i >= len(p.toks) || p.toks[p.i].tt != css.RightParenthesisToken {
+		if p.bad || p.i >= len(p.toks) || p.toks[p.i].Type != css.RightParenthesisToken {
 			p.bad = true
 			return
 		}
@@ -246,11 +246,11 @@ func (p *compoundParser) pseudo(c *cmpd) {
 // else here is a mistake of this package and drops the rule.
 func (p *compoundParser) state(c *cmpd) {
 	j := p.i + 2
-	if j+1 >= len(p.toks) || p.toks[j].tt != css.IdentToken || p.toks[j+1].tt != css.RightParenthesisToken {
+	if j+1 >= len(p.toks) || p.toks[j].Type != css.IdentToken || p.toks[j+1].Type != css.RightParenthesisToken {
 		p.bad = true
 		return
 	}
-	arg := p.toks[j].data
+	arg := p.toks[j].Data
 	not := strings.HasPrefix(arg, "notstate")
 	bits, err := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(arg, "not"), "state"))
 	if err != nil || bits <= 0 || bits >= 1<<16 {
@@ -286,7 +286,7 @@ func (p *compoundParser) group() []*cplx {
 		p.skipSpace()
 		g = append(g, p.complex())
 		p.skipSpace()
-		if p.i < len(p.toks) && p.toks[p.i].tt == css.CommaToken {
+		if p.i < len(p.toks) && p.toks[p.i].Type == css.CommaToken {
 			p.i++
 			continue
 		}
@@ -302,18 +302,18 @@ func (p *compoundParser) complex() *cplx {
 	for !p.bad {
 		j := p.i
 		space := false
-		for j < len(p.toks) && p.toks[j].tt == css.WhitespaceToken {
+		for j < len(p.toks) && p.toks[j].Type == css.WhitespaceToken {
 			j++
 			space = true
 		}
 		var comb byte
-		if j < len(p.toks) && p.toks[j].tt == css.DelimToken && (p.toks[j].data == ">" || p.toks[j].data == "+" || p.toks[j].data == "~") {
-			comb = p.toks[j].data[0]
+		if j < len(p.toks) && p.toks[j].Type == css.DelimToken && (p.toks[j].Data == ">" || p.toks[j].Data == "+" || p.toks[j].Data == "~") {
+			comb = p.toks[j].Data[0]
 			j++
-			for j < len(p.toks) && p.toks[j].tt == css.WhitespaceToken {
+			for j < len(p.toks) && p.toks[j].Type == css.WhitespaceToken {
 				j++
 			}
-		} else if space && j < len(p.toks) && p.toks[j].tt != css.CommaToken && p.toks[j].tt != css.RightParenthesisToken {
+		} else if space && j < len(p.toks) && p.toks[j].Type != css.CommaToken && p.toks[j].Type != css.RightParenthesisToken {
 			comb = ' '
 		}
 		if comb == 0 {

@@ -28,17 +28,17 @@ func rejected(toks []token) bool {
 	hasDepth := 0
 	inBracket := 0
 	for i, t := range toks {
-		switch t.tt {
+		switch t.Type {
 		case css.FunctionToken, css.LeftParenthesisToken, css.LeftBracketToken, css.LeftBraceToken:
-			isHas := t.tt == css.FunctionToken && i > 0 && toks[i-1].tt == css.ColonToken &&
-				strings.EqualFold(unescapeIdent(t.data), "has(")
+			isHas := t.Type == css.FunctionToken && i > 0 && toks[i-1].Type == css.ColonToken &&
+				strings.EqualFold(unescapeIdent(t.Data), "has(")
 			if isHas {
 				if hasDepth > 0 {
 					return true
 				}
 				hasDepth++
 			}
-			if t.tt == css.LeftBracketToken {
+			if t.Type == css.LeftBracketToken {
 				inBracket++
 			}
 			open = append(open, isHas)
@@ -53,12 +53,12 @@ func rejected(toks []token) bool {
 				}
 				open = open[:len(open)-1]
 			}
-			if t.tt == css.RightBracketToken && inBracket > 0 {
+			if t.Type == css.RightBracketToken && inBracket > 0 {
 				inBracket--
 			}
 			continue
 		case css.DelimToken:
-			if inBracket > 0 && (t.data == "!" || t.data == "#") {
+			if inBracket > 0 && (t.Data == "!" || t.Data == "#") {
 				return true
 			}
 			continue
@@ -66,24 +66,24 @@ func rejected(toks []token) bool {
 		default:
 			continue
 		}
-		if i+1 >= len(toks) || (i > 0 && toks[i-1].tt == css.ColonToken) {
+		if i+1 >= len(toks) || (i > 0 && toks[i-1].Type == css.ColonToken) {
 			continue
 		}
 		next := toks[i+1]
-		if next.tt == css.ColonToken {
+		if next.Type == css.ColonToken {
 			if hasDepth > 0 {
 				return true // ::pseudo-element inside :has()
 			}
 			continue
 		}
-		name := strings.TrimSuffix(strings.ToLower(unescapeIdent(next.data)), "(")
-		if next.tt != css.IdentToken && next.tt != css.FunctionToken {
+		name := strings.TrimSuffix(strings.ToLower(unescapeIdent(next.Data)), "(")
+		if next.Type != css.IdentToken && next.Type != css.FunctionToken {
 			continue
 		}
 		if libraryOnlyPseudo[name] {
 			return true
 		}
-		if hasDepth > 0 && next.tt == css.IdentToken && legacyPseudoElements[name] {
+		if hasDepth > 0 && next.Type == css.IdentToken && legacyPseudoElements[name] {
 			return true
 		}
 	}

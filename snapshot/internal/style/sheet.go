@@ -6,43 +6,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/snapshot/internal/csstoken"
 
 	"github.com/andybalholm/cascadia"
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
 )
 
-// token is one CSS token; comments are dropped and runs of whitespace are
-// one token.
-type token struct {
-	tt   css.TokenType
-	data string
-}
+// token is one CSS token, as media query lists are read (package csstoken).
+type token = csstoken.Token
 
 // tokenize runs the CSS tokenizer over src. It is one linear pass.
-func tokenize(src string) []token {
-	l := css.NewLexer(parse.NewInputString(src))
-	var out []token
-	for {
-		tt, data := l.Next()
-		switch tt {
-		case css.ErrorToken:
-			return out
-		case css.CommentToken:
-			continue
-		case css.WhitespaceToken:
-			if len(out) > 0 && out[len(out)-1].tt == css.WhitespaceToken {
-				continue
-			}
-		}
-		out = append(out, token{tt, string(data)})
-	}
-}
+func tokenize(src string) []token { return csstoken.Tokenize(src) }
 
 // closer returns the token that closes a block opened by t, or 0.
 func closer(t token) byte {
-	switch t.tt {
+	switch t.Type {
 	case css.LeftParenthesisToken, css.FunctionToken:
 		return ')'
 	case css.LeftBracketToken:
@@ -55,7 +34,7 @@ func closer(t token) byte {
 
 // closes reports whether t closes a block expecting c.
 func closes(t token, c byte) bool {
-	switch t.tt {
+	switch t.Type {
 	case css.RightParenthesisToken:
 		return c == ')'
 	case css.RightBracketToken:
@@ -118,10 +97,10 @@ func skipAtRule(toks []token, i int) int {
 	for i++; i < len(toks); i++ {
 		t := toks[i]
 		if b.depth() == 0 {
-			if t.tt == css.SemicolonToken {
+			if t.Type == css.SemicolonToken {
 				return i + 1
 			}
-			if t.tt == css.LeftBraceToken {
+			if t.Type == css.LeftBraceToken {
 				return skipBlock(toks, i)
 			}
 		}
@@ -160,22 +139,22 @@ func readDecls(toks []token) []rawDecl {
 func readBlock(toks []token) (segs [][]rawDecl, rules []rawRule) {
 	var out []rawDecl
 	for i := 0; i < len(toks); {
-		for i < len(toks) && (toks[i].tt == css.WhitespaceToken || toks[i].tt == css.SemicolonToken) {
+		for i < len(toks) && (toks[i].Type == css.WhitespaceToken || toks[i].Type == css.SemicolonToken) {
 			i++
 		}
 		if i >= len(toks) {
 			break
 		}
-		if toks[i].tt == css.AtKeywordToken {
+		if toks[i].Type == css.AtKeywordToken {
 			name := atName(toks[i])
 			j := atPrelude(toks, i, false)
-			if j < len(toks) && toks[j].tt == css.LeftBraceToken && (name == "media" || name == "supports" || name == "layer") {
+			if j < len(toks) && toks[j].Type == css.LeftBraceToken && (name == "media" || name == "supports" || name == "layer") {
 				end := skipBlock(toks, j)
 				blockEnd := end
-				if blockEnd > j+1 && toks[blockEnd-1].tt == css.RightBraceToken {
+				if blockEnd > j+1 && toks[blockEnd-1].Type == css.RightBraceToken {
 					blockEnd--
 				}
-				rules = append(rules, rawRule{prelude: []token{{tt: css.DelimToken, data: "&"}}, block: toks[j+1 : blockEnd], at: name, atPrelude: toks[i+1 : j]})
+				rules = append(rules, rawRule{prelude: []token{{Type: css.DelimToken, Data: "&"}}, block: toks[j+1 : blockEnd], at: name, atPrelude: toks[i+1 : j]})
 				segs = append(segs, out)
 				out = nil
 				i = end
@@ -184,22 +163,22 @@ func readBlock(toks []token) (segs [][]rawDecl, rules []rawRule) {
 			i = skipAtRule(toks, i)
 			continue
 		}
-		custom := toks[i].tt == css.CustomPropertyNameToken ||
-			(toks[i].tt == css.IdentToken && strings.HasPrefix(toks[i].data, "--"))
+		custom := toks[i].Type == css.CustomPropertyNameToken ||
+			(toks[i].Type == css.IdentToken && strings.HasPrefix(toks[i].Data, "--"))
 		var b blocks
 		start := i
 		nested := false
 		for i < len(toks) {
 			t := toks[i]
 			if b.depth() == 0 {
-				if t.tt == css.SemicolonToken {
+				if t.Type == css.SemicolonToken {
 					break
 				}
-				if t.tt == css.LeftBraceToken && !custom {
+				if t.Type == css.LeftBraceToken && !custom {
 					// A nested style rule: it ends with its block.
 					end := skipBlock(toks, i)
 					blockEnd := end
-					if blockEnd > i+1 && toks[blockEnd-1].tt == css.RightBraceToken {
+					if blockEnd > i+1 && toks[blockEnd-1].Type == css.RightBraceToken {
 						blockEnd--
 					}
 					rules = append(rules, rawRule{prelude: toks[start:i], block: toks[i+1 : blockEnd]})
@@ -236,7 +215,7 @@ const (
 func tokenText(toks []token) string {
 	var b strings.Builder
 	for _, t := range toks {
-		b.WriteString(t.data)
+		b.WriteString(t.Data)
 	}
 	return b.String()
 }
@@ -247,7 +226,7 @@ func splitSelectors(prelude []token) []string {
 	var b blocks
 	start := 0
 	for i := 0; i <= len(prelude); i++ {
-		if i < len(prelude) && (b.depth() > 0 || prelude[i].tt != css.CommaToken) {
+		if i < len(prelude) && (b.depth() > 0 || prelude[i].Type != css.CommaToken) {
 			b.step(prelude[i])
 			continue
 		}
@@ -271,7 +250,7 @@ func nestSelectors(prelude []token, parents []string) ([]string, bool) {
 	start := 0
 	prelude = trimSpace(prelude)
 	for i := 0; i <= len(prelude); i++ {
-		if i < len(prelude) && (b.depth() > 0 || prelude[i].tt != css.CommaToken) {
+		if i < len(prelude) && (b.depth() > 0 || prelude[i].Type != css.CommaToken) {
 			b.step(prelude[i])
 			continue
 		}
@@ -279,7 +258,7 @@ func nestSelectors(prelude []token, parents []string) ([]string, bool) {
 		start = i + 1
 		amp := false
 		for _, t := range sel {
-			if t.tt == css.DelimToken && t.data == "&" {
+			if t.Type == css.DelimToken && t.Data == "&" {
 				amp = true
 				break
 			}
@@ -290,10 +269,10 @@ func nestSelectors(prelude []token, parents []string) ([]string, bool) {
 				sb.WriteString(p + " ")
 			}
 			for _, t := range sel {
-				if t.tt == css.DelimToken && t.data == "&" {
+				if t.Type == css.DelimToken && t.Data == "&" {
 					sb.WriteString(p)
 				} else {
-					sb.WriteString(t.data)
+					sb.WriteString(t.Data)
 				}
 			}
 			size += sb.Len() + 2
@@ -309,25 +288,25 @@ func nestSelectors(prelude []token, parents []string) ([]string, bool) {
 // parseDecl parses "name : value [!important]".
 func parseDecl(toks []token) (rawDecl, bool) {
 	toks = trimSpace(toks)
-	if len(toks) < 2 || (toks[0].tt != css.IdentToken && toks[0].tt != css.CustomPropertyNameToken) {
+	if len(toks) < 2 || (toks[0].Type != css.IdentToken && toks[0].Type != css.CustomPropertyNameToken) {
 		return rawDecl{}, false
 	}
-	d := rawDecl{name: domtree.ToLowerASCII(unescapeIdent(toks[0].data))}
-	if toks[0].tt == css.CustomPropertyNameToken || strings.HasPrefix(d.name, "--") {
-		d.name = unescapeIdent(toks[0].data) // custom property names keep their case
+	d := rawDecl{name: domtree.ToLowerASCII(unescapeIdent(toks[0].Data))}
+	if toks[0].Type == css.CustomPropertyNameToken || strings.HasPrefix(d.name, "--") {
+		d.name = unescapeIdent(toks[0].Data) // custom property names keep their case
 	}
 	rest := trimSpace(toks[1:])
-	if len(rest) == 0 || rest[0].tt != css.ColonToken {
+	if len(rest) == 0 || rest[0].Type != css.ColonToken {
 		return rawDecl{}, false
 	}
 	v := trimSpace(rest[1:])
 	// !important: a '!' delimiter, then the ident important, at the end.
-	if n := len(v); n >= 2 && v[n-1].tt == css.IdentToken && strings.EqualFold(v[n-1].data, "important") {
+	if n := len(v); n >= 2 && v[n-1].Type == css.IdentToken && strings.EqualFold(v[n-1].Data, "important") {
 		j := n - 2
-		if v[j].tt == css.WhitespaceToken {
+		if v[j].Type == css.WhitespaceToken {
 			j--
 		}
-		if j >= 0 && v[j].tt == css.DelimToken && v[j].data == "!" {
+		if j >= 0 && v[j].Type == css.DelimToken && v[j].Data == "!" {
 			d.important = true
 			v = trimSpace(v[:j])
 		}
@@ -337,10 +316,10 @@ func parseDecl(toks []token) (rawDecl, bool) {
 }
 
 func trimSpace(toks []token) []token {
-	for len(toks) > 0 && toks[0].tt == css.WhitespaceToken {
+	for len(toks) > 0 && toks[0].Type == css.WhitespaceToken {
 		toks = toks[1:]
 	}
-	for len(toks) > 0 && toks[len(toks)-1].tt == css.WhitespaceToken {
+	for len(toks) > 0 && toks[len(toks)-1].Type == css.WhitespaceToken {
 		toks = toks[:len(toks)-1]
 	}
 	return toks
@@ -352,10 +331,10 @@ func trimSpace(toks []token) []token {
 func keywords(v []token) ([]string, bool) {
 	var words []string
 	for _, t := range v {
-		switch t.tt {
+		switch t.Type {
 		case css.WhitespaceToken:
 		case css.IdentToken:
-			words = append(words, domtree.ToLowerASCII(unescapeIdent(t.data)))
+			words = append(words, domtree.ToLowerASCII(unescapeIdent(t.Data)))
 		default:
 			return nil, false
 		}
@@ -523,9 +502,9 @@ func nthOfArgs(toks []token, i int) (anb string, sStart int, ok bool) {
 	var b blocks
 	for j := i + 1; j < end-1; j++ {
 		t := toks[j]
-		if b.depth() == 0 && t.tt == css.IdentToken && domtree.EqualFold(t.data, "of") {
+		if b.depth() == 0 && t.Type == css.IdentToken && domtree.EqualFold(t.Data, "of") {
 			k := j + 1
-			for k < end-1 && toks[k].tt == css.WhitespaceToken {
+			for k < end-1 && toks[k].Type == css.WhitespaceToken {
 				k++
 			}
 			return tokenText(toks[i+1 : j]), k, true
@@ -584,18 +563,18 @@ func stateSel(s State, not bool) string {
 // when the argument is not one identifier.
 func dirArgument(toks []token, i int) (dir string, end int, ok bool) {
 	j := i + 1
-	if j < len(toks) && toks[j].tt == css.WhitespaceToken {
+	if j < len(toks) && toks[j].Type == css.WhitespaceToken {
 		j++
 	}
-	if j >= len(toks) || toks[j].tt != css.IdentToken {
+	if j >= len(toks) || toks[j].Type != css.IdentToken {
 		return "", 0, false
 	}
-	dir = domtree.ToLowerASCII(unescapeIdent(toks[j].data))
+	dir = domtree.ToLowerASCII(unescapeIdent(toks[j].Data))
 	j++
-	if j < len(toks) && toks[j].tt == css.WhitespaceToken {
+	if j < len(toks) && toks[j].Type == css.WhitespaceToken {
 		j++
 	}
-	if j >= len(toks) || toks[j].tt != css.RightParenthesisToken {
+	if j >= len(toks) || toks[j].Type != css.RightParenthesisToken {
 		return "", 0, false
 	}
 	return dir, j, true
@@ -618,7 +597,7 @@ func parseSelectors(prelude []token) ([]complexSel, bool) {
 	var b blocks
 	start := 0
 	for i := 0; i <= len(prelude); i++ {
-		if i == len(prelude) || (b.depth() == 0 && prelude[i].tt == css.CommaToken) {
+		if i == len(prelude) || (b.depth() == 0 && prelude[i].Type == css.CommaToken) {
 			cs, pseudoElement, ok := parseComplex(trimSpace(prelude[start:i]))
 			if !ok {
 				return nil, false
@@ -706,14 +685,14 @@ func (p *complexParser) rewrite() bool {
 				continue
 			}
 		}
-		if t.tt == css.DelimToken && t.data == "&" || t.tt == css.DelimToken && t.data == "|" {
+		if t.Type == css.DelimToken && t.Data == "&" || t.Type == css.DelimToken && t.Data == "|" {
 			return false // nesting and namespace selectors are not supported
 		}
 		if p.b.depth() == 0 {
 			p.noteKey(t)
 			p.cur.n++
 		}
-		if t.tt == css.ColonToken {
+		if t.Type == css.ColonToken {
 			done, ok := p.pseudo()
 			if !ok {
 				return false
@@ -724,16 +703,16 @@ func (p *complexParser) rewrite() bool {
 		}
 		// HTML compares the values of some attributes case-insensitively
 		// in attribute selectors: add the i flag where none is given.
-		if t.tt == css.RightBracketToken && p.b.depth() > 0 && caseInsensitiveValue(p.toks, p.i) {
+		if t.Type == css.RightBracketToken && p.b.depth() > 0 && caseInsensitiveValue(p.toks, p.i) {
 			p.cur.text.WriteString(" i")
 		}
 		if !p.step(t) {
 			return false
 		}
-		if t.tt == css.WhitespaceToken {
+		if t.Type == css.WhitespaceToken {
 			p.cur.text.WriteByte(' ')
 		} else {
-			p.cur.text.WriteString(t.data)
+			p.cur.text.WriteString(t.Data)
 		}
 	}
 	if p.pending != 0 || p.cur.n == 0 || p.b.depth() != 0 {
@@ -747,18 +726,18 @@ func (p *complexParser) rewrite() bool {
 // taken (skip), and a token after a combinator starts the next compound.
 func (p *complexParser) topLevel(t token) (skip, ok bool) {
 	switch {
-	case t.tt == css.WhitespaceToken:
+	case t.Type == css.WhitespaceToken:
 		if p.cur.n > 0 && p.pending == 0 {
 			p.pending = ' '
 		}
 		return true, true
-	case t.tt == css.DelimToken && (t.data == ">" || t.data == "+" || t.data == "~"):
+	case t.Type == css.DelimToken && (t.Data == ">" || t.Data == "+" || t.Data == "~"):
 		if p.cur.n == 0 || (p.pending != 0 && p.pending != ' ') {
 			return false, false
 		}
-		p.pending = t.data[0]
+		p.pending = t.Data[0]
 		return true, true
-	case t.tt == css.ColumnToken:
+	case t.Type == css.ColumnToken:
 		return false, false
 	}
 	if p.pending != 0 {
@@ -775,18 +754,18 @@ func (p *complexParser) topLevel(t token) (skip, ok bool) {
 // noteKey sets the key of the compound from its own top-level simple
 // selectors: its id, else its first class, else its tag.
 func (p *complexParser) noteKey(t token) {
-	if strings.ContainsRune(t.data, '\\') {
+	if strings.ContainsRune(t.Data, '\\') {
 		return
 	}
 	cur, toks, i := p.cur, p.toks, p.i
 	switch {
-	case t.tt == css.HashToken && cur.key != keyID:
-		cur.key, cur.keyText = keyID, t.data[1:]
-	case t.tt == css.IdentToken && cur.n == 0:
-		cur.key, cur.keyText = keyTag, strings.ToLower(t.data)
-	case t.tt == css.DelimToken && t.data == "." && i+1 < len(toks) && toks[i+1].tt == css.IdentToken &&
-		!strings.ContainsRune(toks[i+1].data, '\\') && (cur.key == keyNone || cur.key == keyTag):
-		cur.key, cur.keyText = keyClass, toks[i+1].data
+	case t.Type == css.HashToken && cur.key != keyID:
+		cur.key, cur.keyText = keyID, t.Data[1:]
+	case t.Type == css.IdentToken && cur.n == 0:
+		cur.key, cur.keyText = keyTag, strings.ToLower(t.Data)
+	case t.Type == css.DelimToken && t.Data == "." && i+1 < len(toks) && toks[i+1].Type == css.IdentToken &&
+		!strings.ContainsRune(toks[i+1].Data, '\\') && (cur.key == keyNone || cur.key == keyTag):
+		cur.key, cur.keyText = keyClass, toks[i+1].Data
 	}
 }
 
@@ -797,17 +776,17 @@ func (p *complexParser) noteKey(t token) {
 func (p *complexParser) pseudo() (done, ok bool) {
 	toks, i := p.toks, p.i
 	// Pseudo-elements: "::name" or a legacy one-colon name.
-	if i+1 < len(toks) && toks[i+1].tt == css.ColonToken {
+	if i+1 < len(toks) && toks[i+1].Type == css.ColonToken {
 		p.pseudoElement = true
-	} else if i+1 < len(toks) && toks[i+1].tt == css.IdentToken && legacyPseudoElements[strings.ToLower(toks[i+1].data)] {
+	} else if i+1 < len(toks) && toks[i+1].Type == css.IdentToken && legacyPseudoElements[strings.ToLower(toks[i+1].Data)] {
 		p.pseudoElement = true
 	}
-	if i+1 >= len(toks) || (i > 0 && toks[i-1].tt == css.ColonToken) {
+	if i+1 >= len(toks) || (i > 0 && toks[i-1].Type == css.ColonToken) {
 		return false, true
 	}
 	nt := toks[i+1]
-	name := strings.ToLower(nt.data)
-	if nt.tt == css.IdentToken {
+	name := strings.ToLower(nt.Data)
+	if nt.Type == css.IdentToken {
 		if text, ok := identPseudo(name); ok {
 			p.cur.text.WriteString(text)
 			p.i++
@@ -815,7 +794,7 @@ func (p *complexParser) pseudo() (done, ok bool) {
 		}
 		return false, true
 	}
-	if nt.tt != css.FunctionToken {
+	if nt.Type != css.FunctionToken {
 		return false, true
 	}
 	switch name {
@@ -896,7 +875,7 @@ func (p *complexParser) openNthOf(fn token, last bool) (done, ok bool) {
 		return false, true
 	}
 	a, b, ok := parseAnB(anb)
-	if !ok || sStart >= len(p.toks) || p.toks[sStart].tt == css.RightParenthesisToken {
+	if !ok || sStart >= len(p.toks) || p.toks[sStart].Type == css.RightParenthesisToken {
 		return false, false
 	}
 	p.cs.costly = true
@@ -915,10 +894,10 @@ func (p *complexParser) openNthOf(fn token, last bool) (done, ok bool) {
 func (p *complexParser) openHas(fn token) bool {
 	p.cs.costly = true
 	j := p.i + 2
-	if j < len(p.toks) && p.toks[j].tt == css.WhitespaceToken {
+	if j < len(p.toks) && p.toks[j].Type == css.WhitespaceToken {
 		j++
 	}
-	if j >= len(p.toks) || p.toks[j].tt != css.DelimToken || p.toks[j].data != ">" {
+	if j >= len(p.toks) || p.toks[j].Type != css.DelimToken || p.toks[j].Data != ">" {
 		return false
 	}
 	p.cur.text.WriteString(":haschild(")
@@ -1030,8 +1009,8 @@ var caseInsensitiveAttrs = map[string]bool{
 // carries no i or s flag of its own.
 func caseInsensitiveValue(toks []token, end int) bool {
 	start := end - 1
-	for start >= 0 && toks[start].tt != css.LeftBracketToken {
-		if toks[start].tt == css.RightBracketToken {
+	for start >= 0 && toks[start].Type != css.LeftBracketToken {
+		if toks[start].Type == css.RightBracketToken {
 			return false
 		}
 		start--
@@ -1041,15 +1020,15 @@ func caseInsensitiveValue(toks []token, end int) bool {
 	}
 	var inner []token
 	for _, t := range toks[start+1 : end] {
-		if t.tt != css.WhitespaceToken {
+		if t.Type != css.WhitespaceToken {
 			inner = append(inner, t)
 		}
 	}
-	if len(inner) < 3 || inner[0].tt != css.IdentToken || !caseInsensitiveAttrs[strings.ToLower(inner[0].data)] {
+	if len(inner) < 3 || inner[0].Type != css.IdentToken || !caseInsensitiveAttrs[strings.ToLower(inner[0].Data)] {
 		return false
 	}
 	// name op value, with no flag after the value.
-	return len(inner) == 3 || (len(inner) == 4 && inner[1].tt == css.DelimToken && inner[1].data == "=")
+	return len(inner) == 3 || (len(inner) == 4 && inner[1].Type == css.DelimToken && inner[1].Data == "=")
 }
 
 // unescapeIdent resolves the escapes of an identifier token's text as CSS

@@ -19,12 +19,12 @@ func TestReadRules(t *testing.T) {
 		for _, r := range readRules(tokenize(css), nil) {
 			var p, d strings.Builder
 			for _, tk := range r.prelude {
-				p.WriteString(tk.data)
+				p.WriteString(tk.Data)
 			}
 			for _, x := range readDecls(r.block) {
 				fmt.Fprintf(&d, "%s=", x.name)
 				for _, tk := range x.value {
-					d.WriteString(tk.data)
+					d.WriteString(tk.Data)
 				}
 				if x.important {
 					d.WriteString("!")

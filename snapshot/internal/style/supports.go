@@ -36,7 +36,7 @@ func supportsToEnd(toks []token, depth int) (result, ok bool) {
 	}
 	i := 0
 	next := func() (token, bool) {
-		for i < len(toks) && toks[i].tt == css.WhitespaceToken {
+		for i < len(toks) && toks[i].Type == css.WhitespaceToken {
 			i++
 		}
 		if i >= len(toks) {
@@ -45,7 +45,7 @@ func supportsToEnd(toks []token, depth int) (result, ok bool) {
 		return toks[i], true
 	}
 	t, _ := next()
-	if t.tt == css.IdentToken && domtree.EqualFold(t.data, "not") {
+	if t.Type == css.IdentToken && domtree.EqualFold(t.Data, "not") {
 		i++
 		r, ok := supportsInParens(toks, &i, depth)
 		if _, more := next(); !ok || more {
@@ -63,10 +63,10 @@ func supportsToEnd(toks []token, depth int) (result, ok bool) {
 		if !more {
 			return r, true
 		}
-		if t.tt != css.IdentToken {
+		if t.Type != css.IdentToken {
 			return false, false
 		}
-		word := domtree.ToLowerASCII(t.data)
+		word := domtree.ToLowerASCII(t.Data)
 		if (word != "and" && word != "or") || (joiner != "" && word != joiner) {
 			return false, false
 		}
@@ -88,14 +88,14 @@ func supportsToEnd(toks []token, depth int) (result, ok bool) {
 // "selector( ... )" or other parenthesised or functional text (false) at
 // toks[*i], moving *i past it.
 func supportsInParens(toks []token, i *int, depth int) (result, ok bool) {
-	for *i < len(toks) && toks[*i].tt == css.WhitespaceToken {
+	for *i < len(toks) && toks[*i].Type == css.WhitespaceToken {
 		*i++
 	}
 	if *i >= len(toks) {
 		return false, false
 	}
 	t := toks[*i]
-	if t.tt != css.LeftParenthesisToken && t.tt != css.FunctionToken {
+	if t.Type != css.LeftParenthesisToken && t.Type != css.FunctionToken {
 		return false, false
 	}
 	end := skipBlock(toks, *i)
@@ -105,8 +105,8 @@ func supportsInParens(toks []token, i *int, depth int) (result, ok bool) {
 	}
 	inner := trimSpace(toks[*i+1 : innerEnd])
 	*i = end
-	if t.tt == css.FunctionToken {
-		if domtree.EqualFold(t.data, "selector(") {
+	if t.Type == css.FunctionToken {
+		if domtree.EqualFold(t.Data, "selector(") {
 			return supportsSelector(inner), true
 		}
 		return false, true
@@ -149,7 +149,7 @@ func supportsDecl(d rawDecl) bool {
 // usesVar reports whether a value holds a var() anywhere.
 func usesVar(v []token) bool {
 	for _, t := range v {
-		if t.tt == css.FunctionToken && domtree.EqualFold(t.data, "var(") {
+		if t.Type == css.FunctionToken && domtree.EqualFold(t.Data, "var(") {
 			return true
 		}
 	}

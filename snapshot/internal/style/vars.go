@@ -139,7 +139,7 @@ func (v *substituter) substitute(s *varScope, toks []token, depth int) ([]token,
 	var out []token
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.tt != css.FunctionToken || !strings.EqualFold(t.data, "var(") {
+		if t.Type != css.FunctionToken || !strings.EqualFold(t.Data, "var(") {
 			out = append(out, t)
 		} else {
 			end := skipBlock(toks, i)
@@ -175,7 +175,7 @@ func (v *substituter) substitute(s *varScope, toks []token, depth int) ([]token,
 // present: a custom property name, then optionally a comma and a fallback
 // (which may be empty).
 func varArgs(toks []token) (name string, fallback []token, hasFallback, ok bool) {
-	if n := len(toks); n > 0 && toks[n-1].tt == css.RightParenthesisToken {
+	if n := len(toks); n > 0 && toks[n-1].Type == css.RightParenthesisToken {
 		toks = toks[:n-1]
 	}
 	toks = trimSpace(toks)
@@ -183,15 +183,15 @@ func varArgs(toks []token) (name string, fallback []token, hasFallback, ok bool)
 		return "", nil, false, false
 	}
 	t := toks[0]
-	if t.tt != css.CustomPropertyNameToken && !(t.tt == css.IdentToken && strings.HasPrefix(t.data, "--")) {
+	if t.Type != css.CustomPropertyNameToken && !(t.Type == css.IdentToken && strings.HasPrefix(t.Data, "--")) {
 		return "", nil, false, false
 	}
-	name = unescapeIdent(t.data)
+	name = unescapeIdent(t.Data)
 	rest := trimSpace(toks[1:])
 	if len(rest) == 0 {
 		return name, nil, false, true
 	}
-	if rest[0].tt != css.CommaToken {
+	if rest[0].Type != css.CommaToken {
 		return "", nil, false, false
 	}
 	return name, trimSpace(rest[1:]), true, true
@@ -203,21 +203,21 @@ func varArgs(toks []token) (name string, fallback []token, hasFallback, ok bool)
 // turn.
 func validVars(v []token) bool {
 	for i := 0; i < len(v); i++ {
-		if v[i].tt != css.FunctionToken || !strings.EqualFold(v[i].data, "var(") {
+		if v[i].Type != css.FunctionToken || !strings.EqualFold(v[i].Data, "var(") {
 			continue
 		}
 		j := i + 1
-		for j < len(v) && v[j].tt == css.WhitespaceToken {
+		for j < len(v) && v[j].Type == css.WhitespaceToken {
 			j++
 		}
-		if j >= len(v) || (v[j].tt != css.CustomPropertyNameToken && !(v[j].tt == css.IdentToken && strings.HasPrefix(v[j].data, "--"))) {
+		if j >= len(v) || (v[j].Type != css.CustomPropertyNameToken && !(v[j].Type == css.IdentToken && strings.HasPrefix(v[j].Data, "--"))) {
 			return false
 		}
 		j++
-		for j < len(v) && v[j].tt == css.WhitespaceToken {
+		for j < len(v) && v[j].Type == css.WhitespaceToken {
 			j++
 		}
-		if j < len(v) && v[j].tt != css.CommaToken && v[j].tt != css.RightParenthesisToken {
+		if j < len(v) && v[j].Type != css.CommaToken && v[j].Type != css.RightParenthesisToken {
 			return false
 		}
 	}
