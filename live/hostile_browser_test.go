@@ -1,0 +1,190 @@
+//go:build browser
+
+package live
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mafredri/cdp/protocol/input"
+
+	"github.com/domsnap/domsnap/errcode"
+)
+
+// hostileCanary is the text the hostile-page tests type: it must never reach
+// a field the action did not target.
+const hostileCanary = "CANARY-hostile-4e1d"
+
+// canaryTrap is the page's own recorder of every key and text event, in
+// its main world and registered first, so it sees an event before any
+// other listener can stop it: window.got lists them.
+const canaryTrap = `<script>window.got = [];
+for (const k of ["keydown", "keypress", "beforeinput", "textInput", "input"])
+  addEventListener(k, e => got.push(k + ":" + (e.target.id || e.target.nodeName) + ":" + (e.data ?? e.key ?? "")), true);</script>`
+
+// canarySeen reports whether the canary reached the page: in an event its
+// recorder saw, or in the value of any field.
+func (a *actTab) canarySeen() bool {
+	a.t.Helper()
+	var got []string
+	a.eval(`got.concat([...document.querySelectorAll("input, textarea")].map(i => i.value))`, &got)
+	for _, g := range got {
+		if strings.Contains(g, hostileCanary) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyEvents is what the page's recorder saw.
+func (a *actTab) keyEvents() []string {
+	a.t.Helper()
+	var got []string
+	a.eval(`got`, &got)
+	return got
+}
+
+// TestActTypingChecksAtInput: a field the page changes, or leaves, while it
+// is being focused gets no text and no key: the check runs again in the
+// page after the focus and the selection, and the action is refused with
+// nothing sent. Each page types into a field that looked harmless when it
+// was checked (all of them took the text before).
+func TestActTypingChecksAtInput(t *testing.T) {
+	pages := map[string]string{
+		"/to-password": `<input id="f" onfocus="this.type = 'password'">`,
+		"/to-code":     `<input id="f" onfocus="this.setAttribute('autocomplete', 'one-time-code')">`,
+		"/to-pw-field": `<input id="f" onfocus="document.getElementById('pw').focus()"><input id="pw" type="password">`,
+		"/to-other":    `<input id="f" onfocus="document.getElementById('o').focus()"><input id="o">`,
+		"/on-select":   `<input id="f" value="old" onselect="this.type = 'password'">`,
+		"/later":       `<input id="f" onfocus="setTimeout(() => this.type = 'password', 0)">`,
+		"/focused-pw":  `<input id="f"><input id="pw" type="password">`,
+		"/plain":       `<input id="f" value="old">`,
+	}
+	for k, v := range pages {
+		pages[k] = `<!DOCTYPE html><title>t</title>` + v + canaryTrap
+	}
+	site := newActSite(t, pages)
+	b := actBrowser(t)
+	for _, c := range []struct {
+		path   string
+		act    Action
+		sel    string
+		code   errcode.Code
+		reason string
+	}{
+		{"/to-password", Action{Kind: ActType, Text: hostileCanary}, "#f", errcode.HumanOnly, ""},
+		{"/to-password", Action{Kind: ActType}, "#f", errcode.HumanOnly, ""},
+		{"/to-code", Action{Kind: ActType, Text: hostileCanary}, "#f", errcode.HumanOnly, ""},
+		{"/to-pw-field", Action{Kind: ActType, Text: hostileCanary}, "#f", errcode.NotActionable, ReasonObscured},
+		{"/to-other", Action{Kind: ActType, Text: hostileCanary}, "#f", errcode.NotActionable, ReasonObscured},
+		{"/on-select", Action{Kind: ActType, Text: hostileCanary}, "#f", errcode.HumanOnly, ""},
+		{"/later", Action{Kind: ActType, Text: hostileCanary}, "#f", errcode.HumanOnly, ""},
+		{"/to-password", Action{Kind: ActPress, Key: "Space"}, "#f", errcode.HumanOnly, ""},
+		{"/to-pw-field", Action{Kind: ActPress, Key: "Enter"}, "#f", errcode.NotActionable, ReasonObscured},
+		// A key without an element goes to the focused one: never to a
+		// password field the page focused.
+		{"/focused-pw", Action{Kind: ActPress, Key: "Space"}, "", errcode.HumanOnly, ""},
+	} {
+		t.Run(c.path+"/"+c.act.Kind.String(), func(t *testing.T) {
+			a := openActTab(t, b, site.url(c.path))
+			var tg *Target
+			if c.sel != "" {
+				tg = a.target(c.sel, "textbox")
+			} else {
+				a.eval(`document.getElementById("pw").focus(), true`, new(any))
+			}
+			rev := a.rev()
+			_, err := a.s.Act(a.ctx, rev, c.act, tg, ActOptions{Deadline: time.Now().Add(10 * time.Second)})
+			wantRefusal(t, err, c.code, c.reason)
+			if strings.Contains(err.Error(), hostileCanary) {
+				t.Fatal("the typed text is in the error")
+			}
+			if ev := a.keyEvents(); len(ev) != 0 || a.canarySeen() {
+				t.Fatalf("the page received %v", ev)
+			}
+			if cur, ok, _ := a.s.Revision(a.ctx); !ok || cur != rev {
+				t.Fatalf("revision %s current=%v after a refusal, was %s", cur, ok, rev)
+			}
+		})
+	}
+	// A field that stays as it was takes the text.
+	a := openActTab(t, b, site.url("/plain"))
+	res, err := a.act(Action{Kind: ActType, Text: hostileCanary}, a.target("#f", "textbox"), 10*time.Second)
+	wantOutcome(t, res, err, OutcomeDone)
+	var v string
+	a.eval(`document.getElementById("f").value`, &v)
+	if v != hostileCanary {
+		t.Fatal("the plain field does not hold the text")
+	}
+}
+
+// TestActInputGuard: the page changes the field between the last check
+// and the input's arrival (as a timer could). The guard armed by the
+// check cancels the text or key as it arrives, and the action is reported
+// as sent and not done; a page that stops the event before the guard sees
+// it is reported from the check after the input.
+func TestActInputGuard(t *testing.T) {
+	site := newActSite(t, map[string]string{
+		"/": `<!DOCTYPE html><title>g</title><form onsubmit="window.submitted = true; return false"><input id="f"><input id="o"></form>` + canaryTrap,
+		"/stops": `<!DOCTYPE html><title>s</title><input id="f"><input id="o">` + canaryTrap +
+			`<script>addEventListener("beforeinput", e => e.stopImmediatePropagation(), true)</script>`,
+	})
+	b := actBrowser(t)
+	for _, c := range []struct {
+		name, path, change string
+		kind               string
+		code               errcode.Code
+		reason             string
+		// lands: the text still reaches the page (the guard could not see
+		// it), which the action reports.
+		lands bool
+	}{
+		{"turned password", "/", `document.getElementById("f").type = "password"`, guardText, errcode.HumanOnly, "", false},
+		{"turned one-time code", "/", `document.getElementById("f").autocomplete = "one-time-code"`, guardText, errcode.HumanOnly, "", false},
+		{"focus moved", "/", `document.getElementById("o").focus()`, guardText, errcode.NotActionable, ReasonObscured, false},
+		{"key after turned password", "/", `document.getElementById("f").type = "password"`, guardKey, errcode.HumanOnly, "", false},
+		{"guard stopped, focus moved", "/stops", `document.getElementById("o").focus()`, guardText, errcode.NotActionable, ReasonObscured, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := openActTab(t, b, site.url(c.path))
+			defer a.p.releaseAct(a.ctx)
+			el, _, err := a.p.resolve(a.ctx, a.node("#f"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := a.p.focus(a.ctx, el); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.p.arm(a.ctx, el, c.kind, c.kind == guardText); err != nil {
+				t.Fatalf("arm: %v", err)
+			}
+			a.eval(c.change+`, true`, new(any))
+			if c.kind == guardText {
+				if err := a.p.client.Input.InsertText(a.ctx, input.NewInsertTextArgs(hostileCanary)); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				k, _ := keyByName("Enter")
+				if err := a.p.key(a.ctx, k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err = a.p.disarm(a.ctx, el, c.kind)
+			if errcode.CodeOf(err) != c.code || Reason(err) != c.reason {
+				t.Fatalf("got %v, want %s %s", err, c.code, c.reason)
+			}
+			var values []string
+			a.eval(`[...document.querySelectorAll("input")].map(i => i.value)`, &values)
+			landed := strings.Contains(strings.Join(values, " "), hostileCanary)
+			if landed != c.lands {
+				t.Fatalf("the text landed: %v, want %v (values %q)", landed, c.lands, values)
+			}
+			var submitted bool
+			a.eval(`!!window.submitted`, &submitted)
+			if submitted {
+				t.Fatal("the key reached the field and submitted its form")
+			}
+		})
+	}
+}
