@@ -69,6 +69,8 @@ const (
   const h = (root && typeof root.elementFromPoint === "function" ? root : this.ownerDocument).elementFromPoint(x, y);
   return h !== null && (h === this || this.contains(h));
 }`
+	// connectedJS says whether the element is still in its document.
+	connectedJS = `function() { return this.isConnected; }`
 	// optionJS finds the first visible option whose text, normalised and
 	// bounded as the page view's option summaries are, is the one asked.
 	optionJS = `function(want, max) {
@@ -384,7 +386,7 @@ func quadArea(q dom.Quad) float64 {
 func (p *Page) send(ctx context.Context, a Action, el elemRef, pr prepared) error {
 	switch a.Kind {
 	case ActClick, ActCheck, ActUncheck:
-		return p.click(ctx, pr.At)
+		return p.click(ctx, el, pr.At)
 	case ActType:
 		if err := p.focus(ctx, el); err != nil {
 			return err
@@ -540,17 +542,54 @@ func (p *Page) focus(ctx context.Context, el elemRef) error {
 	return nil
 }
 
-// click moves the mouse to at and presses and releases the left button
-// there, as one click.
-func (p *Page) click(ctx context.Context, at point) error {
-	for _, ev := range []*input.DispatchMouseEventArgs{
-		input.NewDispatchMouseEventArgs("mouseMoved", at.X, at.Y),
-		input.NewDispatchMouseEventArgs("mousePressed", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(1).SetClickCount(1),
-		input.NewDispatchMouseEventArgs("mouseReleased", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(0).SetClickCount(1),
-	} {
-		if err := p.client.Input.DispatchMouseEvent(ctx, ev); err != nil {
-			return callError(ctx, "Input.dispatchMouseEvent "+ev.Type, err)
+// click presses and releases the left button at at, as one click, on el
+// alone: the point must hit el just before the press, and again between
+// the press and the release, since the page's script runs in between (on
+// a timer, or answering the press itself) and may put another element
+// under the pointer. No separate mouse move goes first: it would be one
+// more event the page could answer, before the press, by moving an
+// element there (the press itself moves the pointer, and the browser
+// hit-tests it once, before the handlers its boundary events run). A miss
+// before the press sends nothing (unsent); a miss after it sends no
+// release, so no click follows, and is reported.
+func (p *Page) click(ctx context.Context, el elemRef, at point) error {
+	hits := func() (bool, error) {
+		var ok bool
+		err := p.callOn(ctx, el, hitJS, &ok, at.X, at.Y)
+		return ok, err
+	}
+	ok, err := hits()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &unsent{notActionable(ReasonObscured, "another element came over the centre of the element before the press; nothing was sent")}
+	}
+	press := input.NewDispatchMouseEventArgs("mousePressed", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(1).SetClickCount(1)
+	if err := p.client.Input.DispatchMouseEvent(ctx, press); err != nil {
+		return callError(ctx, "Input.dispatchMouseEvent mousePressed", err)
+	}
+	switch ok, err := hits(); {
+	case Reason(err) == ReasonDetached && ctx.Err() == nil:
+		// The press took the page to another document (a link that
+		// navigates as the button goes down): the effects say so, and
+		// a release would reach the new document.
+		return nil
+	case err != nil:
+		return err
+	case !ok:
+		var in bool
+		if err := p.callOn(ctx, el, connectedJS, &in); err != nil {
+			return err
 		}
+		if !in {
+			return notActionable(ReasonDetached, "the page removed the element as the button went down; the button was not released, so no click followed")
+		}
+		return notActionable(ReasonObscured, "the page put another element under the pointer after the press; the button was not released, so no click followed")
+	}
+	release := input.NewDispatchMouseEventArgs("mouseReleased", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(0).SetClickCount(1)
+	if err := p.client.Input.DispatchMouseEvent(ctx, release); err != nil {
+		return callError(ctx, "Input.dispatchMouseEvent mouseReleased", err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@
 package live
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -186,5 +187,84 @@ func TestActInputGuard(t *testing.T) {
 				t.Fatal("the key reached the field and submitted its form")
 			}
 		})
+	}
+}
+
+// slider is a page with a harmless button at the top left and a "Delete
+// account" button further down that slideIn moves under it, above it.
+// Every pointer and mouse event the delete button gets is listed in
+// window.del, every click of the harmless one counted in window.clicked.
+const slider = `<!DOCTYPE html><title>s</title><style>
+button { position: absolute; left: 0; width: 200px; height: 60px }
+#tgt { top: 0 } #del { top: 300px }</style>
+<button id="tgt" onclick="window.clicked = (window.clicked || 0) + 1">Harmless</button><button id="del">Delete account</button>
+<script>window.del = [];
+for (const k of ["pointerdown", "mousedown", "pointerup", "mouseup", "click"])
+  document.getElementById("del").addEventListener(k, () => del.push(k));
+function slideIn() { const d = document.getElementById("del"); d.style.top = "0px"; d.style.zIndex = 1; }</script>`
+
+// TestActClickChecksAtPress: a page that slides another button under the
+// pointer as the click comes never gets that button pressed, released or
+// clicked. No mouse move precedes the press, so a page answering moves
+// has nothing to answer; one that answers the press's boundary events or
+// the press itself gets no release, and the action is reported, not done.
+func TestActClickChecksAtPress(t *testing.T) {
+	site := newActSite(t, map[string]string{
+		"/on-move": slider + `<script>tgt.addEventListener("mousemove", slideIn)</script>`,
+		"/on-over": slider + `<script>for (const k of ["pointerover", "pointerenter", "mouseover", "mouseenter"]) tgt.addEventListener(k, slideIn)</script>`,
+		"/on-down": slider + `<script>tgt.addEventListener("pointerdown", slideIn)</script>`,
+		"/plain":   slider,
+	})
+	b := actBrowser(t)
+	for _, c := range []struct {
+		path string
+		// clicked: the harmless button was clicked and the action done;
+		// else it was reported obscured with the action sent.
+		clicked bool
+	}{
+		{"/on-move", true},
+		{"/on-over", false},
+		{"/on-down", false},
+		{"/plain", true},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			a := openActTab(t, b, site.url(c.path))
+			res, err := a.act(Action{Kind: ActClick}, a.target("#tgt", "button"), 10*time.Second)
+			if c.clicked {
+				wantOutcome(t, res, err, OutcomeDone)
+			} else if Reason(err) != ReasonObscured || !ActionSent(err) {
+				t.Fatalf("got %+v %v (sent %v), want obscured, sent", res, err, ActionSent(err))
+			}
+			var del []string
+			a.eval(`del`, &del)
+			var clicked int
+			a.eval(`window.clicked || 0`, &clicked)
+			if len(del) != 0 || clicked != map[bool]int{true: 1}[c.clicked] {
+				t.Fatalf("the delete button got %v; the harmless one %d clicks", del, clicked)
+			}
+		})
+	}
+	// Another element over the point just before the press: nothing is
+	// sent at all.
+	a := openActTab(t, b, site.url("/plain"))
+	defer a.p.releaseAct(a.ctx)
+	el, _, err := a.p.resolve(a.ctx, a.node("#tgt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := a.p.prepare(a.ctx, Action{Kind: ActClick}, el)
+	if err != nil || !pr.Hits {
+		t.Fatalf("prepare: %+v %v", pr, err)
+	}
+	a.eval(`slideIn(), true`, new(any))
+	err = a.p.send(a.ctx, Action{Kind: ActClick}, el, pr)
+	var u *unsent
+	if !errors.As(err, &u) || Reason(err) != ReasonObscured {
+		t.Fatalf("a click at a point another element took: %v", err)
+	}
+	var del []string
+	a.eval(`del`, &del)
+	if len(del) != 0 {
+		t.Fatalf("the delete button got %v", del)
 	}
 }
