@@ -268,3 +268,40 @@ func TestActClickChecksAtPress(t *testing.T) {
 		t.Fatalf("the delete button got %v", del)
 	}
 }
+
+// TestGotoPastBeforeunload: a page whose beforeunload handler asks to stay
+// cannot keep the tab: once a click gave it the user activation the
+// browser asks for before showing that dialog, Goto still leaves it, as a
+// person who confirms "Leave" (the trap used to fail every later
+// navigation with net::ERR_ABORTED). An action's own navigation is still
+// answered as before: the dialog is dismissed and the page stays.
+func TestGotoPastBeforeunload(t *testing.T) {
+	site := newActSite(t, map[string]string{
+		"/trap": `<!DOCTYPE html><title>t</title><button id="b">Hello</button><a id="out" href="/next">Next</a>
+<script>addEventListener("beforeunload", e => { e.preventDefault(); e.returnValue = "Stay?"; })</script>`,
+		"/next": `<!DOCTYPE html><title>n</title><p>next</p>`,
+	})
+	b := actBrowser(t)
+	a := openActTab(t, b, site.url("/trap"))
+	res, err := a.act(Action{Kind: ActClick}, a.target("#b", "button"), 10*time.Second)
+	wantOutcome(t, res, err, OutcomeDone)
+	res, err = a.act(Action{Kind: ActClick}, a.target("#out", "link"), 10*time.Second)
+	wantOutcome(t, res, err, OutcomeDone)
+	if a.location() != "/trap" || a.p.DialogsDismissed() != 1 {
+		t.Fatalf("the link's navigation: at %s, %d dialogs dismissed", a.location(), a.p.DialogsDismissed())
+	}
+	for i := 0; i < 2; i++ {
+		nav, err := a.p.Goto(a.ctx, site.url("/next?"+string(rune('a'+i))), UntilLoad, time.Now().Add(20*time.Second))
+		if err != nil || nav.ErrorText != "" || nav.Status != 200 {
+			t.Fatalf("navigation %d: %+v %v", i, nav, err)
+		}
+		if want := "/next?" + string(rune('a'+i)); a.location() != want {
+			t.Fatalf("at %s, want %s", a.location(), want)
+		}
+		if _, err := a.p.Goto(a.ctx, site.url("/trap"), UntilLoad, time.Now().Add(20*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.act(Action{Kind: ActClick}, a.target("#b", "button"), 10*time.Second)
+		wantOutcome(t, res, err, OutcomeDone)
+	}
+}

@@ -179,6 +179,8 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 		return nav, deadlineError(ctx, wctx, "opening the navigation events", err)
 	}
 	defer w.close()
+	p.leaving.Add(1)
+	defer p.leaving.Add(-1)
 	r, err := p.client.Page.Navigate(wctx, page.NewNavigateArgs(url))
 	if err != nil {
 		return nav, deadlineError(ctx, wctx, "Page.navigate", err)
