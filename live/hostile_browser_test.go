@@ -4,7 +4,10 @@ package live
 
 import (
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -303,5 +306,70 @@ func TestGotoPastBeforeunload(t *testing.T) {
 		}
 		res, err := a.act(Action{Kind: ActClick}, a.target("#b", "button"), 10*time.Second)
 		wantOutcome(t, res, err, OutcomeDone)
+	}
+}
+
+// TestGotoRetriesWhenPageAborts: a page that navigates itself, with the
+// user activation of the click just before, as Goto leaves it cancels
+// Goto's navigation (net::ERR_ABORTED, the page gone where it wanted):
+// Goto tries once more and gets where it was sent. A navigation aborted
+// after its response came (a 204) is not asked for again.
+func TestGotoRetriesWhenPageAborts(t *testing.T) {
+	nextAsked := make(chan struct{})
+	var once sync.Once
+	var mu sync.Mutex
+	asked := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked[r.URL.Path]++
+		n := asked[r.URL.Path]
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/p":
+			w.Write([]byte(`<!DOCTYPE html><title>p</title><button id="b">Hello</button>
+<script>addEventListener("beforeunload", () => setTimeout(() => location.href = "/next", 50), {once: true})</script>`))
+		case "/next":
+			once.Do(func() { close(nextAsked) })
+			w.Write([]byte(`<!DOCTYPE html><title>n</title><p>next</p>`))
+		case "/slow":
+			// The first request is answered once the page has gone its
+			// own way, so Goto's navigation is still under way when it
+			// does.
+			if n == 1 {
+				select {
+				case <-nextAsked:
+				case <-time.After(10 * time.Second):
+				}
+			}
+			w.Write([]byte(`<!DOCTYPE html><title>s</title><p>slow</p>`))
+		case "/nocontent":
+			w.WriteHeader(http.StatusNoContent)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	b := actBrowser(t)
+	a := openActTab(t, b, srv.URL+"/p")
+	res, err := a.act(Action{Kind: ActClick}, a.target("#b", "button"), 10*time.Second)
+	wantOutcome(t, res, err, OutcomeDone)
+	nav, err := a.p.Goto(a.ctx, srv.URL+"/slow", UntilLoad, time.Now().Add(20*time.Second))
+	if err != nil || nav.ErrorText != "" || nav.Status != 200 || a.location() != "/slow" {
+		t.Fatalf("%+v %v at %s", nav, err, a.location())
+	}
+	mu.Lock()
+	n := asked["/slow"]
+	mu.Unlock()
+	if n != 2 {
+		t.Fatalf("/slow asked %d times, want 2 (the page's move, then once more)", n)
+	}
+	nav, err = a.p.Goto(a.ctx, srv.URL+"/nocontent", UntilLoad, time.Now().Add(20*time.Second))
+	if err != nil || nav.ErrorText != "net::ERR_ABORTED" {
+		t.Fatalf("204: %+v %v", nav, err)
+	}
+	mu.Lock()
+	n = asked["/nocontent"]
+	mu.Unlock()
+	if n != 1 {
+		t.Fatalf("a 204 was asked for %d times", n)
 	}
 }

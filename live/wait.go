@@ -167,7 +167,9 @@ type Navigation struct {
 // commit by deadline, else the error is timeout; waiting for the event after
 // the commit stops quietly at deadline (Navigation.WaitTimedOut). A
 // navigation that fails in the network is reported in ErrorText, not as an
-// error, so the caller decides what it means. ctx ending is a cancellation.
+// error, so the caller decides what it means; one the page being left
+// cancelled before any response came is tried once more first
+// (abortedByPage). ctx ending is a cancellation.
 func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.Time) (nav Navigation, err error) {
 	if err := ctx.Err(); err != nil {
 		return nav, cancelled(err)
@@ -181,9 +183,16 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 	defer w.close()
 	p.leaving.Add(1)
 	defer p.leaving.Add(-1)
-	r, err := p.client.Page.Navigate(wctx, page.NewNavigateArgs(url))
-	if err != nil {
-		return nav, deadlineError(ctx, wctx, "Page.navigate", err)
+	var r *page.NavigateReply
+	for tries := 0; ; tries++ {
+		refused := p.Refused()
+		r, err = p.client.Page.Navigate(wctx, page.NewNavigateArgs(url))
+		if err != nil {
+			return nav, deadlineError(ctx, wctx, "Page.navigate", err)
+		}
+		if tries > 0 || !w.abortedByPage(r, p.Refused() != refused) {
+			break
+		}
 	}
 	if r.ErrorText != nil && *r.ErrorText != "" {
 		nav.ErrorText = *r.ErrorText
@@ -208,6 +217,26 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 	}
 	nav.WaitTimedOut = !done
 	return nav, nil
+}
+
+// abortedByPage reports whether a navigation Page.navigate answered with
+// net::ERR_ABORTED was cancelled by the page it was leaving: neither the
+// guard refused it nor did its document's response come (a 204 or a
+// download is aborted once its response came, and would only be asked for
+// again). A page that navigates itself with the user activation of an
+// action just taken cancels a navigation the browser had under way, and
+// Goto then tries once more. The responses read here are of the aborted
+// navigation alone.
+func (w *navWatch) abortedByPage(r *page.NavigateReply, refused bool) bool {
+	if r.ErrorText == nil || *r.ErrorText != "net::ERR_ABORTED" || refused || r.LoaderID == nil {
+		return false
+	}
+	w.loader, w.frame = *r.LoaderID, string(r.FrameID)
+	defer func() { w.loader, w.frame, w.status = "", "", 0 }()
+	if err := w.drainResponses(); err != nil {
+		return false
+	}
+	return w.status == 0
 }
 
 // deadlineError codes a failure before the commit: timeout when the
