@@ -128,7 +128,7 @@ type ActResult struct {
 	// before the new document's load event.
 	LoadComplete bool
 	// PopupsClosed counts the windows and tabs the page opened during the
-	// action; each was closed at once.
+	// action; each was closed at once, before it sent any request.
 	PopupsClosed int
 	// Pending: the outcome is uncertain because a main-frame navigation
 	// the action started had not committed by the deadline. While it is

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/mafredri/cdp/protocol/input"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
-	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/domsnap/domsnap/errcode"
@@ -29,13 +27,11 @@ const actWorld = "domsnap-act"
 const actGroup = "domsnap-act"
 
 // actState is a Page's state for acting: the isolated world of the action
-// in progress, and the closer of the windows the page opens.
+// in progress, and the count of the windows the page opened that were
+// closed (popup.go).
 type actState struct {
-	world runtime.ExecutionContextID
-
-	popupOnce sync.Once
-	popupErr  error
-	popups    atomic.Int64
+	world  runtime.ExecutionContextID
+	popups atomic.Int64
 }
 
 // The functions run on the element in the isolated world. None returns a
@@ -634,50 +630,6 @@ func (p *Page) releaseAct(ctx context.Context) {
 
 // popupsClosed implements actor.
 func (p *Page) popupsClosed() int64 { return p.act.popups.Load() }
-
-// closePopups starts, once per tab, closing every window or tab this tab
-// opens, as soon as the browser reports it (Target.targetCreated with this
-// tab as opener), and counting them. It runs until the tab closes.
-func (p *Page) closePopups(ctx context.Context) error {
-	p.act.popupOnce.Do(func() {
-		created, err := p.b.client.Target.TargetCreated(p.life)
-		if err != nil {
-			p.act.popupErr = callError(ctx, "Target.targetCreated", err)
-			return
-		}
-		if err := p.b.client.Target.SetDiscoverTargets(ctx, target.NewSetDiscoverTargetsArgs(true)); err != nil {
-			created.Close()
-			p.act.popupErr = callError(ctx, "Target.setDiscoverTargets", err)
-			return
-		}
-		go func() {
-			defer created.Close()
-			for {
-				ev, err := created.Recv()
-				if err != nil {
-					return // the tab or the browser closed
-				}
-				info := ev.TargetInfo
-				if info.OpenerID == nil || *info.OpenerID != p.id {
-					continue
-				}
-				cctx, cancel := context.WithTimeout(p.life, closeCallTimeout)
-				_, err = p.b.client.Target.CloseTarget(cctx, target.NewCloseTargetArgs(info.TargetID))
-				cancel()
-				if err == nil {
-					p.act.popups.Add(1)
-				}
-			}
-		}()
-	})
-	if p.act.popupErr != nil {
-		// A failed start is tried again by the next action.
-		err := p.act.popupErr
-		p.act.popupOnce, p.act.popupErr = sync.Once{}, nil
-		return err
-	}
-	return nil
-}
 
 // StopLoading stops a main-frame navigation that has not committed, as the
 // browser's stop button does: the tab stays on the document it showed, and

@@ -373,3 +373,58 @@ func TestGotoRetriesWhenPageAborts(t *testing.T) {
 		t.Fatalf("a 204 was asked for %d times", n)
 	}
 }
+
+// TestActPopupsSendNothing: a window the page opens, by any way, is closed
+// before it sends a request: to an origin the policy refuses (whose
+// server would get the profile's cookies) and to the page's own alike.
+// Each used to send its first request, and was closed after.
+func TestActPopupsSendNothing(t *testing.T) {
+	other := newActSite(t, map[string]string{"/": `<p>o</p>`})
+	out := other.url("/")
+	site := newActSite(t, map[string]string{
+		"/": `<!DOCTYPE html><title>p</title>
+<a id="link" target="_blank" href="` + out + `?link">Link</a>
+<a id="own" target="_blank" href="/mine?link">Own</a>
+<button id="open" onclick="window.open('` + out + `?open')">Open</button>
+<button id="noopener" onclick="window.open('` + out + `?noopener', '_blank', 'noopener')">No opener</button>
+<button id="script" onclick="const w = window.open(); w.location = '` + out + `?script'">Script</button>
+<button id="written" onclick="const w = window.open(); w.document.write('<form action=` + out + `><input name=written></form>'); w.document.forms[0].submit()">Written</button>
+<button id="hop" onclick="window.open('/redirect?to=` + out + `%3Fhop')">Redirect</button>
+<form target="_blank" action="` + out + `"><input name="form" value="x"><button id="form">Form</button></form>`,
+		"/mine": `<p>mine</p>`,
+	})
+	b := actBrowser(t)
+	a := openActTab(t, b, "")
+	allowed := site.srv.URL
+	if err := a.p.Guard(a.ctx, func(u string) bool { return strings.HasPrefix(u, allowed+"/") }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.p.Goto(a.ctx, site.url("/"), UntilLoad, time.Now().Add(20*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	tabs := pageTargets(t, a, -1)
+	for _, sel := range []string{"#link", "#own", "#open", "#noopener", "#script", "#written", "#hop", "#form"} {
+		res, err := a.act(Action{Kind: ActClick}, a.target(sel, "button"), 10*time.Second)
+		wantOutcome(t, res, err, OutcomeDone)
+		if res.PopupsClosed != 1 {
+			t.Errorf("%s: %d windows closed, want 1", sel, res.PopupsClosed)
+		}
+	}
+	if got := other.requests(); len(got) != 0 {
+		t.Errorf("the refused origin was asked %v", got)
+	}
+	for _, r := range site.requests() {
+		// The browser asks for the tab's icon itself.
+		if r != "GET /" && r != "GET /favicon.ico" {
+			t.Errorf("a window asked the page's own origin %s", r)
+		}
+	}
+	if n := pageTargets(t, a, tabs); n != tabs {
+		t.Fatalf("%d tabs open, want %d", n, tabs)
+	}
+	// The tabs the package opens itself still load.
+	c := openActTab(t, b, site.url("/mine"))
+	if c.location() != "/mine" {
+		t.Fatalf("a new tab is at %s", c.location())
+	}
+}

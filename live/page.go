@@ -321,6 +321,7 @@ func (p *Page) Answers(timeout time.Duration) bool {
 // Close closes the tab and its connection. It is safe to call more than once.
 func (p *Page) Close() error {
 	p.once.Do(func() {
+		p.b.popups.forget(p)
 		p.stopStreams()
 		ctx, cancel := context.WithTimeout(context.Background(), closeCallTimeout)
 		defer cancel()
