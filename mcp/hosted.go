@@ -81,7 +81,10 @@ type HostedConfig struct {
 	// zero means DefaultIdleTimeout.
 	IdleTimeout time.Duration
 	// Log receives one line per event: listening, a session admitted,
-	// refused, expired or ended, a request refused, shutting down. No line
+	// refused, expired or ended, a request refused, shutting down. Of each
+	// kind of refusal, the first refusalBurst of a refusalWindow get a line
+	// each and one more line counts the rest, so a flood of refused
+	// requests writes a bounded log that still counts every one. No line
 	// holds a token, a URL the browser opened or page content; with
 	// principals, a line about a session names its principal. Nil
 	// discards them.
@@ -248,6 +251,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, cfg HostedConfig, t
 		serr = nil
 	}
 	err = errors.Join(serr, s.Close())
+	h.refusals.close()
 	h.logf("stopped")
 	return err
 }
@@ -261,6 +265,8 @@ type hosted struct {
 	mcp  http.Handler    // the SDK's streamable handler
 	gate http.Handler    // the token check, then serveMCP
 	log  *log.Logger
+	// refusals writes the refusal lines, bounded (refusallog.go).
+	refusals *refusalLog
 
 	mu sync.Mutex
 	// principals are the callers the front knows: with a single token,
@@ -307,6 +313,7 @@ func newHosted(s *Server, cfg HostedConfig, token []byte, addr net.Addr) (*hoste
 	}
 	h := &hosted{s: s, cfg: cfg, principals: ps, pending: map[string]int{}, own: ownOrigins(addr),
 		log: log.New(out, "domsnap mcp: ", log.LstdFlags), leases: map[*sdk.ServerSession]*lease{}}
+	h.refusals = newRefusalLog(h.logf, refusalWindow, refusalBurst)
 	s.mu.Lock()
 	if s.hosted != nil || s.closed {
 		s.mu.Unlock()
@@ -320,6 +327,11 @@ func newHosted(s *Server, cfg HostedConfig, token []byte, addr net.Addr) (*hoste
 }
 
 func (h *hosted) logf(format string, args ...any) { h.log.Printf(format, args...) }
+
+// refusedf logs a refused request of kind, within the bound of refusals.
+func (h *hosted) refusedf(kind, format string, args ...any) {
+	h.refusals.printf(kind, format, args...)
+}
 
 // ownOrigins are the origins a request may name in its Origin header: the
 // listening address's, and for a loopback one each loopback name of it.
@@ -364,7 +376,7 @@ func (h *hosted) verify(_ context.Context, token string, r *http.Request) (*auth
 	h.mu.Unlock()
 	p := ps.Lookup([]byte(token))
 	if p == nil {
-		h.logf("refused a request with a wrong token from %s", r.RemoteAddr)
+		h.refusedf("with a wrong token", "refused a request with a wrong token from %s", r.RemoteAddr)
 		return nil, auth.ErrInvalidToken
 	}
 	return &auth.TokenInfo{UserID: p.Name, Extra: map[string]any{requestKey: r.Context(), principalKey: p}}, nil
@@ -452,7 +464,7 @@ func (h *hosted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !hasBearer(r) {
 			// The token check refuses it without asking verify, which
 			// logs the other refusals; this one is logged here.
-			h.logf("refused a request without a bearer token from %s", r.RemoteAddr)
+			h.refusedf("without a bearer token", "refused a request without a bearer token from %s", r.RemoteAddr)
 		}
 		h.gate.ServeHTTP(w, r)
 	default:
@@ -493,14 +505,14 @@ func (h *hosted) health(w http.ResponseWriter, r *http.Request) {
 func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Del("WWW-Authenticate")
 	if o := r.Header.Get("Origin"); o != "" && !h.ownOrigin(o) {
-		h.logf("refused a request from a foreign Origin (from %s)", r.RemoteAddr)
+		h.refusedf("from a foreign Origin", "refused a request from a foreign Origin (from %s)", r.RemoteAddr)
 		http.Error(w, "Forbidden: the request's Origin is not this server's", http.StatusForbidden)
 		return
 	}
 	if foreignHost(r) {
 		// The SDK's handler refuses such a request too, but silently;
 		// this check comes first so that every refusal is logged.
-		h.logf("refused a request with a foreign Host (from %s)", r.RemoteAddr)
+		h.refusedf("with a foreign Host", "refused a request with a foreign Host (from %s)", r.RemoteAddr)
 		http.Error(w, "Forbidden: the request's Host is not a loopback name", http.StatusForbidden)
 		return
 	}
@@ -514,7 +526,7 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	if h.draining {
 		h.mu.Unlock()
-		h.logf("refused a request while shutting down (from %s)", r.RemoteAddr)
+		h.refusedf("while shutting down", "refused a request while shutting down (from %s)", r.RemoteAddr)
 		http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
 		return
 	}
@@ -522,20 +534,20 @@ func (h *hosted) serveMCP(w http.ResponseWriter, r *http.Request) {
 		// Another principal's session is answered as the SDK answers one
 		// that does not exist, word for word: nothing tells it is there.
 		h.mu.Unlock()
-		h.logf("refused a request%s naming a session that is not its own (from %s)", who(p), r.RemoteAddr)
+		h.refusedf("naming a session not their own", "refused a request%s naming a session that is not its own (from %s)", who(p), r.RemoteAddr)
 		http.Error(w, "session not found", http.StatusNotFound)
 		return
 	}
 	if opening {
 		if live := h.liveLocked(); live+h.pendingLocked() >= h.cfg.MaxSessions {
 			h.mu.Unlock()
-			h.logf("refused a new session%s: %d of %d are live (--max-sessions)", who(p), live, h.cfg.MaxSessions)
+			h.refusedf("for a session past --max-sessions", "refused a new session%s: %d of %d are live (--max-sessions)", who(p), live, h.cfg.MaxSessions)
 			refuseSession(w, h.cfg.MaxSessions)
 			return
 		}
 		if mine := h.liveOfLocked(p.Name); p.Name != "" && mine+h.pending[p.Name] >= p.MaxSessions {
 			h.mu.Unlock()
-			h.logf("refused a new session%s: %d of its %d are live (max_sessions)", who(p), mine, p.MaxSessions)
+			h.refusedf("for a session past a principal's max_sessions", "refused a new session%s: %d of its %d are live (max_sessions)", who(p), mine, p.MaxSessions)
 			refusePrincipal(w, p.MaxSessions)
 			return
 		}
