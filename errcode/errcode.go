@@ -57,10 +57,12 @@ const (
 const (
 	// NotActionable: the element an action names cannot take it now; the
 	// message names one reason (detached, hidden, disabled, wrong_role,
-	// obscured, no_such_option, no_history). Nothing was sent.
+	// obscured, no_such_option, no_history). Nothing was sent, unless the
+	// page changed the element while the input was on its way, which the
+	// error then says (action_sent).
 	NotActionable Code = "not_actionable"
-	// HumanOnly: typing into a password or one-time-code field, which is
-	// left to a person. Nothing was sent.
+	// HumanOnly: typing or a key into a password or one-time-code field,
+	// which is left to a person. Nothing was sent, with the same exception.
 	HumanOnly Code = "human_only"
 )
 

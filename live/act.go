@@ -122,7 +122,7 @@ type ActResult struct {
 	// before the new document's load event.
 	LoadComplete bool
 	// PopupsClosed counts the windows and tabs the page opened during the
-	// action; each was closed at once.
+	// action; each was closed at once, before it sent any request.
 	PopupsClosed int
 	// Pending: the outcome is uncertain because a main-frame navigation
 	// the action started had not committed by the deadline. While it is
@@ -601,6 +601,10 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 	defer w.close()
 	popups := tab.popupsClosed()
 	if err := tab.send(ctx, a, el, p); err != nil {
+		var u *unsent
+		if errors.As(err, &u) {
+			return res, false, u.err
+		}
 		return res, true, err
 	}
 	eff, err := w.wait(ctx, o, o.Deadline)
@@ -620,6 +624,14 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 	}
 	return res, true, nil
 }
+
+// unsent is send's refusal by a check it made at the last moment, before
+// any of the action's input went out (the element may have been focused,
+// which is no input): perform reports the refusal as sent nothing.
+type unsent struct{ err error }
+
+func (e *unsent) Error() string { return e.err.Error() }
+func (e *unsent) Unwrap() error { return e.err }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

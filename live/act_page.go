@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/input"
 	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
-	"github.com/mafredri/cdp/protocol/target"
 	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/domsnap/domsnap/errcode"
@@ -28,17 +27,15 @@ const actWorld = "domsnap-act"
 const actGroup = "domsnap-act"
 
 // actState is a Page's state for acting: the isolated world of the action
-// in progress, and the closer of the windows the page opens.
+// in progress, and the count of the windows the page opened that were
+// closed (popup.go).
 type actState struct {
-	world runtime.ExecutionContextID
-
-	popupOnce sync.Once
-	popupErr  error
-	popups    atomic.Int64
+	world  runtime.ExecutionContextID
+	popups atomic.Int64
 }
 
-// The functions run on the element in the isolated world. None reads a
-// control's value.
+// The functions run on the element in the isolated world. None returns a
+// control's value (armJS reads only its length).
 const (
 	// factsJS reports what judge needs. Disabled is the page view's rule
 	// (:disabled covers the fieldset rule; aria-disabled on the element
@@ -68,6 +65,8 @@ const (
   const h = (root && typeof root.elementFromPoint === "function" ? root : this.ownerDocument).elementFromPoint(x, y);
   return h !== null && (h === this || this.contains(h));
 }`
+	// connectedJS says whether the element is still in its document.
+	connectedJS = `function() { return this.isConnected; }`
 	// optionJS finds the first visible option whose text, normalised and
 	// bounded as the page view's option summaries are, is the one asked.
 	optionJS = `function(want, max) {
@@ -93,12 +92,103 @@ const (
   this.dispatchEvent(new Event("change", {bubbles: true}));
   return true;
 }`
-	// selectAllJS selects the whole content of a field or an editing
-	// host, so that inserted text replaces it.
-	selectAllJS = `function() {
-  if (this.isContentEditable) { this.ownerDocument.getSelection().selectAllChildren(this); return true; }
-  if (typeof this.select === "function") { this.select(); return true; }
-  return false;
+	// inputHelpers are the checks made in the page just before text or
+	// a key is sent, and again as it arrives. secret is elementFacts.secret;
+	// focused says the element has the focus of its own tree and each
+	// tree around it up to the top document it can see (a shadow host is
+	// its root's active element, a frame element its parent's); active is
+	// the element a key goes to, found down through open shadow roots and
+	// frames of the same origin.
+	inputHelpers = `
+  const secret = e => !!e && e.nodeType === 1 &&
+    ((String(e.localName).toLowerCase() === "input" && String(e.type || "").toLowerCase() === "password") ||
+     String(e.getAttribute("autocomplete") || "").toLowerCase().split(/\s+/)
+       .some(t => t === "current-password" || t === "new-password" || t === "one-time-code"));
+  const focused = e => {
+    for (let n = e;;) {
+      const root = n.getRootNode();
+      if (!root || root.activeElement !== n) return false;
+      if (root.host) { n = root.host; continue; }
+      const fe = root.defaultView ? root.defaultView.frameElement : null;
+      if (!fe) return true;
+      n = fe;
+    }
+  };
+  const active = () => {
+    let a = document.activeElement;
+    for (;;) {
+      if (a && a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+      let d = null;
+      try { d = a && a.contentDocument; } catch (e) {}
+      if (d && d.activeElement) { a = d.activeElement; continue; }
+      return a;
+    }
+  };`
+	// armJS runs once the element (this; null for the focused element) has
+	// the focus, just before its text or key is sent. For text it first
+	// selects the field's whole content, so that inserted text replaces
+	// it. It lets the tasks the focus and the selection queued run (a
+	// select event, a zero timer), then checks that the element still has
+	// the focus and is no password or one-time-code field, so a page that
+	// moves the focus or changes the field as it is focused gets nothing.
+	// When the checks pass it arms a guard in this world: the first trusted
+	// event of kind (beforeinput for text, keydown for a key) is checked
+	// again as it arrives, and cancelled and stopped when the page changed
+	// things since; disarmJS reads and removes it. A guard left behind by
+	// an action that ended early lets events go after life milliseconds.
+	armJS = `async function(kind, selectAll, life, selectWait) {
+  ` + inputHelpers + `
+  const el = this && this.nodeType === 1 ? this : null;
+  if (el && selectAll) {
+    // The selection's event comes in a task of its own: wait for it (or
+    // at most selectWait, when the page stops it on its way), so that its
+    // handlers have run before the check.
+    let changes = false, done;
+    const fired = new Promise(r => { done = r; });
+    if (el.isContentEditable) {
+      changes = true;
+      el.ownerDocument.addEventListener("selectionchange", done, {once: true, capture: true});
+      el.ownerDocument.getSelection().selectAllChildren(el);
+    } else if (typeof el.select === "function") {
+      const n = typeof el.value === "string" ? el.value.length : 0;
+      changes = n > 0 && !(el.selectionStart === 0 && el.selectionEnd === n);
+      el.addEventListener("select", done, {once: true, capture: true});
+      el.select();
+    }
+    if (changes) await Promise.race([fired, new Promise(r => setTimeout(r, selectWait))]);
+    el.removeEventListener("select", done, true);
+    el.ownerDocument.removeEventListener("selectionchange", done, true);
+  }
+  await new Promise(r => setTimeout(r, 0));
+  const check = () => el ? (!focused(el) ? "focus" : secret(el) ? "secret" : "") : (secret(active()) ? "secret" : "");
+  const bad = check();
+  if (bad) return bad;
+  const g = {seen: false, bad: "", until: Date.now() + life};
+  g.fn = e => {
+    if (!e.isTrusted) return;
+    window.removeEventListener(kind, g.fn, true);
+    if (Date.now() > g.until) return;
+    g.seen = true;
+    g.bad = check();
+    if (g.bad) { e.preventDefault(); e.stopImmediatePropagation(); }
+  };
+  g.check = check;
+  window.addEventListener(kind, g.fn, true);
+  globalThis.domsnapGuard = g;
+  return "";
+}`
+	// disarmJS removes the guard armJS set and says what it saw: "" when
+	// the input arrived at the element as checked, "focus" or "secret" when
+	// it did not, and then cancelled says the guard stopped it. A guard
+	// that saw no event (the page stopped it before this world's listener,
+	// or it went to a frame of another origin) is answered by checking
+	// again now.
+	disarmJS = `function(kind) {
+  const g = globalThis.domsnapGuard;
+  delete globalThis.domsnapGuard;
+  if (!g) return {bad: "", cancelled: false};
+  window.removeEventListener(kind, g.fn, true);
+  return g.seen ? {bad: g.bad, cancelled: g.bad !== ""} : {bad: g.check(), cancelled: false};
 }`
 	// viewportJS is the viewport's size in CSS pixels.
 	viewportJS = `function() { return [window.innerWidth, window.innerHeight]; }`
@@ -151,7 +241,7 @@ func (p *Page) actWorld(ctx context.Context) (runtime.ExecutionContextID, error)
 // capture_failed; its exception text is not quoted, since it may hold page
 // content.
 func (p *Page) callOn(ctx context.Context, el elemRef, fn string, out any, args ...any) error {
-	a := runtime.NewCallFunctionOnArgs(fn).SetReturnByValue(true)
+	a := runtime.NewCallFunctionOnArgs(fn).SetReturnByValue(true).SetAwaitPromise(true)
 	if el != "" {
 		a.SetObjectID(runtime.RemoteObjectID(el))
 	} else {
@@ -292,18 +382,20 @@ func quadArea(q dom.Quad) float64 {
 func (p *Page) send(ctx context.Context, a Action, el elemRef, pr prepared) error {
 	switch a.Kind {
 	case ActClick, ActCheck, ActUncheck:
-		return p.click(ctx, pr.At)
+		return p.click(ctx, el, pr.At)
 	case ActType:
 		if err := p.focus(ctx, el); err != nil {
 			return err
 		}
-		var ok bool
-		if err := p.callOn(ctx, el, selectAllJS, &ok); err != nil {
+		if err := p.arm(ctx, el, guardText, true); err != nil {
 			return err
 		}
 		if a.Text == "" {
 			k, _ := keyByName("Delete")
-			return p.key(ctx, k)
+			if err := p.key(ctx, k); err != nil {
+				return err
+			}
+			return p.disarm(ctx, el, guardText)
 		}
 		if err := p.client.Input.InsertText(ctx, input.NewInsertTextArgs(a.Text)); err != nil {
 			if cerr := ctx.Err(); cerr != nil {
@@ -311,7 +403,7 @@ func (p *Page) send(ctx context.Context, a Action, el elemRef, pr prepared) erro
 			}
 			return errcode.New(errcode.CaptureFailed, pkg, "", "Input.insertText failed")
 		}
-		return nil
+		return p.disarm(ctx, el, guardText)
 	case ActSelect:
 		if err := p.focus(ctx, el); err != nil {
 			return err
@@ -329,9 +421,19 @@ func (p *Page) send(ctx context.Context, a Action, el elemRef, pr prepared) erro
 			if err := p.focus(ctx, el); err != nil {
 				return err
 			}
+		} else if p.act.world == 0 {
+			if _, err := p.actWorld(ctx); err != nil {
+				return err
+			}
+		}
+		if err := p.arm(ctx, el, guardKey, false); err != nil {
+			return err
 		}
 		k, _ := keyByName(a.Key)
-		return p.key(ctx, k)
+		if err := p.key(ctx, k); err != nil {
+			return err
+		}
+		return p.disarm(ctx, el, guardKey)
 	case ActScroll:
 		ev := input.NewDispatchMouseEventArgs("mouseWheel", pr.At.X, pr.At.Y).SetDeltaX(0).SetDeltaY(pr.DeltaY)
 		if err := p.client.Input.DispatchMouseEvent(ctx, ev); err != nil {
@@ -347,6 +449,88 @@ func (p *Page) send(ctx context.Context, a Action, el elemRef, pr prepared) erro
 	return errcode.New(errcode.InvalidRequest, pkg, "/action", "unknown action")
 }
 
+// The events a guard armed by arm checks as they arrive: the one that
+// inserts text (and deletes it, for an empty text), and a key going down.
+const (
+	guardText = "beforeinput"
+	guardKey  = "keydown"
+)
+
+// selectEventWait bounds how long arm waits for the event of the
+// selection it made, which a page may stop before it arrives.
+const selectEventWait = 100 * time.Millisecond
+
+// arm checks in the page, once el (or, for "", whatever has the focus) is
+// focused, that the text or key about to be sent still reaches it and
+// that it is no password or one-time-code field, and arms the guard that
+// checks again as the input arrives (armJS). A page that moved the focus
+// or changed the field as it was focused is refused with nothing sent:
+// the error is unsent.
+func (p *Page) arm(ctx context.Context, el elemRef, kind string, selectAll bool) error {
+	life := limits.LiveTimeout
+	if d, ok := ctx.Deadline(); ok {
+		life = time.Until(d)
+	}
+	var bad string
+	if err := p.callOn(ctx, el, armJS, &bad, kind, selectAll, life.Milliseconds(), selectEventWait.Milliseconds()); err != nil {
+		return err
+	}
+	if err := inputRefused(bad, false, false); err != nil {
+		return &unsent{err}
+	}
+	return nil
+}
+
+// disarm removes the guard arm set and reports an input it cancelled, or
+// one that went elsewhere: the input was sent, but not to the element. A
+// key that made the page navigate (Enter in a form) took the guard away
+// with its document: there is nothing left to ask, and nothing to report.
+func (p *Page) disarm(ctx context.Context, el elemRef, kind string) error {
+	var r struct {
+		Bad       string `json:"bad"`
+		Cancelled bool   `json:"cancelled"`
+	}
+	if err := p.callOn(ctx, el, disarmJS, &r, kind); err != nil {
+		var re *rpcc.ResponseError
+		if ctx.Err() == nil && (Reason(err) == ReasonDetached || errors.As(err, &re)) {
+			return nil
+		}
+		return err
+	}
+	return inputRefused(r.Bad, true, r.Cancelled)
+}
+
+// inputRefused is the error for what the page-side checks found: the
+// focus moved off the element (obscured: another element would get the
+// input), or the field is a password or one-time-code field; sent says
+// the input went out, cancelled that the guard stopped it on its way.
+func inputRefused(bad string, sent, cancelled bool) error {
+	var what, fate string
+	switch bad {
+	case "":
+		return nil
+	case "secret":
+		if !sent {
+			return humanOnly()
+		}
+		what = "the page made the field a password or one-time-code field"
+	default:
+		if !sent {
+			return notActionable(ReasonObscured, "the page moved the focus off the element as it was focused; nothing was sent")
+		}
+		what = "the page moved the focus off the element"
+	}
+	if cancelled {
+		fate = " as the input arrived; the input was cancelled there"
+	} else {
+		fate = " while the input was sent; it may have reached another element"
+	}
+	if bad == "secret" {
+		return errcode.New(errcode.HumanOnly, pkg, "", what+fate)
+	}
+	return notActionable(ReasonObscured, what+fate)
+}
+
 func (p *Page) focus(ctx context.Context, el elemRef) error {
 	if err := p.client.DOM.Focus(ctx, dom.NewFocusArgs().SetObjectID(runtime.RemoteObjectID(el))); err != nil {
 		return callError(ctx, "DOM.focus", err)
@@ -354,17 +538,54 @@ func (p *Page) focus(ctx context.Context, el elemRef) error {
 	return nil
 }
 
-// click moves the mouse to at and presses and releases the left button
-// there, as one click.
-func (p *Page) click(ctx context.Context, at point) error {
-	for _, ev := range []*input.DispatchMouseEventArgs{
-		input.NewDispatchMouseEventArgs("mouseMoved", at.X, at.Y),
-		input.NewDispatchMouseEventArgs("mousePressed", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(1).SetClickCount(1),
-		input.NewDispatchMouseEventArgs("mouseReleased", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(0).SetClickCount(1),
-	} {
-		if err := p.client.Input.DispatchMouseEvent(ctx, ev); err != nil {
-			return callError(ctx, "Input.dispatchMouseEvent "+ev.Type, err)
+// click presses and releases the left button at at, as one click, on el
+// alone: the point must hit el just before the press, and again between
+// the press and the release, since the page's script runs in between (on
+// a timer, or answering the press itself) and may put another element
+// under the pointer. No separate mouse move goes first: it would be one
+// more event the page could answer, before the press, by moving an
+// element there (the press itself moves the pointer, and the browser
+// hit-tests it once, before the handlers its boundary events run). A miss
+// before the press sends nothing (unsent); a miss after it sends no
+// release, so no click follows, and is reported.
+func (p *Page) click(ctx context.Context, el elemRef, at point) error {
+	hits := func() (bool, error) {
+		var ok bool
+		err := p.callOn(ctx, el, hitJS, &ok, at.X, at.Y)
+		return ok, err
+	}
+	ok, err := hits()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &unsent{notActionable(ReasonObscured, "another element came over the centre of the element before the press; nothing was sent")}
+	}
+	press := input.NewDispatchMouseEventArgs("mousePressed", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(1).SetClickCount(1)
+	if err := p.client.Input.DispatchMouseEvent(ctx, press); err != nil {
+		return callError(ctx, "Input.dispatchMouseEvent mousePressed", err)
+	}
+	switch ok, err := hits(); {
+	case Reason(err) == ReasonDetached && ctx.Err() == nil:
+		// The press took the page to another document (a link that
+		// navigates as the button goes down): the effects say so, and
+		// a release would reach the new document.
+		return nil
+	case err != nil:
+		return err
+	case !ok:
+		var in bool
+		if err := p.callOn(ctx, el, connectedJS, &in); err != nil {
+			return err
 		}
+		if !in {
+			return notActionable(ReasonDetached, "the page removed the element as the button went down; the button was not released, so no click followed")
+		}
+		return notActionable(ReasonObscured, "the page put another element under the pointer after the press; the button was not released, so no click followed")
+	}
+	release := input.NewDispatchMouseEventArgs("mouseReleased", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(0).SetClickCount(1)
+	if err := p.client.Input.DispatchMouseEvent(ctx, release); err != nil {
+		return callError(ctx, "Input.dispatchMouseEvent mouseReleased", err)
 	}
 	return nil
 }
@@ -409,50 +630,6 @@ func (p *Page) releaseAct(ctx context.Context) {
 
 // popupsClosed implements actor.
 func (p *Page) popupsClosed() int64 { return p.act.popups.Load() }
-
-// closePopups starts, once per tab, closing every window or tab this tab
-// opens, as soon as the browser reports it (Target.targetCreated with this
-// tab as opener), and counting them. It runs until the tab closes.
-func (p *Page) closePopups(ctx context.Context) error {
-	p.act.popupOnce.Do(func() {
-		created, err := p.b.client.Target.TargetCreated(p.life)
-		if err != nil {
-			p.act.popupErr = callError(ctx, "Target.targetCreated", err)
-			return
-		}
-		if err := p.b.client.Target.SetDiscoverTargets(ctx, target.NewSetDiscoverTargetsArgs(true)); err != nil {
-			created.Close()
-			p.act.popupErr = callError(ctx, "Target.setDiscoverTargets", err)
-			return
-		}
-		go func() {
-			defer created.Close()
-			for {
-				ev, err := created.Recv()
-				if err != nil {
-					return // the tab or the browser closed
-				}
-				info := ev.TargetInfo
-				if info.OpenerID == nil || *info.OpenerID != p.id {
-					continue
-				}
-				cctx, cancel := context.WithTimeout(p.life, closeCallTimeout)
-				_, err = p.b.client.Target.CloseTarget(cctx, target.NewCloseTargetArgs(info.TargetID))
-				cancel()
-				if err == nil {
-					p.act.popups.Add(1)
-				}
-			}
-		}()
-	})
-	if p.act.popupErr != nil {
-		// A failed start is tried again by the next action.
-		err := p.act.popupErr
-		p.act.popupOnce, p.act.popupErr = sync.Once{}, nil
-		return err
-	}
-	return nil
-}
 
 // stopLoading implements actor: it stops a main-frame navigation that has
 // not committed, as the browser's stop button does: the tab stays on the

@@ -535,3 +535,30 @@ func TestActCancelledBeforeSending(t *testing.T) {
 		t.Fatal("the revision is still current after a cancelled action")
 	}
 }
+
+// TestActRefusedAtInput: a check send makes at the last moment, before
+// any input went out, refuses the action as sending nothing: no
+// action_sent, and the revision stays current.
+func TestActRefusedAtInput(t *testing.T) {
+	text := elementFacts{Connected: true, Rendered: true, Box: true, Tag: "input", Type: "text", Text: true}
+	for _, c := range []struct {
+		name   string
+		err    error
+		code   errcode.Code
+		reason string
+	}{
+		{"turned secret", &unsent{humanOnly()}, errcode.HumanOnly, ""},
+		{"focus moved", &unsent{notActionable(ReasonObscured, "x")}, errcode.NotActionable, ReasonObscured},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fakeActor{facts: text, sendE: c.err}
+			_, err, s, rev := act(t, f, Action{Kind: ActType, Text: "x"}, &domsnap.ActionTarget{Role: "textbox"})
+			if errcode.CodeOf(err) != c.code || Reason(err) != c.reason || ActionSent(err) {
+				t.Fatalf("got %v (sent %v), want %q %q not sent", err, ActionSent(err), c.code, c.reason)
+			}
+			if cur, ok, _ := s.Revision(context.Background()); !ok || cur != rev {
+				t.Fatalf("revision %s current=%v after a refusal", cur, ok)
+			}
+		})
+	}
+}

@@ -113,6 +113,9 @@ type Browser struct {
 	stopWait chan struct{} // closed by Close to end the context watcher
 	once     sync.Once
 	closeErr error
+
+	// popups closes the windows the pages open (popup.go).
+	popups popupHold
 }
 
 // baseArgs are the flags every launch uses: headless, no background traffic,

@@ -93,15 +93,20 @@
 // in the document, rendered with a box, not disabled, of a fitting role,
 // and for clicks not covered by another element). A refusal is
 // not_actionable with one reason ([Reason]) or human_only (typing into a
-// password or one-time-code field), and leaves the revision current.
+// password or one-time-code field), and leaves the revision current. The
+// checks are made again as the input goes out, since the page's script runs
+// meanwhile: a click's point is hit-tested just before the press and again
+// before the release, and a field is asked, once focused and selected,
+// whether it still has the focus and is still no password field, with a
+// guard that checks once more as the text or key arrives.
 //
 // The input is real: Input.dispatchMouseEvent, Input.insertText and
 // Input.dispatchKeyEvent, as a person's mouse and keyboard send it; only a
 // select's choice is made in the isolated world, firing input and change.
 // The event streams that follow the page's reaction are opened before the
 // input, so a navigation it starts is never missed; the wait is bounded by
-// the action's deadline, and windows the page opens are closed as soon as
-// the browser reports them. Once input was sent the session's last
+// the action's deadline, and windows the page opens are closed before they
+// send any request (popup.go). Once input was sent the session's last
 // observation is no longer current, and an error carries [ActionSent]. The
 // typed text is never put in an error, a result or a log. An action's wait
 // and Goto's follow a navigation with the same watcher: it reads the events
@@ -139,7 +144,8 @@
 // after a timeout too. An action ([Session.Act]) and its wait end by
 // ActOptions.Deadline: a renderer that never returns from the action's
 // input ends the call with timeout, the action sent. JavaScript dialogs, which would stop a page's parser
-// and script until answered, are dismissed as they open.
+// and script until answered, are dismissed as they open, except a beforeunload dialog raised while
+// Goto (or the guard) takes the tab elsewhere, which is accepted so that a page cannot keep the tab.
 //
 // # Concurrency
 //

@@ -183,9 +183,11 @@ func (g *guard) drain(p *Page) {
 		g.escapes++
 		g.blanks++
 		ctx, cancel := context.WithTimeout(p.life, guardReplyTimeout)
+		p.leaving.Add(1)
 		if _, err := p.client.Page.Navigate(ctx, page.NewNavigateArgs(blankURL)); err != nil {
 			g.blanks--
 		}
+		p.leaving.Add(-1)
 		cancel()
 	}
 }

@@ -46,6 +46,10 @@ type Page struct {
 	// dismissed counts the dialogs it dismissed.
 	dialogsDone chan struct{}
 	dismissed   atomic.Int64
+	// leaving counts the main-frame navigations the package itself has
+	// under way (Goto, the guard's blank page): a beforeunload dialog
+	// raised meanwhile is accepted, so a page cannot keep the tab.
+	leaving atomic.Int32
 	// refused counts main-frame requests Guard aborted; guard is the rest
 	// of Guard's state, nil without a Guard.
 	refused atomic.Uint64
@@ -116,19 +120,25 @@ func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error
 // confirm, prompt, beforeunload) with a dismissal, at once. An open dialog
 // stops the page's script and its parser, so a page that calls alert() while
 // loading would otherwise never fire its load event. confirm() then returns
-// false and prompt() null, as when a person presses Cancel. It returns when
-// the stream ends, that is when the tab's life ends.
+// false and prompt() null, as when a person presses Cancel. The one
+// exception is a beforeunload dialog raised while a navigation of the
+// package's own is under way (leaving): it is accepted, as a person who
+// confirms "Leave", since dismissing it cancels that navigation, and a page
+// with such a handler would fail every later one. It returns when the
+// stream ends, that is when the tab's life ends.
 func (p *Page) dismissDialogs(dialogs page.JavascriptDialogOpeningClient) {
 	defer close(p.dialogsDone)
 	defer dialogs.Close()
 	for {
-		if _, err := dialogs.Recv(); err != nil {
+		ev, err := dialogs.Recv()
+		if err != nil {
 			return
 		}
+		leave := ev.Type == page.DialogTypeBeforeunload && p.leaving.Load() > 0
 		ctx, cancel := context.WithTimeout(p.life, dialogCallTimeout)
-		err := p.client.Page.HandleJavaScriptDialog(ctx, page.NewHandleJavaScriptDialogArgs(false))
+		err = p.client.Page.HandleJavaScriptDialog(ctx, page.NewHandleJavaScriptDialogArgs(leave))
 		cancel()
-		if err == nil {
+		if err == nil && !leave {
 			p.dismissed.Add(1)
 		}
 	}
@@ -309,6 +319,7 @@ func (p *Page) Answers(timeout time.Duration) bool {
 // Close closes the tab and its connection. It is safe to call more than once.
 func (p *Page) Close() error {
 	p.once.Do(func() {
+		p.b.popups.forget(p)
 		p.stopStreams()
 		ctx, cancel := context.WithTimeout(context.Background(), closeCallTimeout)
 		defer cancel()

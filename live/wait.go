@@ -167,7 +167,9 @@ type Navigation struct {
 // commit by deadline, else the error is timeout; waiting for the event after
 // the commit stops quietly at deadline (Navigation.WaitTimedOut). A
 // navigation that fails in the network is reported in ErrorText, not as an
-// error, so the caller decides what it means. ctx ending is a cancellation.
+// error, so the caller decides what it means; one the page being left
+// cancelled before any response came is tried once more first
+// (abortedByPage). ctx ending is a cancellation.
 func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.Time) (nav Navigation, err error) {
 	if err := ctx.Err(); err != nil {
 		return nav, cancelled(err)
@@ -181,9 +183,18 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 		return nav, err
 	}
 	defer w.close()
-	r, err := p.client.Page.Navigate(wctx, page.NewNavigateArgs(url))
-	if err != nil {
-		return nav, deadlineError(ctx, wctx, "Page.navigate", err)
+	p.leaving.Add(1)
+	defer p.leaving.Add(-1)
+	var r *page.NavigateReply
+	for tries := 0; ; tries++ {
+		refused := p.Refused()
+		r, err = p.client.Page.Navigate(wctx, page.NewNavigateArgs(url))
+		if err != nil {
+			return nav, deadlineError(ctx, wctx, "Page.navigate", err)
+		}
+		if tries > 0 || !w.abortedByPage(r, p.Refused() != refused) {
+			break
+		}
 	}
 	if r.ErrorText != nil && *r.ErrorText != "" {
 		nav.ErrorText = *r.ErrorText
@@ -208,6 +219,29 @@ func (p *Page) Goto(ctx context.Context, url string, until Until, deadline time.
 	}
 	nav.WaitTimedOut = !done
 	return nav, nil
+}
+
+// abortedByPage reports whether a navigation Page.navigate answered with
+// net::ERR_ABORTED was cancelled by the page it was leaving: neither the
+// guard refused it nor did its document's response come (a 204 or a
+// download is aborted once its response came, and would only be asked for
+// again). A page that navigates itself with the user activation of an
+// action just taken cancels a navigation the browser had under way, and
+// Goto then tries once more. The responses read here are of the aborted
+// navigation alone.
+func (w *navWatch) abortedByPage(r *page.NavigateReply, refused bool) bool {
+	if r.ErrorText == nil || *r.ErrorText != "net::ERR_ABORTED" || refused || r.LoaderID == nil {
+		return false
+	}
+	// Awaiting the aborted navigation while its events are read keeps the
+	// commit of any other document (the one the page moved to) from
+	// counting as Goto's; the aborted one never commits, and a retry
+	// awaits its own.
+	w.awaited, w.main = *r.LoaderID, string(r.FrameID)
+	if err := w.drain(); err != nil {
+		return false
+	}
+	return w.status(*r.LoaderID) == 0
 }
 
 // deadlineError codes a failure before the commit: timeout when the

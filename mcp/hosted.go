@@ -46,7 +46,10 @@ type HostedConfig struct {
 	// zero means DefaultIdleTimeout.
 	IdleTimeout time.Duration
 	// Log receives one line per event: listening, a session admitted,
-	// refused, expired or ended, a request refused, shutting down. No line
+	// refused, expired or ended, a request refused, shutting down. Of each
+	// kind of refusal, the first few of a window get a line each and one
+	// more line counts the rest, so a flood of refused requests writes a
+	// bounded log that still counts every one. No line
 	// holds a token, a URL the browser opened or page content; with
 	// principals, a line about a session names its principal. Nil
 	// discards them.

@@ -14,14 +14,14 @@ import (
 func (f *Front[P]) serveMCP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Del("WWW-Authenticate")
 	if o := r.Header.Get("Origin"); o != "" && !f.ownOrigin(o) {
-		f.Logf("refused a request from a foreign Origin (from %s)", r.RemoteAddr)
+		f.refusedf("from a foreign Origin", "refused a request from a foreign Origin (from %s)", r.RemoteAddr)
 		http.Error(w, "Forbidden: the request's Origin is not this server's", http.StatusForbidden)
 		return
 	}
 	if foreignHost(r) {
 		// The SDK's handler refuses such a request too, but silently;
 		// this check comes first so that every refusal is logged.
-		f.Logf("refused a request with a foreign Host (from %s)", r.RemoteAddr)
+		f.refusedf("with a foreign Host", "refused a request with a foreign Host (from %s)", r.RemoteAddr)
 		http.Error(w, "Forbidden: the request's Host is not a loopback name", http.StatusForbidden)
 		return
 	}
@@ -35,7 +35,7 @@ func (f *Front[P]) serveMCP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	if f.draining {
 		f.mu.Unlock()
-		f.Logf("refused a request while shutting down (from %s)", r.RemoteAddr)
+		f.refusedf("while shutting down", "refused a request while shutting down (from %s)", r.RemoteAddr)
 		http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
 		return
 	}
@@ -43,20 +43,20 @@ func (f *Front[P]) serveMCP(w http.ResponseWriter, r *http.Request) {
 		// Another principal's session is answered as the SDK answers one
 		// that does not exist, word for word: nothing tells it is there.
 		f.mu.Unlock()
-		f.Logf("refused a request%s naming a session that is not its own (from %s)", who(p), r.RemoteAddr)
+		f.refusedf("naming a session not their own", "refused a request%s naming a session that is not its own (from %s)", who(p), r.RemoteAddr)
 		http.Error(w, "session not found", http.StatusNotFound)
 		return
 	}
 	if opening {
 		if live := f.liveLocked(); live+f.pendingLocked() >= f.cfg.MaxSessions {
 			f.mu.Unlock()
-			f.Logf("refused a new session%s: %d of %d are live (--max-sessions)", who(p), live, f.cfg.MaxSessions)
+			f.refusedf("for a session past --max-sessions", "refused a new session%s: %d of %d are live (--max-sessions)", who(p), live, f.cfg.MaxSessions)
 			refuseSession(w, f.cfg.MaxSessions)
 			return
 		}
 		if mine := f.liveOfLocked(p.Name); p.Name != "" && mine+f.pending[p.Name] >= p.MaxSessions {
 			f.mu.Unlock()
-			f.Logf("refused a new session%s: %d of its %d are live (max_sessions)", who(p), mine, p.MaxSessions)
+			f.refusedf("for a session past its principal's max_sessions", "refused a new session%s: %d of its %d are live (max_sessions)", who(p), mine, p.MaxSessions)
 			refusePrincipal(w, p.MaxSessions)
 			return
 		}

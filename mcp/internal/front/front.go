@@ -83,6 +83,8 @@ type Front[P any] struct {
 	mcp  http.Handler    // the SDK's streamable handler
 	gate http.Handler    // the token check, then serveMCP
 	log  *log.Logger
+	// refusals writes the refusal lines, bounded (refusallog.go).
+	refusals *refusalLog
 
 	mu sync.Mutex
 	// callers are the principals the front knows: with a single token,
@@ -105,6 +107,7 @@ func New[P any](srv Server[P], cs Callers[P], cfg Config, addr net.Addr) *Front[
 	}
 	f := &Front[P]{srv: srv, cfg: cfg, callers: cs, pending: map[string]int{}, own: ownOrigins(addr),
 		log: log.New(out, "domsnap mcp: ", log.LstdFlags), leases: map[*sdk.ServerSession]*lease[P]{}}
+	f.refusals = newRefusalLog(f.Logf, RefusalWindow, RefusalBurst)
 	m := srv.SDK()
 	f.mcp = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return m }, nil)
 	f.gate = auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(http.HandlerFunc(f.serveMCP))
@@ -124,6 +127,8 @@ func (f *Front[P]) Serve(ctx context.Context, ln net.Listener) error {
 	case serr = <-served:
 	}
 	f.drain(hs)
+	// The refusals held back are counted now, not when their window ends.
+	f.refusals.close()
 	if errors.Is(serr, http.ErrServerClosed) {
 		serr = nil
 	}
@@ -132,6 +137,12 @@ func (f *Front[P]) Serve(ctx context.Context, ln net.Listener) error {
 
 // Logf writes one line to the front's log.
 func (f *Front[P]) Logf(format string, args ...any) { f.log.Printf(format, args...) }
+
+// refusedf logs a refused request of kind (a short phrase, "with a wrong
+// token"), within the bound of the refusal log.
+func (f *Front[P]) refusedf(kind, format string, args ...any) {
+	f.refusals.printf(kind, format, args...)
+}
 
 // verify is the token check: the principals compare the given token with
 // every one of theirs in constant time, so neither the token's length nor
@@ -144,7 +155,7 @@ func (f *Front[P]) verify(_ context.Context, token string, r *http.Request) (*au
 	f.mu.Unlock()
 	p := cs.Lookup([]byte(token))
 	if p == nil {
-		f.Logf("refused a request with a wrong token from %s", r.RemoteAddr)
+		f.refusedf("with a wrong token", "refused a request with a wrong token from %s", r.RemoteAddr)
 		return nil, auth.ErrInvalidToken
 	}
 	return &auth.TokenInfo{UserID: p.Name, Extra: map[string]any{requestKey: r.Context(), principalKey: p}}, nil
@@ -211,7 +222,7 @@ func (f *Front[P]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !hasBearer(r) {
 			// The token check refuses it without asking verify, which
 			// logs the other refusals; this one is logged here.
-			f.Logf("refused a request without a bearer token from %s", r.RemoteAddr)
+			f.refusedf("without a bearer token", "refused a request without a bearer token from %s", r.RemoteAddr)
 		}
 		f.gate.ServeHTTP(w, r)
 	default:

@@ -1,0 +1,198 @@
+package live
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/fetch"
+	"github.com/mafredri/cdp/protocol/network"
+	"github.com/mafredri/cdp/protocol/target"
+)
+
+// popupTimeout bounds the handling of one new page: a window opened into
+// a renderer of its own runs only once that renderer has started, which
+// takes a second on a loaded machine.
+const popupTimeout = 15 * time.Second
+
+// popupHold closes the windows and tabs the browser's pages open before
+// any of them sends a request. Closing a new window once the browser
+// reports it (Target.targetCreated) is too late: its first request (a
+// link's, a form's, window.open's) is already out, with the profile's
+// cookies when there is one. So the browser attaches to every new page
+// paused (Target.setAutoAttach with waitForDebuggerOnStart): a page
+// without an opener (a tab the package opened) is let run at once; one
+// with an opener gets every request failed (the Fetch domain, before it
+// runs), is let run (a paused window of the opener's own renderer holds
+// that renderer, opener included, until it runs) and is closed.
+//
+// It starts with the first action on any of the browser's tabs, since a
+// page opens a window only with the user activation an action gives it;
+// a browser that never acts (a person signing in) keeps its windows.
+type popupHold struct {
+	once sync.Once
+	err  error
+
+	mu sync.Mutex
+	// owners are the tabs whose closed windows are counted, by target id.
+	owners map[target.ID]*Page
+}
+
+// closePopups starts closing the windows p's browser's pages open, once
+// per browser, and counts those p opens in p.act.popups until p closes.
+func (p *Page) closePopups(ctx context.Context) error {
+	h := &p.b.popups
+	h.mu.Lock()
+	if h.owners == nil {
+		h.owners = map[target.ID]*Page{}
+	}
+	h.owners[p.id] = p
+	h.mu.Unlock()
+	h.once.Do(func() { h.err = p.b.startHold(ctx) })
+	if h.err != nil {
+		// A failed start is tried again by the next action.
+		err := h.err
+		h.once, h.err = sync.Once{}, nil
+		return err
+	}
+	return nil
+}
+
+// forget stops counting p's windows once it closes.
+func (h *popupHold) forget(p *Page) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.owners[p.id] == p {
+		delete(h.owners, p.id)
+	}
+}
+
+// startHold turns the paused attachment on and reads its events until the
+// browser shuts down.
+func (b *Browser) startHold(ctx context.Context) error {
+	attached, err := b.client.Target.AttachedToTarget(b.life)
+	if err != nil {
+		return callError(ctx, "Target.attachedToTarget", err)
+	}
+	pages := "page"
+	args := target.NewSetAutoAttachArgs(true, true).SetFlatten(true).SetFilter(target.Filter{{Type: &pages}})
+	if err := b.client.Target.SetAutoAttach(ctx, args); err != nil {
+		attached.Close()
+		return callError(ctx, "Target.setAutoAttach", err)
+	}
+	go func() {
+		defer attached.Close()
+		for {
+			ev, err := attached.Recv()
+			if err != nil {
+				return // the browser shut down
+			}
+			// Each page is handled on its own: a window that answers
+			// slowly must not hold up the tab the package opens next.
+			go b.attached(ev)
+		}
+	}()
+	return nil
+}
+
+// attached lets a page the browser attached to run, after failing every
+// request of one that has an opener, and closes that one.
+func (b *Browser) attached(ev *target.AttachedToTargetReply) {
+	ctx, cancel := context.WithTimeout(b.life, popupTimeout)
+	defer cancel()
+	info := ev.TargetInfo
+	popup := info.OpenerID != nil
+	if popup && ev.WaitingForDebugger {
+		// Counted as it opens, so the action that opened it counts it,
+		// though a window in a renderer of its own may take a second to
+		// be let run and closed.
+		b.popups.count(*info.OpenerID)
+	}
+	if !ev.WaitingForDebugger && !popup {
+		// A tab that was open already when the attachment began, or the
+		// package's own attachment to a tab (openPage), which the browser
+		// reports here as well: it is not this hold's to end.
+		return
+	}
+	conn, err := b.pipe.dial(ctx, string(ev.SessionID))
+	if err != nil {
+		b.closePopup(ctx, info)
+		return
+	}
+	defer conn.Close()
+	c := cdp.NewClient(conn)
+	if !popup {
+		_ = c.Runtime.RunIfWaitingForDebugger(ctx)
+		_ = b.client.Target.DetachFromTarget(ctx, target.NewDetachFromTargetArgs().SetSessionID(ev.SessionID))
+		return
+	}
+	// Every request of the window fails, its first document's included,
+	// from before it runs until it is gone: a request left paused when
+	// the session ends would be let go. The session ends with the window;
+	// failing goes on until then, at most until ctx ends. The window is
+	// let run even when the interception could not start (its target was
+	// gone already): left paused, it would hold its opener's renderer.
+	failing := make(chan struct{})
+	if paused, err := c.Fetch.RequestPaused(ctx); err != nil {
+		close(failing)
+	} else if err := c.Fetch.Enable(ctx, fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{URLPattern: strPtr("*")}})); err != nil {
+		paused.Close()
+		close(failing)
+	} else {
+		go func() {
+			defer close(failing)
+			failAll(ctx, c, paused)
+		}()
+	}
+	detached, err := b.client.Target.DetachedFromTarget(ctx)
+	if ev.WaitingForDebugger {
+		_ = c.Runtime.RunIfWaitingForDebugger(ctx)
+	}
+	if b.closePopup(ctx, info) && err == nil {
+		// Failing goes on until the window's session ends.
+		for {
+			d, err := detached.Recv()
+			if err != nil || d.SessionID == ev.SessionID {
+				break
+			}
+		}
+	}
+	if err == nil {
+		detached.Close()
+	}
+	cancel()
+	<-failing
+}
+
+// closePopup closes a window a page opened; false when it could not be
+// closed (it is gone already).
+func (b *Browser) closePopup(ctx context.Context, info target.Info) bool {
+	_, err := b.client.Target.CloseTarget(ctx, target.NewCloseTargetArgs(info.TargetID))
+	return err == nil
+}
+
+// count counts a window opener opened, for opener's actions.
+func (h *popupHold) count(opener target.ID) {
+	h.mu.Lock()
+	owner := h.owners[opener]
+	h.mu.Unlock()
+	if owner != nil {
+		owner.act.popups.Add(1)
+	}
+}
+
+// failAll fails every request paused on a window's session until ctx
+// ends.
+func failAll(ctx context.Context, c *cdp.Client, paused fetch.RequestPausedClient) {
+	defer paused.Close()
+	for {
+		ev, err := paused.Recv()
+		if err != nil {
+			return
+		}
+		_ = c.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient))
+	}
+}
+
+func strPtr(s string) *string { return &s }
