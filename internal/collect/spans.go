@@ -1,6 +1,9 @@
 package collect
 
-import "github.com/domsnap/domsnap/domtree"
+import (
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/aria"
+)
 
 // HTML's own caps on spans: a colspan above 1000 is 1000 and a rowspan above
 // 65534 is 65534. Parsing saturates at the larger cap so huge digit strings
@@ -15,23 +18,8 @@ const (
 // follows the digits is ignored ("2;" is 2). A negative value fails, except
 // that "-0" is 0. The value saturates at maxRowspan.
 func parseNonNegative(s string) (int, bool) {
-	i := 0
-	for i < len(s) && domtree.IsASCIISpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		neg = s[i] == '-'
-		i++
-	}
-	v, digits := 0, 0
-	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		digits++
-		if v <= maxRowspan {
-			v = v*10 + int(s[i]-'0')
-		}
-	}
-	if digits == 0 || (neg && v != 0) {
+	v, ok := aria.ParseInteger(s)
+	if !ok || v < 0 {
 		return 0, false
 	}
 	return min(v, maxRowspan), true
