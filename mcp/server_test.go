@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/domsnap/domsnap/internal/testkit/fifowait"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -428,7 +429,7 @@ func TestSnapshotObserveFIFO(t *testing.T) {
 	}
 	srv := offlineServer(t, root)
 	cs := connect(t, srv)
-	withinOrUnblock(t, direct, func() {
+	fifowait.WithinOrUnblock(t, direct, func() {
 		wantError(t, call(t, cs, "snapshot_observe", map[string]any{"path": "pipe.html"}), "unsupported_input")
 	})
 
@@ -445,7 +446,7 @@ func TestSnapshotObserveFIFO(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	withinOrUnblock(t, swapped, func() {
+	fifowait.WithinOrUnblock(t, swapped, func() {
 		msg := wantError(t, call(t, cs, "snapshot_observe", map[string]any{"path": "swapped.html"}), "unsupported_input")
 		if !strings.Contains(msg, "not a regular file") {
 			t.Errorf("swapped for a pipe: %s", msg)

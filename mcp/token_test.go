@@ -1,12 +1,12 @@
 package mcp
 
 import (
+	"github.com/domsnap/domsnap/internal/testkit/fifowait"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/domsnap/domsnap/errcode"
 )
@@ -69,32 +69,6 @@ func TestReadToken(t *testing.T) {
 	}
 }
 
-// hangGuard is how long a read of a named pipe may take before a test
-// calls it a hang: a refusal takes microseconds, a hang for ever.
-const hangGuard = 10 * time.Second
-
-// withinOrUnblock runs f and waits for it up to hangGuard. When f is
-// still waiting then (on the named pipe fifo), the test fails, and a
-// writer opens and closes the pipe so that f returns and the test ends
-// instead of hanging.
-func withinOrUnblock(t *testing.T, fifo string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(hangGuard):
-		t.Errorf("still waiting on the named pipe after %v", hangGuard)
-		if w, err := os.OpenFile(fifo, os.O_RDWR|syscall.O_NONBLOCK, 0); err == nil {
-			w.Close()
-		}
-		<-done
-	}
-}
-
 // TestReadTokenFIFO: a token file that is a named pipe with no writer is
 // refused at once as not a regular file, instead of holding start-up.
 func TestReadTokenFIFO(t *testing.T) {
@@ -103,7 +77,7 @@ func TestReadTokenFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	var err error
-	withinOrUnblock(t, fifo, func() { _, err = ReadToken(fifo) })
+	fifowait.WithinOrUnblock(t, fifo, func() { _, err = ReadToken(fifo) })
 	if errcode.CodeOf(err) != errcode.InvalidRequest || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("a named pipe as token file: %v", err)
 	}

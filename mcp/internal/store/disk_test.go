@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"github.com/domsnap/domsnap/internal/testkit/fifowait"
 	"os"
 	"path/filepath"
 	"sync"
@@ -211,7 +212,7 @@ func TestStoreFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	withinOrUnblock(t, path, func() {
+	fifowait.WithinOrUnblock(t, path, func() {
 		if _, err := s.Get(ref); errcode.CodeOf(err) != errcode.UnknownArtifact {
 			t.Errorf("an artifact file replaced by a pipe: %v", err)
 		}
@@ -223,35 +224,12 @@ func TestStoreFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	withinOrUnblock(t, pipe, func() {
+	fifowait.WithinOrUnblock(t, pipe, func() {
 		if _, err := Open(pipe, MinBytes); errcode.CodeOf(err) != errcode.CaptureFailed {
 			t.Errorf("a state folder that is a pipe: %v", err)
 		}
 	})
 }
 
-// hangGuard is how long a read of a named pipe may take before a test
-// calls it a hang: a refusal takes microseconds, a hang for ever.
-const hangGuard = 10 * time.Second
-
-// withinOrUnblock runs f and waits for it up to hangGuard. When f is
-// still waiting then (on the named pipe fifo), the test fails, and a
-// writer opens and closes the pipe so that f returns and the test ends
-// instead of hanging.
-func withinOrUnblock(t *testing.T, fifo string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(hangGuard):
-		t.Errorf("still waiting on the named pipe after %v", hangGuard)
-		if w, err := os.OpenFile(fifo, os.O_RDWR|syscall.O_NONBLOCK, 0); err == nil {
-			w.Close()
-		}
-		<-done
-	}
-}
+// hangGuard bounds a test's wait for a read, as for a named pipe.
+const hangGuard = fifowait.HangGuard
