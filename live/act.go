@@ -399,7 +399,8 @@ type effects struct {
 type effectWatch interface {
 	// wait returns when the wait the options ask for is over, or at
 	// deadline; reaching the deadline is not an error.
-	wait(ctx context.Context, o ActOptions, deadline time.Time) (effects, error)
+	// history says the input was a step through the tab's history.
+	wait(ctx context.Context, o ActOptions, deadline time.Time, history bool) (effects, error)
 	close()
 }
 
@@ -607,7 +608,7 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 		}
 		return res, true, err
 	}
-	eff, err := w.wait(ctx, o, o.Deadline)
+	eff, err := w.wait(ctx, o, o.Deadline, a.Kind == ActBack)
 	res.PopupsClosed = int(tab.popupsClosed() - popups)
 	if err != nil {
 		return res, true, err

@@ -885,3 +885,37 @@ func TestActNavigationKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestActBackAfterSlowLeave: a step back is a navigation the page never
+// asks for, and a page whose beforeunload handler keeps its renderer busy
+// holds the document request back past the quiet period (as a busy machine
+// does). The answer still waits for the earlier page, not `done` on the
+// page being left; a step back onto an entry of the same document ends as
+// soon as it shows.
+func TestActBackAfterSlowLeave(t *testing.T) {
+	b := actBrowser(t)
+	site := newActSite(t, map[string]string{
+		"/": `<!DOCTYPE html><title>f</title><p>first</p><a id="next" href="/slow">Next</a>`,
+		"/slow": `<!DOCTYPE html><title>s</title><p>slow to leave</p>
+<button id="push" onclick="history.pushState({}, '', '/slow#pushed')">Push</button>
+<script>addEventListener("beforeunload", () => { const t = Date.now(); while (Date.now() - t < 1500) {} })</script>`,
+	})
+	a := openActTab(t, b, site.url("/"))
+	res, err := a.act(Action{Kind: ActClick}, a.target("#next", "link"), 20*time.Second)
+	wantOutcome(t, res, err, OutcomeNavigated)
+	res, err = a.act(Action{Kind: ActClick}, a.target("#push", "button"), 20*time.Second)
+	wantOutcome(t, res, err, OutcomeDone)
+
+	// Back onto the entry pushState left: the same document.
+	res, err, took := a.timedAct(Action{Kind: ActBack}, nil, 20*time.Second)
+	wantOutcome(t, res, err, OutcomeDone)
+	if a.location() != "/slow" || took > ActSettleCap+2*time.Second {
+		t.Fatalf("back within the document: at %s after %v", a.location(), took)
+	}
+	// Back onto the first page, past the slow beforeunload.
+	res, err = a.act(Action{Kind: ActBack}, nil, 20*time.Second)
+	wantOutcome(t, res, err, OutcomeNavigated)
+	if a.location() != "/" {
+		t.Fatalf("back went to %s", a.location())
+	}
+}

@@ -74,7 +74,7 @@ func (f *fakeActor) releaseAct(ctx context.Context) { f.calls = append(f.calls, 
 
 type fakeWatch struct{ f *fakeActor }
 
-func (w fakeWatch) wait(context.Context, ActOptions, time.Time) (effects, error) {
+func (w fakeWatch) wait(context.Context, ActOptions, time.Time, bool) (effects, error) {
 	return w.f.eff, w.f.waitE
 }
 func (fakeWatch) close() {}

@@ -24,8 +24,10 @@ func (p *Page) watch(ctx context.Context) (effectWatch, error) {
 
 // wait implements effectWatch: it follows the page until the wait o asks
 // for is over (ActOptions.Until), or deadline passes, which is not an
-// error: the effects say how far the page got.
-func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time) (effects, error) {
+// error: the effects say how far the page got. history says the input was
+// a step through the tab's history, which is awaited until it shows.
+func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time, history bool) (effects, error) {
+	w.history = history
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	// The default wait gives up on the load event DOMReadyGrace after
@@ -56,6 +58,8 @@ func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time) (
 			}
 		case w.started:
 			// A navigation in flight: wait for its commit.
+		case w.history && !w.withinDoc:
+			// The step back has not shown yet.
 		case (w.quiet && !w.requested) || (capped && w.settled):
 			eff.Busy = len(w.inflight) > 0
 			return true

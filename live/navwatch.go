@@ -45,6 +45,7 @@ type navWatch struct {
 
 	reqNav    page.FrameRequestedNavigationClient
 	navigated page.FrameNavigatedClient
+	within    page.NavigatedWithinDocumentClient
 	life      page.LifecycleEventClient
 	sent      network.RequestWillBeSentClient
 	resp      network.ResponseReceivedClient
@@ -59,6 +60,13 @@ type navWatch struct {
 	requested bool
 	started   bool
 	navReq    network.RequestID
+	// history: the action itself moved the tab through its history, a
+	// navigation the page does not ask for (no requested event comes) and
+	// that a busy browser may start well after the quiet period. It is
+	// pending until it commits, stays within the document (withinDoc), or
+	// its document request ends first.
+	history   bool
+	withinDoc bool
 	// committed: a counted main-frame commit came; loader is the document
 	// of the last one, and domReady and loaded say how far it got.
 	committed bool
@@ -109,6 +117,7 @@ func (p *Page) openNavWatch(ctx context.Context, main string, wrap func(what str
 	}{
 		{"Page.frameRequestedNavigation", func() (err error) { w.reqNav, err = c.Page.FrameRequestedNavigation(ctx); return }},
 		{"Page.frameNavigated", func() (err error) { w.navigated, err = c.Page.FrameNavigated(ctx); return }},
+		{"Page.navigatedWithinDocument", func() (err error) { w.within, err = c.Page.NavigatedWithinDocument(ctx); return }},
 		{"Page.lifecycleEvent", func() (err error) { w.life, err = c.Page.LifecycleEvent(ctx); return }},
 		{"Network.requestWillBeSent", func() (err error) { w.sent, err = c.Network.RequestWillBeSent(ctx); return }},
 		{"Network.responseReceived", func() (err error) { w.resp, err = c.Network.ResponseReceived(ctx); return }},
@@ -121,7 +130,7 @@ func (p *Page) openNavWatch(ctx context.Context, main string, wrap func(what str
 	}
 	// Synchronising drops what a stream already holds: it is done before
 	// anything the watch is to see can have happened.
-	if err := cdp.Sync(w.reqNav, w.navigated, w.life, w.sent, w.resp, w.finished, w.failed); err != nil {
+	if err := cdp.Sync(w.reqNav, w.navigated, w.within, w.life, w.sent, w.resp, w.finished, w.failed); err != nil {
 		return nil, wrap("ordering the navigation events", err)
 	}
 	// Network.enable is sent once per tab: sent again while a navigation
@@ -144,7 +153,7 @@ func (p *Page) openNavWatch(ctx context.Context, main string, wrap func(what str
 }
 
 func (w *navWatch) close() {
-	for _, s := range []rpcc.Stream{w.reqNav, w.navigated, w.life, w.sent, w.resp, w.finished, w.failed} {
+	for _, s := range []rpcc.Stream{w.reqNav, w.navigated, w.within, w.life, w.sent, w.resp, w.finished, w.failed} {
 		if s != nil {
 			s.Close()
 		}
@@ -215,6 +224,8 @@ func (w *navWatch) step(ctx context.Context) error {
 		return w.readRequested()
 	case <-w.navigated.Ready():
 		return w.readCommit()
+	case <-w.within.Ready():
+		return w.readWithin()
 	case <-w.life.Ready():
 		return w.readLifecycle()
 	case <-w.sent.Ready():
@@ -251,7 +262,7 @@ func (w *navWatch) queued() func() error {
 		s    rpcc.Stream
 		read func() error
 	}{
-		{w.reqNav, w.readRequested}, {w.navigated, w.readCommit}, {w.life, w.readLifecycle},
+		{w.reqNav, w.readRequested}, {w.navigated, w.readCommit}, {w.within, w.readWithin}, {w.life, w.readLifecycle},
 		{w.sent, w.readSent}, {w.resp, w.readResponse}, {w.finished, w.readFinished}, {w.failed, w.readFailed},
 	} {
 		select {
@@ -270,6 +281,19 @@ func (w *navWatch) readRequested() error {
 	}
 	if string(ev.FrameID) == w.main {
 		w.requested = true
+	}
+	return nil
+}
+
+// readWithin takes in a main-frame navigation that kept its document: a
+// history step onto an entry made by pushState or a fragment ends there.
+func (w *navWatch) readWithin() error {
+	ev, err := w.within.Recv()
+	if err != nil {
+		return err
+	}
+	if string(ev.FrameID) == w.main {
+		w.withinDoc = true
 	}
 	return nil
 }
@@ -379,7 +403,7 @@ func (w *navWatch) readFailed() error {
 		// The navigation ended before it committed: given up (a
 		// download, a 204, an external scheme, the policy's refusal), or
 		// failed, when an error page commits next.
-		w.started, w.navReq, w.requested = false, "", false
+		w.started, w.navReq, w.requested, w.history = false, "", false, false
 	}
 	w.rearm()
 	return nil

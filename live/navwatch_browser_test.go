@@ -90,7 +90,7 @@ func TestActNetworkIdleAfterBusyPage(t *testing.T) {
 	defer ew.close()
 	var clicked bool
 	a.eval(`document.getElementById("late").click(), true`, &clicked)
-	eff, err := ew.wait(a.ctx, ActOptions{Until: UntilNetworkIdle, UntilSet: true}, time.Now().Add(20*time.Second))
+	eff, err := ew.wait(a.ctx, ActOptions{Until: UntilNetworkIdle, UntilSet: true}, time.Now().Add(20*time.Second), false)
 	w := ew.(*navWatch)
 	if err != nil || !eff.Committed || !eff.Loaded || eff.Status != 200 || !w.quiet || len(w.inflight) != 0 {
 		t.Fatalf("%+v %v, quiet %v, %d in flight; want the new page loaded and the network quiet",

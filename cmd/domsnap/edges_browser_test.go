@@ -91,12 +91,12 @@ func TestLiveProbeDialogs(t *testing.T) {
 <script>alert("one"); confirm("two"); prompt("three");</script>
 <table><tr><th>a</th></tr><tr><td>after the dialogs</td></tr></table></body></html>`)
 	start := time.Now()
-	r := runCmd(t, "", append([]string{"extract", "--live", url, "--timeout", "30s"}, strings.Fields(tableArgs)...)...)
+	r := runLive(t, append([]string{"extract", "--live", url}, strings.Fields(tableArgs)...)...)
 	if r.code != exitOK || !strings.Contains(r.stdout, "after the dialogs") {
 		t.Fatalf("exit %d after %v, stdout %q, stderr %q", r.code, time.Since(start), r.stdout, r.stderr)
 	}
 	out := filepath.Join(t.TempDir(), "snap.json")
-	if r := runCmd(t, "", "capture", url, "-o", out, "--timeout", "30s"); r.code != exitOK {
+	if r := runLive(t, "capture", url, "-o", out); r.code != exitOK {
 		t.Fatalf("capture: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -32,12 +32,25 @@ func servePage(t *testing.T, path string) string {
 	return srv.URL()
 }
 
+// browserTimeout is the --timeout the browser tests give a live command
+// whose deadline is not what they test. The default covers the browser's
+// launch too, which a loaded machine can stretch past it: these tests are
+// about what the command answers, not about how fast the machine is.
+const browserTimeout = "4m"
+
+// runLive runs a live command (its name first) with browserTimeout, given
+// before the caller's own flags so that a --timeout among them wins.
+func runLive(t *testing.T, args ...string) result {
+	t.Helper()
+	return runCmd(t, "", append([]string{args[0], "--timeout", browserTimeout}, args[1:]...)...)
+}
+
 // captureToFile runs `domsnap capture URL -o FILE` into a fresh folder and
 // returns the file's path and bytes; a .gz name asks for gzip.
 func captureToFile(t *testing.T, url, name string) (string, []byte) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), name)
-	if r := runCmd(t, "", "capture", url, "-o", out); r.code != exitOK {
+	if r := runLive(t, "capture", url, "-o", out); r.code != exitOK {
 		t.Fatalf("capture: exit %d, stderr %q", r.code, r.stderr)
 	}
 	data, err := os.ReadFile(out)
@@ -83,7 +96,7 @@ func TestCaptureThenExtract(t *testing.T) {
 // are equal.
 func TestExtractLiveMatchesOffline(t *testing.T) {
 	url := servePage(t, example)
-	liveRun := runCmd(t, "", append(append([]string{"extract"}, exampleArgs...), "--live", url)...)
+	liveRun := runLive(t, append(append([]string{"extract"}, exampleArgs...), "--live", url)...)
 	if liveRun.code != exitOK {
 		t.Fatalf("live: exit %d, stderr %q", liveRun.code, liveRun.stderr)
 	}
@@ -96,11 +109,11 @@ func TestExtractLiveMatchesOffline(t *testing.T) {
 	}
 	// A request naming another session's revision is refused with exit 3.
 	req := writeTemp(t, "req.json", `{"expected_revision":"r1.0123456789abcdef.n1.o1","kind":"table","index":0,"fields":[{"name":"a","column":0,"type":"string"}]}`)
-	r := runCmd(t, "", "extract", "--request", req, "--live", url)
+	r := runLive(t, "extract", "--request", req, "--live", url)
 	if r.code != exitRevision || !strings.HasPrefix(r.stderr, "foreign_revision: ") {
 		t.Fatalf("foreign revision: exit %d, stderr %q", r.code, r.stderr)
 	}
-	obs := runCmd(t, "", "extract", "--observation", "--live", url)
+	obs := runLive(t, "extract", "--observation", "--live", url)
 	if obs.code != exitOK || !strings.Contains(obs.stdout, `"inventory":[`) {
 		t.Fatalf("observation: exit %d, stdout %q, stderr %q", obs.code, obs.stdout, obs.stderr)
 	}
@@ -108,7 +121,7 @@ func TestExtractLiveMatchesOffline(t *testing.T) {
 
 func TestParityCommand(t *testing.T) {
 	agree := filepath.Join("..", "..", "testdata", "html", "table-basic.html")
-	r := runCmd(t, "", "parity", agree)
+	r := runLive(t, "parity", agree)
 	if r.code != exitOK || !strings.Contains(r.stdout, "agree") {
 		t.Fatalf("agreeing page: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -118,7 +131,7 @@ func TestParityCommand(t *testing.T) {
 	// the differences and fails.
 	differ := writeTemp(t, "cv.html", `<!DOCTYPE html><div style="content-visibility: hidden">`+
 		`<table><tr><td>only offline</td></tr></table></div>`)
-	r = runCmd(t, "", "parity", agree, differ)
+	r = runLive(t, "parity", agree, differ)
 	if r.code != exitFailure || !strings.Contains(r.stdout, "cv.html: request 0: /collection/found: offline true, live false") ||
 		!strings.Contains(r.stdout, "table-basic.html: offline and live agree") {
 		t.Fatalf("differing page: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
@@ -140,7 +153,7 @@ func TestParityKnown(t *testing.T) {
 	agree := filepath.Join(html, "table-basic.html")
 	listed := filepath.Join(html, "css-csp-meta.html")
 	table := filepath.Join("..", "..", "docs", "divergences.md")
-	r := runCmd(t, "", "parity", "--known", table, agree, listed)
+	r := runLive(t, "parity", "--known", table, agree, listed)
 	if r.code != exitOK {
 		t.Fatalf("listed differences only: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -162,7 +175,7 @@ func TestParityKnown(t *testing.T) {
 		`<table><tr><td>only offline</td></tr></table></div>`)
 	own := writeTemp(t, "known.md", "| fixture | request | cause |\n|---|---|---|\n"+
 		"| `css-csp-meta` | all | a meta content security policy |\n| `table-basic` | 0 | a row that no longer differs |\n")
-	r = runCmd(t, "", "parity", "--known", own, agree, listed, unlisted)
+	r = runLive(t, "parity", "--known", own, agree, listed, unlisted)
 	if r.code != exitFailure || r.stderr != "parity: 1 of 3 files differ in ways "+own+" does not list\n" {
 		t.Fatalf("unlisted difference: exit %d, stderr %q", r.code, r.stderr)
 	}

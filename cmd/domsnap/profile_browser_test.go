@@ -260,14 +260,14 @@ func TestProfileSignInThenUse(t *testing.T) {
 	}
 
 	// The command line reads the page behind the sign-in.
-	r = keep(runCmd(t, "", "inventory", "--live", site.URL+"/account", "--profile", "bank", "--state-dir", state, "--format", "json"))
+	r = keep(runLive(t, "inventory", "--live", site.URL+"/account", "--profile", "bank", "--state-dir", state, "--format", "json"))
 	if r.code != exitOK || !strings.Contains(r.stdout, `"kind":"table"`) {
 		t.Fatalf("inventory --live --profile: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	if _, served := site.counts(); served != 1 {
 		t.Fatalf("the account page was served signed-in %d times, want 1", served)
 	}
-	r = keep(runCmd(t, "", "extract", "--live", other.URL+"/account", "--profile", "bank", "--state-dir", state, "--kind", "table", "--field", "invoice:0:string"))
+	r = keep(runLive(t, "extract", "--live", other.URL+"/account", "--profile", "bank", "--state-dir", state, "--kind", "table", "--field", "invoice:0:string"))
 	if r.code != exitFailure || !strings.Contains(r.stderr, "navigation_refused") {
 		t.Fatalf("another origin: exit %d, %q", r.code, r.stderr)
 	}
@@ -301,7 +301,7 @@ func TestProfileSignInThenUse(t *testing.T) {
 	if !strings.Contains(ans, "profile_busy") {
 		t.Fatalf("second session: %s", ans)
 	}
-	r = keep(runCmd(t, "", "inventory", "--live", site.URL+"/account", "--profile", "bank", "--state-dir", state))
+	r = keep(runLive(t, "inventory", "--live", site.URL+"/account", "--profile", "bank", "--state-dir", state))
 	if r.code != exitFailure || !strings.Contains(r.stderr, "profile_busy") {
 		t.Fatalf("a command while a session holds the profile: exit %d, %q", r.code, r.stderr)
 	}

@@ -65,7 +65,7 @@ type inventoryOut struct {
 
 func liveInventory(t *testing.T, args ...string) (inventoryOut, result) {
 	t.Helper()
-	r := runCmd(t, "", append([]string{"inventory", "--format", "json"}, args...)...)
+	r := runLive(t, append([]string{"inventory", "--format", "json"}, args...)...)
 	var o inventoryOut
 	if r.code == exitOK {
 		if err := json.Unmarshal([]byte(r.stdout), &o); err != nil {
@@ -94,7 +94,7 @@ func TestLiveReadsTakeOneSnapshot(t *testing.T) {
 		{"extract", "--observation", "--live", url},
 		{"inventory", "--format", "json", "--live", url},
 	} {
-		r := runCmd(t, "", args...)
+		r := runLive(t, args...)
 		var got struct{ Revision string }
 		if r.code != exitOK || json.Unmarshal([]byte(r.stdout), &got) != nil || !strings.HasSuffix(got.Revision, ".n1.o1") {
 			t.Errorf("%v: exit %d, revision %q, stderr %q", args[:2], r.code, got.Revision, r.stderr)
@@ -120,7 +120,7 @@ func TestLiveWaitFor(t *testing.T) {
 		t.Fatalf("--settle 4s: exit %d, %+v, stderr %q", r.code, o, r.stderr)
 	}
 	out := filepath.Join(t.TempDir(), "late.json")
-	if r := runCmd(t, "", "capture", base+"/late", "-o", out, "--wait-for", "table:0"); r.code != exitOK {
+	if r := runLive(t, "capture", base+"/late", "-o", out, "--wait-for", "table:0"); r.code != exitOK {
 		t.Fatalf("capture --wait-for: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r := runCmd(t, "", "inventory", "--format", "json", out); r.code != exitOK || !strings.Contains(r.stdout, `"kind":"table"`) {
@@ -155,7 +155,7 @@ func TestLiveHTTPStatus(t *testing.T) {
 	if r.code != exitOK || !hasTable(o) || !strings.Contains(r.stderr, "warning: HTTP 404\n") {
 		t.Fatalf("404: exit %d, %+v, stderr %q", r.code, o, r.stderr)
 	}
-	r = runCmd(t, "", "extract", "--fail-http", "--kind", "table", "--field", "a:0:string", "--live", base+"/missing")
+	r = runLive(t, "extract", "--fail-http", "--kind", "table", "--field", "a:0:string", "--live", base+"/missing")
 	if r.code != exitFailure || r.stdout != "" || !strings.HasPrefix(r.stderr, "http_error: ") {
 		t.Fatalf("--fail-http: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
