@@ -78,7 +78,8 @@ test-examples:
 
 # What the browser tests need: Debian's chromium, Node.js with npm for the
 # Puppeteer and Playwright capture programs that drive it, and xvfb and
-# xdotool for the sign-in window of the profile tests. The script asks apt
+# xdotool for the sign-in window of the profile tests, and Debian's Django for
+# the real admin interface the page view is tested on. The script asks apt
 # only for the missing ones (a Node.js from another packager bundles npm and
 # conflicts with Debian's), and leaves apt alone when nothing is missing.
 install-browser:

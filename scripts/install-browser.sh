@@ -1,8 +1,10 @@
 #!/bin/sh
 # Installs what the browser tests need and only what is missing: Debian's
 # chromium, Node.js with npm for the capture programs of examples/capture,
-# and xvfb and xdotool, with which the profile tests show a sign-in window on
-# a virtual display and type into it as a person would.
+# xvfb and xdotool, with which the profile tests show a sign-in window on
+# a virtual display and type into it as a person would, and python3-django,
+# the real admin interface the page view is tested on (run on Debian's own
+# python3, which is where the package puts Django).
 # `make install-browser` runs it.
 #
 # Each command is checked on its own because a machine may already carry some
@@ -18,9 +20,10 @@ command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
 command -v Xvfb >/dev/null 2>&1 || missing="$missing xvfb"
 command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
+/usr/bin/python3 -c 'import django' >/dev/null 2>&1 || missing="$missing python3-django"
 
 if [ -z "$missing" ]; then
-	echo "install-browser: chromium, node, npm, Xvfb and xdotool present: $(chromium --version 2>/dev/null || echo chromium); node $(node --version 2>/dev/null || echo '?')"
+	echo "install-browser: chromium, node, npm, Xvfb, xdotool and Django present: $(chromium --version 2>/dev/null || echo chromium); node $(node --version 2>/dev/null || echo '?')"
 	exit 0
 fi
 

@@ -1,0 +1,12 @@
+package realapps
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setChildAttrs puts the child in a process group of its own, which the
+// test kills as one, and has the kernel kill it if the test process dies.
+func setChildAttrs(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
