@@ -197,3 +197,76 @@ func TestDjangoAdmin(t *testing.T) {
 		t.Fatalf("the third page after deleting: %q", got)
 	}
 }
+
+// inventoryTable is the inventory's first table, failing the test when
+// it lists none.
+func (a *appTab) inventoryTable() domsnap.InventoryEntry {
+	a.t.Helper()
+	for _, e := range a.o.Inventory {
+		if e.Kind == domsnap.Table {
+			return e
+		}
+	}
+	a.t.Fatalf("no table in the inventory: %+v", a.o.Inventory)
+	return domsnap.InventoryEntry{}
+}
+
+// TestDataGrid: AG Grid draws a window of its 1,000 rows and says how many
+// there are with aria-rowcount; the page view reports the table as not
+// complete with that count, lists its sortable Price header as a control,
+// and after a click on that header reads the rows in the order a person
+// sees them (aria-rowindex), cheapest first, though the grid only moved
+// them on screen.
+func TestDataGrid(t *testing.T) {
+	a := openApp(t, realapps.LibraryPages(t)+"/grid.html")
+	e := a.inventoryTable()
+	if e.RowsComplete || e.RowsDeclared != realapps.GridRows+1 || e.Rows < 2 || e.Rows > 200 {
+		t.Fatalf("the grid in the inventory: %+v", e)
+	}
+	price := a.control("columnheader", "Price")
+	if price.Sort != "none" {
+		t.Fatalf("the Price header says sort %q:\n%s", price.Sort, controlList(a.o))
+	}
+	a.act(price, Action{Kind: ActClick}, OutcomeDone)
+	if price = a.control("columnheader", "Price"); price.Sort != "ascending" {
+		t.Fatalf("after the click the Price header says sort %q", price.Sort)
+	}
+	got, _ := a.rows(e.Index, 0)
+	if len(got) < 2 || got[0] != "Item 1000" {
+		t.Fatalf("sorted by price, the first rows read are %q", got[:min(len(got), 5)])
+	}
+}
+
+// TestTableLibrary: DataTables pages its 57 rows ten at a time and keeps
+// only the page shown in the document; every person is read over the
+// pages through its paging control, and its header's sort button orders
+// the rows, lowest salary first, as the header then says.
+func TestTableLibrary(t *testing.T) {
+	a := openApp(t, realapps.LibraryPages(t)+"/table.html")
+	e := a.inventoryTable()
+	seen := map[string]bool{}
+	for page := 0; len(seen) < realapps.TableRows && page < 10; page++ {
+		got, cov := a.rows(e.Index, 0)
+		if !cov.RowsComplete || len(got) == 0 {
+			t.Fatalf("page %d: %d rows, complete %v", page, len(got), cov.RowsComplete)
+		}
+		for _, n := range got {
+			seen[n] = true
+		}
+		if len(seen) < realapps.TableRows {
+			// DataTables draws its paging buttons as <button role="link">.
+			a.act(a.control("link", "Next"), Action{Kind: ActClick}, OutcomeDone)
+		}
+	}
+	if len(seen) != realapps.TableRows {
+		t.Fatalf("%d people read over the pages, want %d", len(seen), realapps.TableRows)
+	}
+	a.act(a.control("button", "Salary: Activate to sort"), Action{Kind: ActClick}, OutcomeDone)
+	if h := a.control("columnheader", "Salary"); h.Sort != "ascending" {
+		t.Fatalf("the Salary header says sort %q", h.Sort)
+	}
+	got, _ := a.rows(e.Index, 0)
+	if len(got) == 0 || got[0] != "Person 57" {
+		t.Fatalf("sorted by salary, the first rows are %q", got)
+	}
+}
