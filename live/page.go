@@ -113,6 +113,7 @@ func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error
 		p.stopStreams()
 		return nil, err
 	}
+	b.popups.addTab(p)
 	return p, nil
 }
 

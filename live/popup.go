@@ -3,11 +3,13 @@ package live
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/fetch"
 	"github.com/mafredri/cdp/protocol/network"
+	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/target"
 )
 
@@ -27,6 +29,14 @@ const popupTimeout = 15 * time.Second
 // runs), is let run (a paused window of the opener's own renderer holds
 // that renderer, opener included, until it runs) and is closed.
 //
+// A window the page's script opens blank is different: it exists at once,
+// in the opener's renderer, and the script can point it elsewhere (set its
+// location, submit a form written into it) in the same task, before the
+// paused attachment has held its requests. So the browser's own session
+// holds every document request as well (Fetch at the browser level) and
+// fails each one whose frame is none of the tabs' the package opened: the
+// tabs' own documents and their frames' go on.
+//
 // It starts with the first action on any of the browser's tabs, since a
 // page opens a window only with the user activation an action gives it;
 // a browser that never acts (a person signing in) keeps its windows.
@@ -37,6 +47,13 @@ type popupHold struct {
 	mu sync.Mutex
 	// owners are the tabs whose closed windows are counted, by target id.
 	owners map[target.ID]*Page
+	// tabs are the tabs the package opened and has not closed, whose
+	// documents the browser-wide hold lets go.
+	tabs map[target.ID]*Page
+
+	// documentsFailed counts the document requests of windows pages
+	// opened that the browser-wide hold failed, for tests.
+	documentsFailed atomic.Int64
 }
 
 // closePopups starts closing the windows p's browser's pages open, once
@@ -59,13 +76,38 @@ func (p *Page) closePopups(ctx context.Context) error {
 	return nil
 }
 
-// forget stops counting p's windows once it closes.
+// forget stops counting p's windows once it closes, and stops taking its
+// documents for a tab's.
 func (h *popupHold) forget(p *Page) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.owners[p.id] == p {
 		delete(h.owners, p.id)
 	}
+	if h.tabs[p.id] == p {
+		delete(h.tabs, p.id)
+	}
+}
+
+// addTab records a tab the package opened.
+func (h *popupHold) addTab(p *Page) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tabs == nil {
+		h.tabs = map[target.ID]*Page{}
+	}
+	h.tabs[p.id] = p
+}
+
+// tabList is the tabs the package has open.
+func (h *popupHold) tabList() []*Page {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]*Page, 0, len(h.tabs))
+	for _, p := range h.tabs {
+		out = append(out, p)
+	}
+	return out
 }
 
 // startHold turns the paused attachment on and reads its events until the
@@ -80,6 +122,10 @@ func (b *Browser) startHold(ctx context.Context) error {
 	if err := b.client.Target.SetAutoAttach(ctx, args); err != nil {
 		attached.Close()
 		return callError(ctx, "Target.setAutoAttach", err)
+	}
+	if err := b.holdPopupDocuments(ctx); err != nil {
+		attached.Close()
+		return err
 	}
 	go func() {
 		defer attached.Close()
@@ -163,6 +209,90 @@ func (b *Browser) attached(ev *target.AttachedToTargetReply) {
 	}
 	cancel()
 	<-failing
+}
+
+// holdPopupDocuments pauses every document request of the browser's
+// pages at the browser's own session, and fails those that are no tab's
+// (popupDocument), until the browser shuts down. Each is decided on
+// its own, so a slow answer about one does not hold up the rest.
+func (b *Browser) holdPopupDocuments(ctx context.Context) error {
+	paused, err := b.client.Fetch.RequestPaused(b.life)
+	if err != nil {
+		return callError(ctx, "Fetch.requestPaused", err)
+	}
+	doc := network.ResourceTypeDocument
+	args := fetch.NewEnableArgs().SetPatterns([]fetch.RequestPattern{{ResourceType: &doc, RequestStage: fetch.RequestStageRequest}})
+	if err := b.client.Fetch.Enable(ctx, args); err != nil {
+		paused.Close()
+		return callError(ctx, "Fetch.enable", err)
+	}
+	go func() {
+		defer paused.Close()
+		for {
+			ev, err := paused.Recv()
+			if err != nil {
+				return // the browser shut down
+			}
+			go b.decideDocument(ev)
+		}
+	}()
+	return nil
+}
+
+// decideDocument fails a paused document request that is no tab's (a
+// window's a page opened) and lets the tabs' go on. A request must be answered whatever
+// happens: one left paused would hold its navigation for ever.
+func (b *Browser) decideDocument(ev *fetch.RequestPausedReply) {
+	ctx, cancel := context.WithTimeout(b.life, popupTimeout)
+	defer cancel()
+	if b.popupDocument(ctx, ev.FrameID) {
+		b.popups.documentsFailed.Add(1)
+		_ = b.client.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient))
+		return
+	}
+	_ = b.client.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID))
+}
+
+// popupDocument says whether frame is none of the tabs': neither the main
+// frame of a tab the package opened (its target's id) nor a frame of one
+// of their documents. That leaves the windows pages opened. The browser
+// may list such a window only after its first request is paused, so the
+// frame is judged by what is known to be the tabs', not by what is known
+// to be a window. A frame of a tab is in the tab's frame tree before it
+// asks for its document; a tab that does not answer in time is passed
+// over, and its frame taken for a window's.
+func (b *Browser) popupDocument(ctx context.Context, frame page.FrameID) bool {
+	tabs := b.popups.tabList()
+	for _, p := range tabs {
+		if string(p.id) == string(frame) {
+			return false
+		}
+	}
+	for _, p := range tabs {
+		tctx, cancel := context.WithTimeout(ctx, frameTreeWait)
+		tree, err := p.client.Page.GetFrameTree(tctx)
+		cancel()
+		if err == nil && holdsFrame(tree.FrameTree, frame) {
+			return false
+		}
+	}
+	return true
+}
+
+// frameTreeWait bounds one tab's answer about its frames.
+const frameTreeWait = 2 * time.Second
+
+// holdsFrame says whether frame is in tree.
+func holdsFrame(tree page.FrameTree, frame page.FrameID) bool {
+	if tree.Frame.ID == frame {
+		return true
+	}
+	for _, c := range tree.ChildFrames {
+		if holdsFrame(c, frame) {
+			return true
+		}
+	}
+	return false
 }
 
 // closePopup closes a window a page opened; false when it could not be
