@@ -176,9 +176,7 @@ func TestPipeCloseEndsEverything(t *testing.T) {
 	if _, err := p.dial(ctx, "B"); err == nil {
 		t.Fatal("a connection was opened on a closed pipe")
 	}
-	if pipeReaders.Load() != readers || pipeConns.Load() != open {
-		t.Fatalf("readers %d conns %d left, want %d %d", pipeReaders.Load(), pipeConns.Load(), readers, open)
-	}
+	noPipeLeft(t, readers, open)
 }
 
 // TestPipeEndsWhenBrowserEnds: the reader stops by itself when the browser

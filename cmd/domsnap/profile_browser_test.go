@@ -163,7 +163,7 @@ func xdo(disp string, limit time.Duration, args ...string) (string, bool) {
 // into the name field (the page makes each field half the window, so a
 // click cannot miss), types the name, clicks into the password field,
 // types the password and presses Enter; it tries again, the fields cleared
-// first, until the signed-in page shows, then closes the window with the
+// first, until the signed-in page shows (for at most four minutes), then closes the window with the
 // keyboard, as a person would, so Chromium writes its cookies out as it
 // exits.
 func signIn(t *testing.T, disp string) {
@@ -191,7 +191,9 @@ func signIn(t *testing.T, disp string) {
 		xdo(disp, 10*time.Second, "key", "ctrl+a")
 	}
 	signed := false
-	for try := 0; try < 4 && !signed; try++ {
+	// Keys typed into a window on a loaded machine can be lost; the person
+	// tries again until the login command's own deadline is near.
+	for until := time.Now().Add(4 * time.Minute); !signed && time.Now().Before(until); {
 		xdo(disp, 10*time.Second, "windowfocus", "--sync", win)
 		field(0.45)
 		xdo(disp, 20*time.Second, "type", "--delay", "20", "alice")
