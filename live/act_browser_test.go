@@ -797,7 +797,7 @@ func TestActNavigationKinds(t *testing.T) {
 	site := newActSite(t, map[string]string{
 		"/": `<!DOCTYPE html><title>k</title><p id="top">top</p><div style="height:2000px"></div>
 <a id="frag" href="#bottom">Down</a><button id="push" onclick="history.pushState({}, '', '/pushed')">Push</button>
-<button id="later" onclick="setTimeout(() => location.href = '/next', 300)">Later</button>
+<button id="later" onclick="fetch('/hang-while'); setTimeout(() => location.href = '/next', 300)">Later</button>
 <a id="stall" href="/stall">Stalled image</a><a id="empty" href="/nocontent">No content</a>
 <a id="mail" href="mailto:someone@example.com">Mail</a><a id="file" href="/file">Download</a>
 <input id="a"><input id="b"><input type="checkbox" id="c"><p id="bottom">bottom</p>`,
@@ -829,6 +829,10 @@ func TestActNavigationKinds(t *testing.T) {
 			t.Fatalf("%s: took %v, navigations %d -> %d", sel, took, n0, nav())
 		}
 	}
+	// The request the click keeps in flight holds the wait open up to the
+	// settle cap, so the navigation 300 ms later is noticed however slowly
+	// a busy machine runs the page's timer (the quiet period alone leaves
+	// it 200 ms).
 	res, err, _ := timed(Action{Kind: ActClick}, "#later", "button", 20*time.Second)
 	wantOutcome(t, res, err, OutcomeNavigated)
 	if a.location() != "/next" || nav() != n0+1 {
