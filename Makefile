@@ -77,8 +77,9 @@ test-examples:
 	cd examples/scale && $(GO) vet -tags examples . && $(GO) test -tags examples -count=1 -v -timeout 30m .
 
 # What the browser tests need: Debian's chromium, Node.js with npm for the
-# Puppeteer and Playwright capture programs that drive it, and xvfb and
-# xdotool for the sign-in window of the profile tests. The script asks apt
+# Puppeteer and Playwright capture programs that drive it, xvfb and
+# xdotool for the sign-in window of the profile tests, and haproxy for the
+# hosted recipe's test (examples/hosted). The script asks apt
 # only for the missing ones (a Node.js from another packager bundles npm and
 # conflicts with Debian's), and leaves apt alone when nothing is missing.
 install-browser:

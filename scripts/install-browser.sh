@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what the browser tests need and only what is missing: Debian's
 # chromium, Node.js with npm for the capture programs of examples/capture,
-# and xvfb and xdotool, with which the profile tests show a sign-in window on
-# a virtual display and type into it as a person would.
+# xvfb and xdotool, with which the profile tests show a sign-in window on
+# a virtual display and type into it as a person would, and haproxy, the
+# proxy of the hosted recipe (examples/hosted), whose test runs it.
 # `make install-browser` runs it.
 #
 # Each command is checked on its own because a machine may already carry some
@@ -18,9 +19,10 @@ command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
 command -v Xvfb >/dev/null 2>&1 || missing="$missing xvfb"
 command -v xdotool >/dev/null 2>&1 || missing="$missing xdotool"
+command -v haproxy >/dev/null 2>&1 || missing="$missing haproxy"
 
 if [ -z "$missing" ]; then
-	echo "install-browser: chromium, node, npm, Xvfb and xdotool present: $(chromium --version 2>/dev/null || echo chromium); node $(node --version 2>/dev/null || echo '?')"
+	echo "install-browser: chromium, node, npm, Xvfb, xdotool and haproxy present: $(chromium --version 2>/dev/null || echo chromium); node $(node --version 2>/dev/null || echo '?')"
 	exit 0
 fi
 
