@@ -62,15 +62,13 @@ fi
 
 # The idle timeout in seconds: the hosts' and, doubled, the stick table's.
 idle=${IDLE_TIMEOUT:-10m}
+num=${idle%[smh]}
+case $num in '' | *[!0-9]*) fail "IDLE_TIMEOUT must be seconds, or a number with s, m or h, got '$idle'" ;; esac
 case $idle in
-*[!0-9smh]* | '' | [smh]*) fail "IDLE_TIMEOUT must be seconds, or a number with s, m or h, got '$idle'" ;;
-*[0-9]) idle_s=$idle ;;
-*[0-9]s) idle_s=${idle%s} ;;
-*[0-9]m) idle_s=$((${idle%m} * 60)) ;;
-*[0-9]h) idle_s=$((${idle%h} * 3600)) ;;
-*) fail "IDLE_TIMEOUT must be seconds, or a number with s, m or h, got '$idle'" ;;
+*m) idle_s=$((num * 60)) ;;
+*h) idle_s=$((num * 3600)) ;;
+*) idle_s=$((num)) ;;
 esac
-case $idle_s in '' | *[!0-9]*) fail "IDLE_TIMEOUT must be seconds, or a number with s, m or h, got '$idle'" ;; esac
 set -- --idle-timeout "${idle_s}s" "$@"
 if [ -n "${MAX_SESSIONS:-}" ]; then
 	set -- --max-sessions "$MAX_SESSIONS" "$@"
