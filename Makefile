@@ -77,9 +77,10 @@ test-examples:
 	cd examples/scale && $(GO) vet -tags examples . && $(GO) test -tags examples -count=1 -v -timeout 30m .
 
 # What the browser tests need: Debian's chromium, Node.js with npm for the
-# Puppeteer and Playwright capture programs that drive it, and xvfb and
-# xdotool for the sign-in window of the profile tests, and Debian's Django for
-# the real admin interface the page view is tested on. The script asks apt
+# Puppeteer and Playwright capture programs that drive it, xvfb and
+# xdotool for the sign-in window of the profile tests, Debian's Django for
+# the real admin interface the page view is tested on, and haproxy for the
+# hosted recipe's test (examples/hosted). The script asks apt
 # only for the missing ones (a Node.js from another packager bundles npm and
 # conflicts with Debian's), and leaves apt alone when nothing is missing.
 install-browser:

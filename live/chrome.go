@@ -94,7 +94,11 @@ type Browser struct {
 	cmd     *exec.Cmd
 	profile string
 	// keep is set for a persistent profile (LaunchProfile): Close leaves it.
-	keep    bool
+	keep bool
+	// tmp is the browser's TMPDIR when it is a folder of its own, which
+	// Close removes (browsertemp.go); "" when the TMPDIR is the profile,
+	// or the inherited one.
+	tmp     string
 	pipe    *devtoolsPipe
 	conn    *rpcc.Conn
 	client  *cdp.Client
@@ -166,11 +170,16 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 		}
 		markOwner(profile)
 	}
-	// removeProfile undoes the folder on a failed start: a throw-away one
-	// goes, a persistent one stays.
+	tmp, ownTmp := browserTemp(opts.TempDir, profile, !keep)
+	// removeProfile undoes the folders on a failed start: a throw-away
+	// profile goes, a persistent one stays, and the browser's own
+	// temporary folder goes.
 	removeProfile := func() {
 		if !keep {
 			os.RemoveAll(profile)
+		}
+		if ownTmp {
+			os.RemoveAll(tmp)
 		}
 	}
 	if err := writePreferences(profile, keep); err != nil {
@@ -179,14 +188,18 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	}
 	args := append(baseArgs(profile), opts.ExtraArgs...)
 	args = append(args, "about:blank")
-	cmd := exec.Command(path, args...)
+	cmd := browserCommand(path, args)
 	setProcessGroup(cmd)
 	// Chromium keeps its crash database and caches under the XDG folders,
 	// not the --user-data-dir; pointing them into the profile keeps every
-	// file the browser writes inside what Close removes.
+	// file the browser writes inside what Close removes. Its temporary
+	// files go to a folder that goes with the browser (browsertemp.go).
 	cmd.Env = append(os.Environ(),
 		"XDG_CONFIG_HOME="+filepath.Join(profile, "xdg-config"),
 		"XDG_CACHE_HOME="+filepath.Join(profile, "xdg-cache"))
+	if tmp != "" {
+		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	}
 	var stderr tailBuffer
 	cmd.Stdout = nil
 	cmd.Stderr = &stderr
@@ -213,6 +226,9 @@ func Launch(ctx context.Context, opts Options) (_ *Browser, err error) {
 	}
 	pipe.start()
 	b := &Browser{cmd: cmd, profile: profile, keep: keep, pipe: pipe, exited: make(chan struct{}), stopWait: make(chan struct{})}
+	if ownTmp {
+		b.tmp = tmp
+	}
 	b.life, b.endLife = context.WithCancel(context.Background())
 	go func() {
 		_ = cmd.Wait()
@@ -364,26 +380,37 @@ func (b *Browser) shutdown() {
 			b.closeErr = errcode.New(errcode.CaptureFailed, pkg, "", "browser process did not exit")
 		}
 		// A browser that was killed or crashed left its singleton folder
-		// outside the profile (singleton.go).
+		// behind (singleton.go); it is in the browser's own temporary
+		// folder, unless no such folder could be given.
 		removeSingletonDir(b.profile)
+		if b.tmp != "" {
+			if err := removeRetrying(b.tmp); err != nil && b.closeErr == nil {
+				b.closeErr = errcode.Wrap(errcode.CaptureFailed, pkg, "", "removing the browser's temporary folder", err)
+			}
+		}
 		if b.keep {
 			// A persistent profile stays; its lease's end clears the
 			// singleton links inside it.
 			return
 		}
-		// Chromium helpers may still flush files for a moment after the main
-		// process is gone: retry the removal briefly.
-		var rmErr error
-		for i := 0; i < 20; i++ {
-			if rmErr = os.RemoveAll(b.profile); rmErr == nil {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		if rmErr != nil && b.closeErr == nil {
-			b.closeErr = errcode.Wrap(errcode.CaptureFailed, pkg, "", "removing the browser profile", rmErr)
+		if err := removeRetrying(b.profile); err != nil && b.closeErr == nil {
+			b.closeErr = errcode.Wrap(errcode.CaptureFailed, pkg, "", "removing the browser profile", err)
 		}
 	})
+}
+
+// removeRetrying removes the folder dir with all it holds. Chromium
+// helpers may still flush files for a moment after the main process is
+// gone: the removal is retried for up to a second.
+func removeRetrying(dir string) error {
+	var err error
+	for i := 0; i < 20; i++ {
+		if err = os.RemoveAll(dir); err == nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return err
 }
 
 // NewPage opens a new tab (about:blank) and connects to it over a session

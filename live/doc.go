@@ -166,6 +166,13 @@
 // folder removes profiles whose launcher has ended. Elsewhere a program must
 // call Close.
 //
+// Chromium's own temporary files (the folder of its single-instance socket
+// above all) go to a folder given to it as TMPDIR that goes with the
+// browser: its throw-away profile, or beside a persistent profile a marked
+// folder of its own, removed and swept as a profile is. The browser runs
+// under umask 077 (a short /bin/sh sets it and execs the browser), so every
+// file it writes is its owner's alone from the start.
+//
 // # Persistent profiles
 //
 // LaunchProfile runs the browser on a persistent profile folder (package

@@ -89,11 +89,21 @@ func Login(ctx context.Context, opts LoginOptions) error {
 	}
 	args := append(loginArgs(opts.Profile), opts.ExtraArgs...)
 	args = append(args, "--", opts.URL)
-	cmd := exec.Command(path, args...)
+	cmd := browserCommand(path, args)
 	setProcessGroup(cmd)
 	cmd.Env = append(os.Environ(),
 		"XDG_CONFIG_HOME="+filepath.Join(opts.Profile, "xdg-config"),
 		"XDG_CACHE_HOME="+filepath.Join(opts.Profile, "xdg-cache"))
+	// Its temporary files go to a folder of its own, removed below
+	// (browsertemp.go).
+	sweepStaleProfiles("")
+	tmp, ownTmp := browserTemp("", opts.Profile, false)
+	if tmp != "" {
+		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	}
+	if ownTmp {
+		defer removeRetrying(tmp)
+	}
 	// The window's output is not kept: once a page has loaded it may
 	// name the page.
 	cmd.Stdout, cmd.Stderr = nil, nil

@@ -46,9 +46,11 @@
 // single token with several callers: a request's token selects its
 // principal (SHA-256, compared in constant time with every principal's),
 // whose grant (origins or profile) is fixed in each session it opens;
-// another principal's session id is answered as one that never existed,
-// and its artifacts as never stored. ReloadPrincipals (SIGHUP) puts a new
-// file in force and ends the sessions of removed principals.
+// another principal's session id is answered as one that never existed
+// (by the front, before the SDK, which would answer it 403), and its
+// artifacts as never stored. ReloadPrincipals (SIGHUP) puts a new file in
+// force and ends the sessions of removed principals; ReloadToken (SIGHUP
+// too) puts a new single token in force and keeps the sessions.
 //
 // # Answers
 //

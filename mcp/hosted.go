@@ -155,9 +155,7 @@ func (s *Server) newFront(cfg HostedConfig, token []byte, addr net.Addr) (*front
 		if len(token) < minTokenBytes {
 			return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the token is too short")
 		}
-		// The single token is one principal without a name, allowed as
-		// many sessions as the server.
-		ps = &Principals{list: []*principal{{MaxSessions: cfg.MaxSessions, sum: sha256.Sum256(token), policy: s.policy, Profile: s.cfg.Profile}}}
+		ps = s.tokenPrincipal(token, cfg.MaxSessions)
 	} else if len(token) != 0 {
 		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "a token and principals exclude each other")
 	}
@@ -167,8 +165,14 @@ func (s *Server) newFront(cfg HostedConfig, token []byte, addr net.Addr) (*front
 	if s.hosted != nil || s.closed {
 		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the server is already serving or closed")
 	}
-	s.hosted, s.hostedPrincipals = f, cfg.Principals != nil
+	s.hosted, s.hostedPrincipals, s.hostedMax = f, cfg.Principals != nil, cfg.MaxSessions
 	return f, nil
+}
+
+// tokenPrincipal is the single token as the one principal without a name,
+// allowed as many sessions as the server (max).
+func (s *Server) tokenPrincipal(token []byte, max int) *Principals {
+	return &Principals{list: []*principal{{MaxSessions: max, sum: sha256.Sum256(token), policy: s.policy, Profile: s.cfg.Profile}}}
 }
 
 // ReloadPrincipals reads the principals file at path again (SIGHUP does
@@ -188,7 +192,33 @@ func (s *Server) ReloadPrincipals(path string) error {
 		f.Logf("kept the principals in force: the file could not be read again")
 		return err
 	}
+	gone := f.Reload(callers{ps})
+	f.Logf("principals read again: %d in force, %d sessions of removed principals end", len(ps.list), gone)
+	return nil
+}
+
+// ReloadToken reads the token file at path again (SIGHUP does this) and
+// puts the token in force: from then on every request must carry the new
+// one. The sessions keep going: they belong to whoever holds the token in
+// force, as they did before. A file that cannot be read or checked changes
+// nothing and is returned as the error. The server must be serving with a
+// token, not principals.
+func (s *Server) ReloadToken(path string) error {
+	s.mu.Lock()
+	f, with, max := s.hosted, s.hostedPrincipals, s.hostedMax
+	s.mu.Unlock()
+	if f == nil || with {
+		return errcode.New(errcode.InvalidRequest, pkg, "", "the server is not serving with a token file")
+	}
+	tok, err := ReadToken(path)
+	if err != nil {
+		f.Logf("kept the token in force: the file could not be read again")
+		return err
+	}
+	ps := s.tokenPrincipal(tok, max)
+	clear(tok)
 	f.Reload(callers{ps})
+	f.Logf("token read again")
 	return nil
 }
 

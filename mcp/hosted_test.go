@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -471,5 +472,89 @@ func TestShortDuration(t *testing.T) {
 		if got := shortDuration(c.d); got != c.want {
 			t.Errorf("shortDuration(%v) = %q, want %q", c.d, got, c.want)
 		}
+	}
+}
+
+// swapBearer adds whichever token is current to every request.
+type swapBearer struct {
+	token *atomic.Pointer[string]
+	base  http.RoundTripper
+}
+
+func (b swapBearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+*b.token.Load())
+	return b.base.RoundTrip(r)
+}
+
+// TestHostedTokenReload: reading the token file again (what SIGHUP does)
+// puts the new token in force, the old one gets 401, and a session opened
+// before goes on with the new token; a file that cannot be read keeps the
+// token in force. A token server cannot read principals again, nor a
+// principals server a token. Neither token is logged.
+func TestHostedTokenReload(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.html"), []byte(`<ul><li>a</li></ul>`), 0o600)
+	srv := offlineServer(t, root)
+	f := startFront(t, srv, HostedConfig{})
+	var cur atomic.Pointer[string]
+	old := f.token
+	cur.Store(&old)
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(tr.CloseIdleConnections)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "reload-test", Version: "1"}, nil).Connect(ctx,
+		&sdk.StreamableClientTransport{Endpoint: f.url + "/mcp", HTTPClient: &http.Client{Transport: swapBearer{&cur, tr}}, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	wantAnswer(t, call(t, cs, "snapshot_observe", map[string]any{"path": "a.html"}), 0)
+
+	status := func(token string) int {
+		req, _ := http.NewRequest(http.MethodPost, f.url+"/mcp", strings.NewReader(`{}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	const fresh = "tok-fresh-0123456789abcdef"
+	path := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(path, []byte(fresh+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.ReloadToken(path); err != nil {
+		t.Fatal(err)
+	}
+	if st := status(old); st != http.StatusUnauthorized {
+		t.Fatalf("the old token after the reload: %d", st)
+	}
+	if st := status(fresh); st == http.StatusUnauthorized {
+		t.Fatalf("the new token after the reload: %d", st)
+	}
+	next := fresh
+	cur.Store(&next)
+	wantAnswer(t, call(t, cs, "snapshot_observe", map[string]any{"path": "a.html"}), 0)
+
+	// A file open to others is not read: the token in force stays.
+	os.Chmod(path, 0o644)
+	if err := srv.ReloadToken(path); errcode.CodeOf(err) != errcode.InvalidRequest {
+		t.Fatalf("reload of a file open to others: %v", err)
+	}
+	wantAnswer(t, call(t, cs, "snapshot_observe", map[string]any{"path": "a.html"}), 0)
+	if err := srv.ReloadPrincipals(path); errcode.CodeOf(err) != errcode.InvalidRequest {
+		t.Fatalf("principals read again on a token server: %v", err)
+	}
+	for _, want := range []string{"token read again", "kept the token in force"} {
+		if !strings.Contains(f.log.String(), want) {
+			t.Errorf("the log does not say %q: %s", want, f.log.String())
+		}
+	}
+	if strings.Contains(f.log.String(), fresh) {
+		t.Error("the new token is in the log")
 	}
 }

@@ -287,6 +287,10 @@ func TestHostedPrincipals(t *testing.T) {
 	}
 	wantError(t, call(t, c, "browser_navigate", map[string]any{"url": "https://shop.example/"}), "unknown_profile")
 
+	// A principals server does not take a token file.
+	if err := srv.ReloadToken(path); errcode.CodeOf(err) != errcode.InvalidRequest {
+		t.Fatalf("a token read again on a principals server: %v", err)
+	}
 	// A file open to others is not read again: everything stays.
 	os.Chmod(path, 0o644)
 	if err := srv.ReloadPrincipals(path); errcode.CodeOf(err) != errcode.InvalidRequest {

@@ -96,6 +96,9 @@ type Server struct {
 	// serves a principals file, which ReloadPrincipals may read again.
 	hosted           *front.Front[*principal]
 	hostedPrincipals bool
+	// hostedMax is the front's --max-sessions, the single token's own
+	// bound when the token is read again.
+	hostedMax int
 
 	mu       sync.Mutex
 	browser  *live.Browser

@@ -19,7 +19,7 @@ func standIn(t *testing.T, dir, name, body string) {
 
 // runInstall runs install-browser.sh with a PATH holding only the stand-ins:
 // an apt-get that records each call (its arguments and DEBIAN_FRONTEND) and
-// exits with aptExit, and chromium, node, npm, Xvfb and xdotool for those
+// exits with aptExit, and chromium, node, npm, Xvfb, xdotool and haproxy for those
 // present. It returns apt-get's calls, one per line, and the script's error.
 func runInstall(t *testing.T, present []string, aptExit string) ([]string, error) {
 	t.Helper()
@@ -49,14 +49,14 @@ func runInstall(t *testing.T, present []string, aptExit string) ([]string, error
 }
 
 // TestInstallBrowserAsksOnlyForMissing runs the script for every mix of
-// chromium, node, npm, Xvfb and xdotool present or absent: apt is asked for exactly the
+// chromium, node, npm, Xvfb, xdotool and haproxy present or absent: apt is asked for exactly the
 // missing packages (node's is nodejs), after one apt-get update, and is not
 // called at all when nothing is missing. A node from another packager bundles
 // npm and conflicts with Debian's, so asking for all three whenever one is
 // missing would fail on such a machine.
 func TestInstallBrowserAsksOnlyForMissing(t *testing.T) {
-	pkgOf := map[string]string{"chromium": "chromium", "node": "nodejs", "npm": "npm", "Xvfb": "xvfb", "xdotool": "xdotool"}
-	commands := []string{"chromium", "node", "npm", "Xvfb", "xdotool"}
+	pkgOf := map[string]string{"chromium": "chromium", "node": "nodejs", "npm": "npm", "Xvfb": "xvfb", "xdotool": "xdotool", "haproxy": "haproxy"}
+	commands := []string{"chromium", "node", "npm", "Xvfb", "xdotool", "haproxy"}
 	for mask := 0; mask < 1<<len(commands); mask++ {
 		var present, want []string
 		for i, c := range commands {
@@ -92,7 +92,7 @@ func TestInstallBrowserAsksOnlyForMissing(t *testing.T) {
 // apt-get fails, so does the script (and so `make install-browser check`
 // stops before any test runs), and install is not tried after a failed update.
 func TestInstallBrowserFailsWithApt(t *testing.T) {
-	calls, err := runInstall(t, []string{"node", "npm", "Xvfb", "xdotool"}, "100")
+	calls, err := runInstall(t, []string{"node", "npm", "Xvfb", "xdotool", "haproxy"}, "100")
 	if err == nil {
 		t.Fatal("script succeeded although apt-get failed")
 	}

@@ -237,7 +237,7 @@ func TestHelpNumbersNameTheirLimits(t *testing.T) {
 		{"from 0", true},
 		{"(0: never cut)", true},
 		{"-?(0|[1-9][0-9]*)", true},
-		{"(mode 600; required)", true},
+		{"(mode 600; required; SIGHUP reads it again)", true},
 		{"(mode 600; SIGHUP reads it again)", true},
 	}
 	for _, c := range claims {

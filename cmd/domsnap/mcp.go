@@ -37,7 +37,7 @@ func runMCP(c *cli, args []string) int {
 	readOnly := fs.Bool("read-only", false, "serve no browser_act: the server never sends input to a page")
 	root := fs.String("root", "", "the folder snapshot_observe may read below (without it the tool is not offered)")
 	httpAddr := fs.String("http", "", "serve streamable HTTP at /mcp on this host:port instead of stdio (loopback unless --allow-remote)")
-	tokenFile := fs.String("token-file", "", "with --http: the file holding the bearer token every request must carry (mode 600; required)")
+	tokenFile := fs.String("token-file", "", "with --http: the file holding the bearer token every request must carry (mode 600; required; SIGHUP reads it again)")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow an address that is not loopback")
 	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: the most sessions alive at once (1 to "+strconv.Itoa(mcp.MaxMaxSessions)+")")
 	idle := fs.Duration("idle-timeout", mcp.DefaultIdleTimeout, "with --http: end a session this long after its last call ("+mcp.IdleTimeoutRange()+")")
@@ -101,10 +101,14 @@ func runMCP(c *cli, args []string) int {
 			srv.Close()
 			return c.fail(err)
 		}
+		// SIGHUP reads the principals or the token file again, so that a
+		// proxy's start script can pass one on to every host.
+		reload := func() error { return srv.ReloadToken(*tokenFile) }
 		if hosted.Principals != nil {
-			stopReload := reloadOnHangup(c, srv, *principals)
-			defer stopReload()
+			reload = func() error { return srv.ReloadPrincipals(*principals) }
 		}
+		stopReload := reloadOnHangup(c, reload)
+		defer stopReload()
 		err = srv.Serve(ctx, ln, *hosted, token)
 		clear(token)
 		if err != nil {
@@ -135,10 +139,11 @@ func hostedOnly(fs *flag.FlagSet) string {
 	return name
 }
 
-// reloadOnHangup reads the principals file again on every SIGHUP, until
-// the returned function is called. A file that cannot be read leaves the
-// principals in force, and says why on standard error.
-func reloadOnHangup(c *cli, srv *mcp.Server, path string) (stop func()) {
+// reloadOnHangup calls reload (which reads the principals or the token
+// file again) on every SIGHUP, until the returned function is called. A
+// file that cannot be read leaves what was in force, and says why on
+// standard error.
+func reloadOnHangup(c *cli, reload func() error) (stop func()) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	done := make(chan struct{})
@@ -146,7 +151,7 @@ func reloadOnHangup(c *cli, srv *mcp.Server, path string) (stop func()) {
 		for {
 			select {
 			case <-hup:
-				if err := srv.ReloadPrincipals(path); err != nil {
+				if err := reload(); err != nil {
 					fmt.Fprintln(c.stderr, errorLine(err))
 				}
 			case <-done:

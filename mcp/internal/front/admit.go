@@ -39,13 +39,22 @@ func (f *Front[P]) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	if id != "" && !f.ownsLocked(p, id) {
-		// Another principal's session is answered as the SDK answers one
-		// that does not exist, word for word: nothing tells it is there.
-		f.mu.Unlock()
-		f.refusedf("naming a session not their own", "refused a request%s naming a session that is not its own (from %s)", who(p), r.RemoteAddr)
-		http.Error(w, "session not found", http.StatusNotFound)
-		return
+	if id != "" {
+		if known, mine := f.ownerLocked(p, id); !mine {
+			// A session the front has not admitted, or another
+			// principal's, is answered here as the SDK answers one that
+			// does not exist, word for word, and never reaches the SDK:
+			// it knows sessions the front has not admitted yet (one whose
+			// initialize is still running, one being closed) and answers
+			// another principal's with 403 "session user mismatch",
+			// which would tell that the session is there.
+			f.mu.Unlock()
+			if known {
+				f.refusedf("naming a session not their own", "refused a request%s naming a session that is not its own (from %s)", who(p), r.RemoteAddr)
+			}
+			sessionNotFound(w)
+			return
+		}
 	}
 	if opening {
 		if live := f.liveLocked(); live+f.pendingLocked() >= f.cfg.MaxSessions {
@@ -94,16 +103,22 @@ func (f *Front[P]) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// ownsLocked reports whether the session named id, when the front knows
-// it, is p's. One the front does not know is left to the SDK, which
-// answers it as not found.
-func (f *Front[P]) ownsLocked(p *Caller[P], id string) bool {
+// ownerLocked reports whether the front has admitted a session named id
+// (known), and whether it is p's (mine). A session it has not admitted is
+// no one's.
+func (f *Front[P]) ownerLocked(p *Caller[P], id string) (known, mine bool) {
 	for ss, l := range f.leases {
 		if ss.ID() == id {
-			return l.who.Name == p.Name
+			return true, l.who.Name == p.Name
 		}
 	}
-	return true
+	return false, false
+}
+
+// sessionNotFound answers a request naming a session that does not exist
+// for its caller exactly as the SDK answers one it does not know.
+func sessionNotFound(w http.ResponseWriter) {
+	http.Error(w, "session not found", http.StatusNotFound)
 }
 
 // pendingLocked counts the sessions being initialised.

@@ -162,9 +162,10 @@ func (f *Front[P]) verify(_ context.Context, token string, r *http.Request) (*au
 }
 
 // Reload puts cs in force and ends the sessions of the principals it no
-// longer names. Principals are told apart by name: one that stays keeps
-// its sessions, each with the grant it was made with.
-func (f *Front[P]) Reload(cs Callers[P]) {
+// longer names, returning how many it ended. Principals are told apart by
+// name: one that stays keeps its sessions, each with the grant it was made
+// with (the single token's, without a name, stays when cs has one too).
+func (f *Front[P]) Reload(cs Callers[P]) int {
 	f.mu.Lock()
 	f.callers = cs
 	var gone []*lease[P]
@@ -174,12 +175,12 @@ func (f *Front[P]) Reload(cs Callers[P]) {
 		}
 	}
 	f.mu.Unlock()
-	f.Logf("principals read again: %d in force, %d sessions of removed principals end", cs.Len(), len(gone))
 	for _, l := range gone {
 		f.Logf("session%s ended: its principal was removed", who(l.who))
 		l.end()
 		go l.ss.Close()
 	}
+	return len(gone)
 }
 
 // principalOf is the principal the token check found for r.

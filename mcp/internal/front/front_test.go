@@ -223,3 +223,87 @@ func TestBeginUnknown(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// rawPost sends a tools/list request naming the session id with token,
+// and returns the status and the body.
+func rawPost(t *testing.T, url, token, id string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
+	return res.StatusCode, string(body)
+}
+
+// TestOpeningSessionOfAnother: while alpha's session is being initialised,
+// the SDK already knows it but the front has not admitted it; beta naming
+// its id gets exactly what a session that never existed gets (404
+// "session not found"), not the SDK's 403 "session user mismatch", which
+// would tell that it exists. Once admitted, it is alpha's alone.
+func TestOpeningSessionOfAnother(t *testing.T) {
+	const id = "OPENINGSESSIONID0123456789"
+	srv := newFakeServer()
+	srv.m = sdk.NewServer(&sdk.Implementation{Name: "fake", Version: "1"}, &sdk.ServerOptions{GetSessionID: func() string { return id }})
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	srv.m.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method == "initialize" {
+				once.Do(func() { close(entered) })
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	a := &Caller[string]{Name: "alpha", MaxSessions: 1, Grant: "grant-a"}
+	b := &Caller[string]{Name: "beta", MaxSessions: 1, Grant: "grant-b"}
+	f, url := serve[string](t, srv, fakeCallers{a, b}, Config{MaxSessions: 4, IdleTimeout: time.Hour})
+	opened := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, url+"/mcp", strings.NewReader(initBody))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer alpha")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			opened <- 0
+			return
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		opened <- res.StatusCode
+	}()
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("the initialize never reached the server")
+	}
+	st1, body1 := rawPost(t, url, "beta", id)
+	st2, body2 := rawPost(t, url, "beta", "NOSUCHSESSIONID0123456789A")
+	close(release)
+	if st1 != http.StatusNotFound || st1 != st2 || body1 != body2 {
+		t.Fatalf("beta naming alpha's opening session: %d %q; a session that never existed: %d %q", st1, body1, st2, body2)
+	}
+	if code := <-opened; code != http.StatusOK {
+		t.Fatalf("alpha's initialize: %d", code)
+	}
+	within(t, "alpha's session to be admitted", func() bool { return f.Live() == 1 })
+	if st, body := rawPost(t, url, "beta", id); st != st2 || body != body2 {
+		t.Fatalf("beta naming alpha's session: %d %q", st, body)
+	}
+	if st, body := rawPost(t, url, "alpha", id); st != http.StatusOK {
+		t.Fatalf("alpha in its own session: %d %q", st, body)
+	}
+}
