@@ -136,8 +136,9 @@ func (e elementID) get() int64 {
 }
 
 // pageView computes the page view of the tree (from start, for an
-// expansion) and stores it in o with references under sequence.
-func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect.Entry, sequence uint64) {
+// expansion) and stores it in o with references under sequence, numbered
+// by num.
+func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect.Entry, sequence uint64, num Numbering) error {
 	rows := view.RowsOf(entries)
 	var v view.View
 	if whole {
@@ -145,13 +146,26 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 	} else {
 		v = view.ScanFrom(start, rows)
 	}
+	ce := make([]domtree.Node, len(v.Controls))
+	for i, c := range v.Controls {
+		ce[i] = c.Element
+	}
+	re := make([]domtree.Node, len(v.Regions))
+	for i, r := range v.Regions {
+		re[i] = r.Element
+	}
+	cn, rn, err := numberRecords(num, ce, re)
+	if err != nil {
+		return err
+	}
+	o.controlNumbers, o.regionNumbers = cn, rn
 	o.ViewScan = ViewScan{Limit: v.Scan.Limit, Visited: v.Scan.Visited, Exhausted: v.Scan.Exhausted}
 	o.Controls = make([]Control, len(v.Controls))
 	o.targets = make([]ActionTarget, len(v.Controls))
 	o.targetIDs = make([]elementID, len(v.Controls))
 	for i, c := range v.Controls {
 		out := Control{
-			Ref:           ActionRef(sequence, i+1),
+			Ref:           ActionRef(sequence, cn[i]),
 			Role:          c.Role,
 			Name:          c.Name.Text,
 			NameTruncated: c.Name.Truncated,
@@ -183,12 +197,13 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 	o.Regions = make([]Region, len(v.Regions))
 	o.anchors = make([]regionAnchor, len(v.Regions))
 	for i, r := range v.Regions {
-		o.Regions[i] = Region{Ref: RegionRef(sequence, i+1), Role: r.Role, Name: r.Name, Level: r.Level}
+		o.Regions[i] = Region{Ref: RegionRef(sequence, rn[i]), Role: r.Role, Name: r.Name, Level: r.Level}
 		o.anchors[i] = regionAnchor{index: r.Element.Index(), id: idOf(r.Element)}
 	}
 	o.RegionsOmitted = v.RegionsOmitted
 	o.Text = v.Text
 	o.TextTruncated = v.TextTruncated
+	return nil
 }
 
 // ActionTarget returns what acting on the control with action reference ref
@@ -202,12 +217,16 @@ func (o *Observation) ActionTarget(ref string) (ActionTarget, error) {
 	if err != nil {
 		return ActionTarget{}, err
 	}
-	if o == nil || seq != o.sequence() || n > len(o.targets) {
+	i := -1
+	if o != nil && seq == o.sequence() {
+		i = indexOf(o.controlNumbers, n)
+	}
+	if i < 0 {
 		return ActionTarget{}, errcode.New(errcode.UnknownReference, pkgName, "",
 			"action reference "+errcode.Quote(ref)+" was not published by this observation")
 	}
-	t := o.targets[n-1]
-	t.BackendNodeID = o.targetIDs[n-1].get()
+	t := o.targets[i]
+	t.BackendNodeID = o.targetIDs[i].get()
 	if t.Options != nil {
 		// The caller's own copy; a select without options keeps an empty,
 		// non-nil list.
@@ -243,11 +262,15 @@ func (o *Observation) regionAnchorOf(ref string) (regionAnchor, error) {
 	if err != nil {
 		return regionAnchor{}, err
 	}
-	if o == nil || seq != o.sequence() || n > len(o.anchors) {
+	i := -1
+	if o != nil && seq == o.sequence() {
+		i = indexOf(o.regionNumbers, n)
+	}
+	if i < 0 {
 		return regionAnchor{}, errcode.New(errcode.UnknownReference, pkgName, "",
 			"region reference "+errcode.Quote(ref)+" was not published by this observation")
 	}
-	return o.anchors[n-1], nil
+	return o.anchors[i], nil
 }
 
 // appendView writes the page view's members, each after a comma; with refs
