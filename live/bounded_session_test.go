@@ -28,6 +28,8 @@ type boundedTab struct {
 	horizons []int
 	closed   int
 	resolved int
+	// identified counts the calls to number the capture's elements.
+	identified int
 }
 
 // captureBounded writes the page's first horizon nodes as the walker
@@ -111,7 +113,17 @@ func (b *boundedTab) captureBounded(ctx context.Context, horizon int, again bool
 		return nil, err
 	}
 	resolve := func(i int) int64 { b.resolved++; return int64(i) + 100 }
-	return &BoundedCapture{Raw: raw, Resolve: resolve, Close: func() error { b.closed++; return nil }}, nil
+	// The page is the same in every capture, so a node's index tells it
+	// apart.
+	identify := func(_ context.Context, idx []int) (int64, []int64, error) {
+		b.identified++
+		ids := make([]int64, len(idx))
+		for k, i := range idx {
+			ids[k] = int64(i) + 1000
+		}
+		return 7, ids, nil
+	}
+	return &BoundedCapture{Raw: raw, Resolve: resolve, Identify: identify, Close: func() error { b.closed++; return nil }}, nil
 }
 
 var boundedReq = domsnap.Request{Kind: aria.Table, Index: 0, RowLimit: 5,
@@ -236,7 +248,8 @@ func TestNextBudget(t *testing.T) {
 
 // TestBoundedObservationReadsNoIDs: an observation of a bounded capture
 // asks the page for no backend node id, however many controls it lists:
-// each would cost protocol calls. Acting on one asks for its id alone.
+// each would cost protocol calls. Its records are numbered by one call for
+// all of them. Acting on one asks for its id alone.
 func TestBoundedObservationReadsNoIDs(t *testing.T) {
 	tab := &boundedTab{links: 40, before: 10, after: 10}
 	s, _ := NewSession(tab, SessionOptions{})
@@ -244,8 +257,8 @@ func TestBoundedObservationReadsNoIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.Controls) != 40 || tab.resolved != 0 {
-		t.Fatalf("%d controls, %d ids asked", len(o.Controls), tab.resolved)
+	if len(o.Controls) != 40 || tab.resolved != 0 || tab.identified != 1 {
+		t.Fatalf("%d controls, %d ids asked, %d numberings", len(o.Controls), tab.resolved, tab.identified)
 	}
 	at, err := o.ActionTarget(o.Controls[4].Ref)
 	// The fifth link is node 3+2*4 = 11 of the capture.
