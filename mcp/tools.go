@@ -147,11 +147,12 @@ func (s *Server) budget(asked int) (int, error) {
 	return asked, nil
 }
 
-// save projects o into budget bytes less the room suffix needs, appends
-// suffix (more members of the answer object) to it, stores the
-// observation with that answer, and returns the answer.
-func (s *Server) save(ss *session, o *domsnap.Observation, budget int, suffix string) (*sdk.CallToolResult, error) {
-	p, err := domsnap.Project(o, budget-len(suffix))
+// save projects o into budget bytes less the room suffix needs, with its
+// page view given as view says, appends suffix (more members of the answer
+// object) to it, stores the observation with that answer, and returns the
+// answer.
+func (s *Server) save(ss *session, o *domsnap.Observation, view domsnap.View, budget int, suffix string) (*sdk.CallToolResult, error) {
+	p, err := domsnap.ProjectView(o, budget-len(suffix), view, o.Changes)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +257,7 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if !nav.LoadComplete {
 		suffix += `,"load_complete":false`
 	}
-	return s.save(ss, o, budget, suffix)
+	return s.save(ss, o, domsnap.ViewFull, budget, suffix)
 }
 
 // refusedByBrowser reports whether Chromium's network error for a
@@ -293,7 +294,26 @@ type observeArgs struct {
 	Extract    json.RawMessage `json:"extract"`
 	Wait       *waitArgs       `json:"wait"`
 	Expand     *expandArgs     `json:"expand"`
+	View       string          `json:"view"`
 	ModelBytes int             `json:"model_bytes"`
+}
+
+// The views browser_observe and browser_act give when a call names none,
+// chosen by measuring what an agent reads over whole tasks
+// (docs/agents.md#answers-that-cost-what-changed): changes, which were
+// never larger and halved the tasks that act within one page.
+const (
+	observeView = domsnap.ViewChanges
+	actView     = domsnap.ViewChanges
+)
+
+// viewOf is the view a call names, else the tool's default. The input
+// schema admits only the three names.
+func viewOf(name string, dflt domsnap.View) domsnap.View {
+	if v, ok := domsnap.ParseView(name); ok {
+		return v
+	}
+	return dflt
 }
 
 // expandArgs names a region of the latest observation to read alone
@@ -335,11 +355,12 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 	if a.Expand != nil {
 		expand = &live.Region{Revision: a.Expand.ExpectedRevision, Ref: a.Expand.Region}
 	}
-	o, _, err := l.Observe(cctx, live.ReadOptions{Query: req, Expand: expand, When: cond})
+	view := viewOf(a.View, observeView)
+	o, _, err := l.Observe(cctx, live.ReadOptions{Query: req, Expand: expand, When: cond, View: view})
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
-	return s.save(ss, o, budget, "")
+	return s.save(ss, o, view, budget, "")
 }
 
 type artifactArgs struct {
@@ -402,7 +423,7 @@ func snapshotObserve(ctx context.Context, s *Server, ss *session, raw []byte) (*
 	if err != nil {
 		return nil, err
 	}
-	return s.save(ss, o, budget, "")
+	return s.save(ss, o, domsnap.ViewFull, budget, "")
 }
 
 // observeFileRegion expands a region of a file's observation. A file's
