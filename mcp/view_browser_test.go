@@ -155,4 +155,32 @@ func TestViewChanges(t *testing.T) {
 	if n, _ := strconv.Atoi(numberOf(find(t, *p2.Controls, "link", "Previous").Ref)); n < 1 {
 		t.Fatalf("the new document's numbers: %+v", p2.Controls)
 	}
+
+	// A page that draws new elements into itself: the button that appears
+	// takes a number above every number the document used, the rows'
+	// new text comes whole, and Next keeps its number.
+	cat := callRaw(t, s, "browser_navigate", map[string]any{"url": web.URL + "/catalog"})
+	top := 0
+	for _, c := range *cat.Controls {
+		n, _ := strconv.Atoi(numberOf(c.Ref))
+		top = max(top, n)
+	}
+	nextBtn := find(t, *cat.Controls, "button", "Next")
+	c2 := callRaw(t, s, "browser_act", map[string]any{"expected_revision": cat.Revision, "action": "click", "ref": nextBtn.Ref})
+	if c2.Changes == nil || len(c2.Changes.Controls) != 1 || c2.Changes.Text == nil || !strings.Contains(*c2.Changes.Text, "Widget 16") {
+		t.Fatalf("after the catalog's Next: %+v", c2)
+	}
+	prev := c2.Changes.Controls[0]
+	if n, _ := strconv.Atoi(numberOf(prev.Ref)); prev.Name != "Previous" || n <= top {
+		t.Fatalf("the button that appeared: %+v, numbers so far up to %d", prev, top)
+	}
+	c3 := callRaw(t, s, "browser_act", map[string]any{"expected_revision": c2.Revision, "action": "click", "ref": withSeq(nextBtn.Ref, c2.Revision)})
+	if c3.Changes == nil || len(c3.Changes.ControlsRemoved) != 1 || c3.Changes.ControlsRemoved[0] != atoi(numberOf(nextBtn.Ref)) {
+		t.Fatalf("on the last page Next is gone: %+v", c3.Changes)
+	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
