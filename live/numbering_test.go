@@ -34,90 +34,36 @@ type itemTab struct {
 func (p *itemTab) Navigations(context.Context) (uint64, error) { return p.nav, nil }
 
 func (p *itemTab) captureSnapshot(context.Context, []string) (json.RawMessage, error) {
-	type node struct {
-		parent, typ int
-		name, value string
-		attrs       []string
-		display     string
-		backend     int64
-	}
-	nodes := []node{{-1, 9, "#document", "", nil, "", 1}, {0, 1, "HTML", "", nil, "block", 2}, {1, 1, "BODY", "", nil, "block", 3}}
-	text := func(parent int, s string) {
-		nodes = append(nodes, node{parent, 3, "#text", s, nil, "", 0})
-	}
+	nodes := []capNode{{parent: -1, typ: 9, name: "#document", backend: 1}, {parent: 0, typ: 1, name: "HTML", display: "block", backend: 2},
+		{parent: 1, typ: 1, name: "BODY", display: "block", backend: 3}}
 	for _, it := range p.items {
 		display := "block"
 		if it.hidden {
 			display = ""
 		}
 		at := len(nodes)
+		el := capNode{parent: 2, typ: 1, display: display, backend: it.id}
+		text := it.label
 		switch it.kind {
 		case "link":
-			nodes = append(nodes, node{2, 1, "A", "", []string{"href", "#" + it.label}, display, it.id})
-			text(at, it.label)
+			el.name, el.attrs = "A", []string{"href", "#" + it.label}
 		case "button":
-			nodes = append(nodes, node{2, 1, "BUTTON", "", nil, display, it.id})
-			text(at, it.label)
+			el.name = "BUTTON"
 		case "checkbox":
-			a := []string{"type", "checkbox", "aria-label", it.label}
-			nodes = append(nodes, node{2, 1, "INPUT", "", a, display, it.id})
+			el.name, el.attrs, el.checked, text = "INPUT", []string{"type", "checkbox", "aria-label", it.label}, it.checked, ""
 		case "heading":
-			nodes = append(nodes, node{2, 1, "H2", "", nil, display, it.id})
-			text(at, it.label)
+			el.name = "H2"
 		case "section":
-			nodes = append(nodes, node{2, 1, "SECTION", "", []string{"aria-label", it.label}, display, it.id})
-			text(at, "in "+it.label)
+			el.name, el.attrs, text = "SECTION", []string{"aria-label", it.label}, "in "+it.label
 		default:
-			nodes = append(nodes, node{2, 1, "P", "", nil, display, it.id})
-			text(at, it.label)
+			el.name = "P"
+		}
+		nodes = append(nodes, el)
+		if text != "" {
+			nodes = append(nodes, capNode{parent: at, typ: 3, name: "#text", value: text})
 		}
 	}
-	strs, idx := []string{}, map[string]int{}
-	str := func(s string) int {
-		if i, ok := idx[s]; ok {
-			return i
-		}
-		idx[s] = len(strs)
-		strs = append(strs, s)
-		return len(strs) - 1
-	}
-	var parent, typ, name, value, lnode []int
-	var backend []int64
-	var attrs, styles [][]int
-	checked := []int{}
-	for i, n := range nodes {
-		parent, typ, name, backend = append(parent, n.parent), append(typ, n.typ), append(name, str(n.name)), append(backend, n.backend)
-		v := -1
-		if n.typ == 3 {
-			v = str(n.value)
-		}
-		a := []int{}
-		for _, x := range n.attrs {
-			a = append(a, str(x))
-		}
-		value, attrs = append(value, v), append(attrs, a)
-		if n.display != "" {
-			lnode, styles = append(lnode, i), append(styles, []int{str(n.display), str("visible")})
-		}
-	}
-	for i, n := range nodes {
-		if n.backend > 3 {
-			for _, it := range p.items {
-				if it.id == n.backend && it.kind == "checkbox" && it.checked {
-					checked = append(checked, i)
-				}
-			}
-		}
-	}
-	doc := map[string]any{
-		"documents": []any{map[string]any{
-			"nodes": map[string]any{"parentIndex": parent, "nodeType": typ, "nodeName": name, "nodeValue": value,
-				"attributes": attrs, "backendNodeId": backend, "inputChecked": map[string]any{"index": checked}},
-			"layout": map[string]any{"nodeIndex": lnode, "styles": styles},
-		}},
-		"strings": strs,
-	}
-	return json.Marshal(doc)
+	return captureTables(nodes, true, nil)
 }
 
 // recordsByNumber writes each record of a list, reference left out, by

@@ -346,25 +346,35 @@ func (a *agent) dsRows(ctx context.Context, p page) (page, int, error) {
 	return got, n, nil
 }
 
+// dsPages opens url and reads its rows over 3 pages from the page views'
+// text, following the Next control of role next: want rows in all, or
+// with want -1 as many as the page says it lists.
+func (a *agent) dsPages(ctx context.Context, url, next string, want int) error {
+	p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": url})
+	if err != nil {
+		return err
+	}
+	seen := strings.Count(p.Text, "Widget ")
+	for i := 0; i < 2; i++ {
+		if p, err = a.dsAct(ctx, p, "click", next, "Next", nil); err != nil {
+			return err
+		}
+		seen += strings.Count(p.Text, "Widget ")
+	}
+	if want < 0 {
+		want = listed(p.Text)
+	}
+	if seen != want {
+		return fmt.Errorf("saw %d rows of %d", seen, want)
+	}
+	return nil
+}
+
 var domsnapTasks = []task{
 	// The rows are read from the page view's text, as Playwright's are read
 	// from its snapshot.
 	{"paginate", func(ctx context.Context, a *agent, base string) error {
-		p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": base + "/items"})
-		if err != nil {
-			return err
-		}
-		seen := strings.Count(p.Text, "Widget ")
-		for i := 0; i < 2; i++ {
-			if p, err = a.dsAct(ctx, p, "click", "link", "Next", nil); err != nil {
-				return err
-			}
-			seen += strings.Count(p.Text, "Widget ")
-		}
-		if seen != taskpages.Items {
-			return fmt.Errorf("saw %d rows", seen)
-		}
-		return nil
+		return a.dsPages(ctx, base+"/items", "link", taskpages.Items)
 	}},
 	// The rows are read as typed rows, four columns each, with
 	// browser_observe's extract on every page.
@@ -418,40 +428,12 @@ var domsnapTasks = []task{
 		return err
 	}},
 	{"catalog", func(ctx context.Context, a *agent, base string) error {
-		p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": base + "/catalog"})
-		if err != nil {
-			return err
-		}
-		seen := strings.Count(p.Text, "Widget ")
-		for i := 0; i < 2; i++ {
-			if p, err = a.dsAct(ctx, p, "click", "button", "Next", nil); err != nil {
-				return err
-			}
-			seen += strings.Count(p.Text, "Widget ")
-		}
-		if seen != taskpages.Items {
-			return fmt.Errorf("saw %d rows", seen)
-		}
-		return nil
+		return a.dsPages(ctx, base+"/catalog", "button", taskpages.Items)
 	}},
 	{"admin-pages", func(ctx context.Context, a *agent, base string) error {
-		p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": base + "/admin/items"})
-		if err != nil {
-			return err
-		}
-		seen := strings.Count(p.Text, "Widget ")
-		for i := 0; i < 2; i++ {
-			if p, err = a.dsAct(ctx, p, "click", "link", "Next", nil); err != nil {
-				return err
-			}
-			seen += strings.Count(p.Text, "Widget ")
-		}
 		// The checkbox's label is not text; the link is. The back office
-		// lists fewer items once a delete task ran.
-		if want := listed(p.Text); seen != want {
-			return fmt.Errorf("saw %d rows of %d", seen, want)
-		}
-		return nil
+		// lists fewer items once a delete task ran, as its text says.
+		return a.dsPages(ctx, base+"/admin/items", "link", -1)
 	}},
 	{"admin-add", func(ctx context.Context, a *agent, base string) error {
 		p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": base + "/admin/items/add"})
@@ -582,23 +564,34 @@ func (a *agent) pwClick(ctx context.Context, snap, role, name, after string) (st
 	return a.pwStep(ctx, "browser_click", map[string]any{"element": role + " " + name, "target": ref})
 }
 
-var playwrightTasks = []task{
-	{"paginate", func(ctx context.Context, a *agent, base string) error {
-		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/items"})
-		if err != nil {
+// pwPages opens url and reads its rows over 3 pages from the snapshots,
+// counting the lines that start with row, following the Next element of
+// role next: want rows in all, or with want -1 as many as the page says
+// it lists.
+func (a *agent) pwPages(ctx context.Context, url, next, row string, want int) error {
+	snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": url})
+	if err != nil {
+		return err
+	}
+	seen := strings.Count(snap, row)
+	for i := 0; i < 2; i++ {
+		if snap, err = a.pwClick(ctx, snap, next, "Next", ""); err != nil {
 			return err
 		}
-		seen := strings.Count(snap, `- cell "Widget `)
-		for i := 0; i < 2; i++ {
-			if snap, err = a.pwClick(ctx, snap, "link", "Next", ""); err != nil {
-				return err
-			}
-			seen += strings.Count(snap, `- cell "Widget `)
-		}
-		if seen != taskpages.Items {
-			return fmt.Errorf("saw %d rows", seen)
-		}
-		return nil
+		seen += strings.Count(snap, row)
+	}
+	if want < 0 {
+		want = listed(snap)
+	}
+	if seen != want {
+		return fmt.Errorf("saw %d rows of %d", seen, want)
+	}
+	return nil
+}
+
+var playwrightTasks = []task{
+	{"paginate", func(ctx context.Context, a *agent, base string) error {
+		return a.pwPages(ctx, base+"/items", "link", `- cell "Widget `, taskpages.Items)
 	}},
 	{"search", func(ctx context.Context, a *agent, base string) error {
 		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/search"})
@@ -634,38 +627,10 @@ var playwrightTasks = []task{
 		return err
 	}},
 	{"catalog", func(ctx context.Context, a *agent, base string) error {
-		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/catalog"})
-		if err != nil {
-			return err
-		}
-		seen := strings.Count(snap, `- cell "Widget `)
-		for i := 0; i < 2; i++ {
-			if snap, err = a.pwClick(ctx, snap, "button", "Next", ""); err != nil {
-				return err
-			}
-			seen += strings.Count(snap, `- cell "Widget `)
-		}
-		if seen != taskpages.Items {
-			return fmt.Errorf("saw %d rows", seen)
-		}
-		return nil
+		return a.pwPages(ctx, base+"/catalog", "button", `- cell "Widget `, taskpages.Items)
 	}},
 	{"admin-pages", func(ctx context.Context, a *agent, base string) error {
-		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/admin/items"})
-		if err != nil {
-			return err
-		}
-		seen := strings.Count(snap, `- link "Widget `)
-		for i := 0; i < 2; i++ {
-			if snap, err = a.pwClick(ctx, snap, "link", "Next", ""); err != nil {
-				return err
-			}
-			seen += strings.Count(snap, `- link "Widget `)
-		}
-		if want := listed(snap); seen != want {
-			return fmt.Errorf("saw %d rows of %d", seen, want)
-		}
-		return nil
+		return a.pwPages(ctx, base+"/admin/items", "link", `- link "Widget `, -1)
 	}},
 	{"admin-add", func(ctx context.Context, a *agent, base string) error {
 		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/admin/items/add"})
