@@ -139,7 +139,7 @@ func (o *Observation) MarshalJSON() ([]byte, error) { return o.Canonical(), nil 
 // Artifact is the reference by which the complete observation is retrieved:
 // DigestPrefix and the lower-case hex SHA-256 of Canonical. It changes with
 // every observation, since the revision and the evidence, action and
-// region references are fresh each time.
+// region references carry each observation's own sequence.
 func (o *Observation) Artifact() string { return sha256Ref(o.Canonical()) }
 
 // Digest is the observation's replay digest: DigestPrefix and the SHA-256

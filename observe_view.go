@@ -25,8 +25,10 @@ type ViewScan struct {
 // Control is one control of the page view: something a person can click,
 // type into or choose from.
 type Control struct {
-	// Ref is the action reference a<sequence>.<n>, fresh on every
-	// observation.
+	// Ref is the action reference a<sequence>.<n>: the sequence is the
+	// observation's; n counts from 1 in output order, or, numbered by a
+	// live session, is the element's own number in its document
+	// (docs/reference.md#stable-numbers).
 	Ref  string
 	Role string
 	// Name is the control's bounded name; NameTruncated says a bound cut
@@ -67,7 +69,7 @@ type ControlIn struct {
 // Region is one landmark or heading of the page view.
 type Region struct {
 	// Ref is the region reference g<sequence>.<n>, which anchors an
-	// expansion.
+	// expansion, numbered as a control's is.
 	Ref  string
 	Role string
 	// Name is the region's bounded name, "" when it has none.
