@@ -356,7 +356,13 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 	if a.Expand != nil {
 		expand = &live.Region{Revision: a.Expand.ExpectedRevision, Ref: a.Expand.Region}
 	}
-	view := viewOf(a.View, observeView)
+	// An expansion is asked for to read a region: its view is given whole
+	// unless the call says otherwise.
+	dflt := observeView
+	if expand != nil {
+		dflt = domsnap.ViewFull
+	}
+	view := viewOf(a.View, dflt)
 	o, _, err := l.Observe(cctx, live.ReadOptions{Query: req, Expand: expand, When: cond, View: view})
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))

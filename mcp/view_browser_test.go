@@ -155,6 +155,19 @@ func TestViewChanges(t *testing.T) {
 	if n, _ := strconv.Atoi(numberOf(find(t, *p2.Controls, "link", "Previous").Ref)); n < 1 {
 		t.Fatalf("the new document's numbers: %+v", p2.Controls)
 	}
+	// An expansion reads its region whole unless the call names a view.
+	pages := ""
+	for _, raw := range *p2.Regions {
+		var r struct{ Ref, Role, Name string }
+		json.Unmarshal(raw, &r)
+		if r.Role == "navigation" && r.Name == "Pages" {
+			pages = r.Ref
+		}
+	}
+	ex := callRaw(t, s, "browser_observe", map[string]any{"expand": map[string]any{"expected_revision": p2.Revision, "region": pages}})
+	if ex.Controls == nil || ex.Changes != nil || len(*ex.Controls) != 2 {
+		t.Fatalf("an expansion's default view: %+v", ex)
+	}
 
 	// A page that draws new elements into itself: the button that appears
 	// takes a number above every number the document used, the rows'
