@@ -27,6 +27,14 @@
 // and [EvidenceRef] numbers a result's evidence references under the
 // revision's sequence.
 //
+// A page view's action and region references carry the observation's
+// sequence and a number n, from 1 in output order; [ObserveNumbered] takes
+// a [Numbering], by which a live session keeps an element's number within
+// its document (docs/reference.md#stable-numbers). [Observation.ChangesSince]
+// tells a page view as what changed since an earlier observation of the
+// same document, and [ProjectView] gives the view whole, as those changes,
+// or not at all (docs/reference.md#answers-that-cost-what-changed).
+//
 // Every failure is an [*Error] with a stable [Code] (docs/reference.md#errors):
 // branch with errors.Is against the sentinels such as [ErrInvalidRequest],
 // or with [CodeOf], never on message text.

@@ -46,7 +46,7 @@ func ObserveExpanded(t *domtree.Tree, revision string, req Query, ex Expansion) 
 	if err != nil {
 		return nil, err
 	}
-	return analyze(t, revision, q, true, &ex)
+	return analyze(t, revision, q, true, &ex, nil)
 }
 
 // check applies the expansion's checks against the current revision and

@@ -34,7 +34,7 @@ func Extract(t *domtree.Tree, revision string, req Query) (*Result, error) {
 	if q == nil {
 		return nil, errNoRequest()
 	}
-	o, err := analyze(t, revision, q, false, nil)
+	o, err := analyze(t, revision, q, false, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func Extract(t *domtree.Tree, revision string, req Query) (*Result, error) {
 // compares the expected revision with it and checks the tree, in the order
 // docs/reference.md#errors gives, and only then computes: the inventory when
 // asked for, and q's extraction.
-func analyze(t *domtree.Tree, revision string, q *Checked, withInventory bool, ex *Expansion) (*Observation, error) {
+func analyze(t *domtree.Tree, revision string, q *Checked, withInventory bool, ex *Expansion, num Numbering) (*Observation, error) {
 	cur, err := ParseRevision(revision)
 	if err != nil {
 		return nil, malformedRevision(revision)
@@ -75,7 +75,9 @@ func analyze(t *domtree.Tree, revision string, q *Checked, withInventory bool, e
 	if withInventory {
 		entries := collect.Inventory(t)
 		o.Inventory = inventory(entries)
-		o.pageView(start, ex == nil, entries, sequenceOf(cur))
+		if err := o.pageView(start, ex == nil, entries, sequenceOf(cur), num); err != nil {
+			return nil, err
+		}
 		if ex != nil {
 			o.ViewScan.Region = ex.Region
 		}

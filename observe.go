@@ -36,6 +36,13 @@ type Observation struct {
 	// Extraction is the request's result (docs/reference.md#the-result),
 	// nil when Observe was given none.
 	Extraction *Result
+	// Changes is the page view told as changes against an earlier
+	// observation of the same document, set by a live session asked for
+	// them (docs/reference.md#answers-that-cost-what-changed) when it has
+	// such an observation; nil otherwise. It is how an answer may give the
+	// view ([ProjectView]), never part of the observation itself: Canonical,
+	// Artifact and Digest leave it out.
+	Changes *Changes
 
 	// targets and anchors are what the page view's references stand for,
 	// index for index with Controls and Regions: never written, kept so
@@ -44,6 +51,9 @@ type Observation struct {
 	// targetIDs are the targets' elements as the browser knows them.
 	targetIDs []elementID
 	anchors   []regionAnchor
+	// controlNumbers and regionNumbers are the numbers n of the records'
+	// references, index for index with Controls and Regions.
+	controlNumbers, regionNumbers []int
 }
 
 // InventoryEntry is one collection of an observation's inventory.
@@ -82,7 +92,7 @@ func Observe(t *domtree.Tree, revision string, req Query) (*Observation, error) 
 	if err != nil {
 		return nil, err
 	}
-	return analyze(t, revision, q, true, nil)
+	return analyze(t, revision, q, true, nil, nil)
 }
 
 // Inventory is the inventory an observation of t lists
@@ -129,7 +139,7 @@ func (o *Observation) MarshalJSON() ([]byte, error) { return o.Canonical(), nil 
 // Artifact is the reference by which the complete observation is retrieved:
 // DigestPrefix and the lower-case hex SHA-256 of Canonical. It changes with
 // every observation, since the revision and the evidence, action and
-// region references are fresh each time.
+// region references carry each observation's own sequence.
 func (o *Observation) Artifact() string { return sha256Ref(o.Canonical()) }
 
 // Digest is the observation's replay digest: DigestPrefix and the SHA-256

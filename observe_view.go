@@ -25,8 +25,10 @@ type ViewScan struct {
 // Control is one control of the page view: something a person can click,
 // type into or choose from.
 type Control struct {
-	// Ref is the action reference a<sequence>.<n>, fresh on every
-	// observation.
+	// Ref is the action reference a<sequence>.<n>: the sequence is the
+	// observation's; n counts from 1 in output order, or, numbered by a
+	// live session, is the element's own number in its document
+	// (docs/reference.md#stable-numbers).
 	Ref  string
 	Role string
 	// Name is the control's bounded name; NameTruncated says a bound cut
@@ -67,7 +69,7 @@ type ControlIn struct {
 // Region is one landmark or heading of the page view.
 type Region struct {
 	// Ref is the region reference g<sequence>.<n>, which anchors an
-	// expansion.
+	// expansion, numbered as a control's is.
 	Ref  string
 	Role string
 	// Name is the region's bounded name, "" when it has none.
@@ -136,8 +138,9 @@ func (e elementID) get() int64 {
 }
 
 // pageView computes the page view of the tree (from start, for an
-// expansion) and stores it in o with references under sequence.
-func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect.Entry, sequence uint64) {
+// expansion) and stores it in o with references under sequence, numbered
+// by num.
+func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect.Entry, sequence uint64, num Numbering) error {
 	rows := view.RowsOf(entries)
 	var v view.View
 	if whole {
@@ -145,13 +148,26 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 	} else {
 		v = view.ScanFrom(start, rows)
 	}
+	ce := make([]domtree.Node, len(v.Controls))
+	for i, c := range v.Controls {
+		ce[i] = c.Element
+	}
+	re := make([]domtree.Node, len(v.Regions))
+	for i, r := range v.Regions {
+		re[i] = r.Element
+	}
+	cn, rn, err := numberRecords(num, ce, re)
+	if err != nil {
+		return err
+	}
+	o.controlNumbers, o.regionNumbers = cn, rn
 	o.ViewScan = ViewScan{Limit: v.Scan.Limit, Visited: v.Scan.Visited, Exhausted: v.Scan.Exhausted}
 	o.Controls = make([]Control, len(v.Controls))
 	o.targets = make([]ActionTarget, len(v.Controls))
 	o.targetIDs = make([]elementID, len(v.Controls))
 	for i, c := range v.Controls {
 		out := Control{
-			Ref:           ActionRef(sequence, i+1),
+			Ref:           ActionRef(sequence, cn[i]),
 			Role:          c.Role,
 			Name:          c.Name.Text,
 			NameTruncated: c.Name.Truncated,
@@ -183,12 +199,13 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 	o.Regions = make([]Region, len(v.Regions))
 	o.anchors = make([]regionAnchor, len(v.Regions))
 	for i, r := range v.Regions {
-		o.Regions[i] = Region{Ref: RegionRef(sequence, i+1), Role: r.Role, Name: r.Name, Level: r.Level}
+		o.Regions[i] = Region{Ref: RegionRef(sequence, rn[i]), Role: r.Role, Name: r.Name, Level: r.Level}
 		o.anchors[i] = regionAnchor{index: r.Element.Index(), id: idOf(r.Element)}
 	}
 	o.RegionsOmitted = v.RegionsOmitted
 	o.Text = v.Text
 	o.TextTruncated = v.TextTruncated
+	return nil
 }
 
 // ActionTarget returns what acting on the control with action reference ref
@@ -202,12 +219,16 @@ func (o *Observation) ActionTarget(ref string) (ActionTarget, error) {
 	if err != nil {
 		return ActionTarget{}, err
 	}
-	if o == nil || seq != o.sequence() || n > len(o.targets) {
+	i := -1
+	if o != nil && seq == o.sequence() {
+		i = indexOf(o.controlNumbers, n)
+	}
+	if i < 0 {
 		return ActionTarget{}, errcode.New(errcode.UnknownReference, pkgName, "",
 			"action reference "+errcode.Quote(ref)+" was not published by this observation")
 	}
-	t := o.targets[n-1]
-	t.BackendNodeID = o.targetIDs[n-1].get()
+	t := o.targets[i]
+	t.BackendNodeID = o.targetIDs[i].get()
 	if t.Options != nil {
 		// The caller's own copy; a select without options keeps an empty,
 		// non-nil list.
@@ -243,11 +264,15 @@ func (o *Observation) regionAnchorOf(ref string) (regionAnchor, error) {
 	if err != nil {
 		return regionAnchor{}, err
 	}
-	if o == nil || seq != o.sequence() || n > len(o.anchors) {
+	i := -1
+	if o != nil && seq == o.sequence() {
+		i = indexOf(o.regionNumbers, n)
+	}
+	if i < 0 {
 		return regionAnchor{}, errcode.New(errcode.UnknownReference, pkgName, "",
 			"region reference "+errcode.Quote(ref)+" was not published by this observation")
 	}
-	return o.anchors[n-1], nil
+	return o.anchors[i], nil
 }
 
 // appendView writes the page view's members, each after a comma; with refs

@@ -46,6 +46,12 @@ type Projection struct {
 	Omitted Omitted
 	// Budget is the byte budget the projection was fitted into.
 	Budget int
+	// View is how the projection gives the page view: ViewFull writes
+	// Controls, Regions and the text; ViewChanges writes Changes in their
+	// place; ViewNone writes none of them, nor their counts.
+	View View
+	// Changes is the page view told as changes, when View is ViewChanges.
+	Changes *Changes
 
 	canonical []byte
 }
@@ -98,6 +104,47 @@ const (
 // When o has no extraction, the projection has neither "extraction" nor
 // "extraction_omitted", and its omitted rows count is 0.
 func Project(o *Observation, budget int) (*Projection, error) {
+	return ProjectView(o, budget, ViewFull, nil)
+}
+
+// ProjectView is Project with the page view given as v says
+// (docs/reference.md#answers-that-cost-what-changed). With ViewChanges and
+// changes (o's page view against an earlier observation,
+// [Observation.ChangesSince]), the changes take the place of the controls,
+// regions and text, whole: they are never cut, so the projection gives the
+// full view instead when they are nil, when they would be larger than the
+// full view's records and text, or when they do not fit the budget beside
+// the revision, the artifact reference and the view scan. Over budget, a
+// projection with changes drops trailing inventory entries, then trailing
+// extraction rows, then the extraction. With ViewNone no page view is
+// written: no controls, regions or text and not their counts; omitted
+// counts only what the budget left out, so its text, regions and controls
+// are then 0.
+func ProjectView(o *Observation, budget int, v View, changes *Changes) (*Projection, error) {
+	if v == ViewChanges {
+		if changes == nil || changesLarger(o, changes) {
+			v = ViewFull
+		} else if p, err := project(o, budget, ViewChanges, changes); err == nil {
+			return p, nil
+		} else if errcode.CodeOf(err) != errcode.InvalidRequest {
+			return nil, err
+		} else {
+			v = ViewFull
+		}
+	}
+	return project(o, budget, v, nil)
+}
+
+// changesLarger reports whether the changes object is larger than the full
+// view's controls, regions and text it stands for.
+func changesLarger(o *Observation, c *Changes) bool {
+	full := appendControls(nil, o.Controls, true)
+	full = appendRegions(full, o.Regions, true)
+	full = appendString(full, o.Text)
+	return len(c.appendJSON(nil)) >= len(full)
+}
+
+func project(o *Observation, budget int, v View, changes *Changes) (*Projection, error) {
 	if o == nil {
 		return nil, errcode.New(errcode.InvalidRequest, pkgName, "", "no observation to project")
 	}
@@ -113,13 +160,17 @@ func Project(o *Observation, budget int) (*Projection, error) {
 		ControlsOmitted: o.ControlsOmitted,
 		RegionsOmitted:  o.RegionsOmitted,
 		Budget:          budget,
+		View:            v,
+		Changes:         changes,
 	}
 	f := &fitter{p: p, o: o}
 	var full [nParts]int
-	full[partText] = 1
-	full[partRegions] = len(o.Regions)
 	full[partInventory] = len(o.Inventory)
-	full[partControls] = len(o.Controls)
+	if v == ViewFull {
+		full[partText] = 1
+		full[partRegions] = len(o.Regions)
+		full[partControls] = len(o.Controls)
+	}
 	if o.Extraction != nil {
 		full[partRows] = len(o.Extraction.Rows)
 		full[partExtraction] = 1
@@ -130,6 +181,9 @@ func Project(o *Observation, budget int) (*Projection, error) {
 		what := "the revision, the artifact reference, the view scan and an omitted extraction"
 		if o.Extraction == nil {
 			what = "the revision, the artifact reference and the view scan"
+		}
+		if v == ViewChanges {
+			what += " beside the changes"
 		}
 		return nil, errcode.New(errcode.InvalidRequest, pkgName, "", "a model byte budget of "+strconv.Itoa(budget)+
 			" bytes cannot hold even "+what+" ("+strconv.Itoa(f.size(zero))+" bytes)")
@@ -197,16 +251,19 @@ func (f *fitter) set(k [nParts]int) {
 	p.Regions = o.Regions[:k[partRegions]:k[partRegions]]
 	p.TextShown = k[partText] == 1
 	p.Text, p.TextTruncated = "", false
+	if p.TextShown || p.View == ViewChanges {
+		p.TextTruncated = o.TextTruncated
+	}
 	if p.TextShown {
-		p.Text, p.TextTruncated = o.Text, o.TextTruncated
+		p.Text = o.Text
 	}
 	p.Extraction = nil
 	p.ExtractionOmitted = o.Extraction != nil && k[partExtraction] == 0
-	p.Omitted = Omitted{
-		Text:      1 - k[partText],
-		Regions:   len(o.Regions) - k[partRegions],
-		Inventory: len(o.Inventory) - k[partInventory],
-		Controls:  len(o.Controls) - k[partControls],
+	p.Omitted = Omitted{Inventory: len(o.Inventory) - k[partInventory]}
+	if p.View == ViewFull {
+		p.Omitted.Text = 1 - k[partText]
+		p.Omitted.Regions = len(o.Regions) - k[partRegions]
+		p.Omitted.Controls = len(o.Controls) - k[partControls]
 	}
 	if o.Extraction != nil {
 		p.Omitted.Rows = len(o.Extraction.Rows)
@@ -217,6 +274,11 @@ func (f *fitter) set(k [nParts]int) {
 			p.Extraction = &e
 		}
 	}
+}
+
+// appendOmittedCount writes one count member, key included.
+func appendOmittedCount(b []byte, key string, n int) []byte {
+	return strconv.AppendInt(append(b, key...), int64(n), 10)
 }
 
 // size is the length of the canonical projection showing k.
@@ -252,14 +314,20 @@ func (p *Projection) appendJSON(b []byte) []byte {
 	b = appendString(b, p.Artifact)
 	b = appendInventory(append(b, `,"inventory":`...), p.Inventory)
 	b = p.ViewScan.appendJSON(append(b, `,"view_scan":`...), true)
-	b = appendControls(append(b, `,"controls":`...), p.Controls, true)
-	b = append(b, `,"controls_omitted":`...)
-	b = strconv.AppendInt(b, int64(p.ControlsOmitted), 10)
-	b = appendRegions(append(b, `,"regions":`...), p.Regions, true)
-	b = append(b, `,"regions_omitted":`...)
-	b = strconv.AppendInt(b, int64(p.RegionsOmitted), 10)
-	if p.TextShown {
-		b = appendText(b, p.Text, p.TextTruncated)
+	switch p.View {
+	case ViewFull:
+		b = appendControls(append(b, `,"controls":`...), p.Controls, true)
+		b = appendOmittedCount(b, `,"controls_omitted":`, p.ControlsOmitted)
+		b = appendRegions(append(b, `,"regions":`...), p.Regions, true)
+		b = appendOmittedCount(b, `,"regions_omitted":`, p.RegionsOmitted)
+		if p.TextShown {
+			b = appendText(b, p.Text, p.TextTruncated)
+		}
+	case ViewChanges:
+		b = p.Changes.appendJSON(append(b, `,"changes":`...))
+		b = appendOmittedCount(b, `,"controls_omitted":`, p.ControlsOmitted)
+		b = appendOmittedCount(b, `,"regions_omitted":`, p.RegionsOmitted)
+		b = strconv.AppendBool(append(b, `,"text_truncated":`...), p.TextTruncated)
 	}
 	switch {
 	case p.Extraction != nil:

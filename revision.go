@@ -246,10 +246,11 @@ func ParseRegionRef(s string) (sequence uint64, n int, ok bool) {
 }
 
 // maxActionRef and maxRegionRef are the highest numbers a page view
-// publishes: one per listed control or region.
+// publishes: a live session's numbers grow past the records one view
+// lists (docs/reference.md#stable-numbers), up to limits.MaxRecordNumber.
 const (
-	maxActionRef = limits.MaxControls
-	maxRegionRef = limits.MaxRegions
+	maxActionRef = limits.MaxRecordNumber
+	maxRegionRef = limits.MaxRecordNumber
 )
 
 // parseRef parses <letter><sequence>.<n>, both decimal without leading

@@ -94,3 +94,15 @@ func (t *Tree) NodeByBackendID(id int64) (Node, bool) {
 	}
 	return Node{}, false
 }
+
+// BackendKey is what the source stored for n's backend node id, read
+// without asking the source: the id itself, or on a tree whose ids are read
+// on demand (BackendIDsOnDemand) the source's own key for the node, which
+// that source can turn into the node again in one call for many nodes. 0
+// when the source stored none.
+func (n Node) BackendKey() int64 {
+	if n.t == nil || n.t.backend == nil {
+		return 0
+	}
+	return n.t.backend[n.i]
+}

@@ -72,6 +72,13 @@ const (
 	MaxOptions = 32
 	// ProseUnits is the most page text, in UTF-16 code units, a page view keeps.
 	ProseUnits = 2048
+	// MaxRecordNumber is the highest number n of an action reference
+	// a<sequence>.<n> or a region reference g<sequence>.<n>: a live
+	// session keeps an element's number while it stays in its document
+	// and gives new elements higher ones (docs/reference.md#stable-numbers),
+	// so numbers pass the count of records one view lists, and stay below
+	// 2^31 so that every client reads them as a 32-bit integer.
+	MaxRecordNumber = 1<<31 - 1
 )
 
 // Live bounds (the command line's --timeout).

@@ -110,6 +110,9 @@ type ActOptions struct {
 	// When, when set, makes the observation that follows retake its
 	// snapshot until the condition holds or its deadline passes.
 	When *Condition
+	// View is how the caller gives the page view of the observation that
+	// follows (ReadOptions.View).
+	View domsnap.View
 }
 
 // ActResult is what an action led to.
@@ -451,7 +454,7 @@ func (s *Session) Act(ctx context.Context, expected, ref string, a Action, o Act
 	if err := Settle(ctx, o.Settle, o.Deadline); err != nil {
 		return res, sent(err)
 	}
-	obs, _, err := s.Observe(ctx, ReadOptions{When: o.When})
+	obs, _, err := s.Observe(ctx, ReadOptions{When: o.When, View: o.View})
 	if err != nil {
 		return res, sent(err)
 	}

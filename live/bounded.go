@@ -53,6 +53,14 @@ type BoundedCapture struct {
 	// in the main document past the capture's horizon. Nil when the driver
 	// cannot tell.
 	Find func(id int64) (node int, beyond bool)
+	// Identify tells the elements at indexes of Raw's tables apart from
+	// every other element of the document, the same way in every capture
+	// of it, in one call for all of them: an id for each (0 for an index
+	// it cannot tell), meaningful within space alone, which no backend
+	// node id's space (0) is. A session numbers the page view's records by
+	// them (numbering.go). Nil when the driver cannot; the backend ids are
+	// read instead, one call each.
+	Identify func(ctx context.Context, indexes []int) (space int64, ids []int64, err error)
 	// Close ends the observation's use of the capture and returns the first
 	// error Resolve or Find met until then; both still answer afterwards,
 	// while the page keeps the capture's nodes (the walker keeps those of
@@ -138,7 +146,7 @@ func (p *Page) captureBounded(ctx context.Context, budget int, again bool) (*Bou
 		h.close()
 		return nil, err
 	}
-	return &BoundedCapture{Raw: raw, Hosts: hosts, Resolve: h.resolve, Find: h.find, Close: h.close}, nil
+	return &BoundedCapture{Raw: raw, Hosts: hosts, Resolve: h.resolve, Find: h.find, Identify: h.identify, Close: h.close}, nil
 }
 
 // candidate is a custom element with children, which may host a closed
@@ -595,6 +603,49 @@ func (h *nodeHandles) resolve(i int) int64 {
 		return err
 	})
 	return id
+}
+
+// identifyJS numbers the nodes of a capture the walker kept, in its world:
+// each node keeps the serial number it was first given, as a property under
+// a symbol of that world, which no other world's script can see (each has
+// its own wrappers of the page's nodes) and which keeps the wrapper, and so
+// the number, as long as the node lives. Numbers grow from 1 in the world,
+// which lives as long as its document. An index the capture does not hold
+// gives 0; nodes the walker no longer keeps make it throw.
+const identifyJS = `((a, want) => {
+	if (a === undefined) throw new Error('gone');
+	const g = globalThis, key = g.__domsnapSerialKey || (g.__domsnapSerialKey = Symbol('domsnap'));
+	let next = g.__domsnapSerialNext || 0;
+	const out = want.map((i) => {
+		const n = a[i];
+		if (!n) return 0;
+		if (n[key] === undefined) n[key] = ++next;
+		return n[key];
+	});
+	g.__domsnapSerialNext = next;
+	return out;
+})`
+
+// identify is BoundedCapture.Identify: the walker's serial numbers of the
+// capture's nodes at indexes, within the space of the walker's world, in
+// one protocol call whatever their number.
+func (h *nodeHandles) identify(ctx context.Context, indexes []int) (int64, []int64, error) {
+	list := make([]string, len(indexes))
+	for k, i := range indexes {
+		list[k] = strconv.Itoa(i)
+	}
+	expr := identifyJS + "(" + h.keptNodes() + ", [" + strings.Join(list, ",") + "])"
+	ctx, cancel := withDeadline(ctx)
+	defer cancel()
+	r, err := h.p.client.Runtime.Evaluate(ctx, runtime.NewEvaluateArgs(expr).SetContextID(h.world).SetReturnByValue(true))
+	if err != nil {
+		return 0, nil, callError(ctx, "Runtime.evaluate (numbering the page's elements)", err)
+	}
+	var ids []int64
+	if r.ExceptionDetails != nil || json.Unmarshal(r.Result.Value, &ids) != nil || len(ids) != len(indexes) {
+		return 0, nil, errcode.New(errcode.CaptureFailed, pkg, "", "the walker's nodes could not be numbered")
+	}
+	return int64(h.world), ids, nil
 }
 
 // findJS is called on a node in the walker's world with a capture id: the

@@ -92,10 +92,13 @@ func nextBudget(b, held, bound int) (int, error) {
 // captureBoundedTree takes one bounded capture and builds its tree. The
 // returned closer ends the capture (BoundedCapture.Close) once nothing
 // reads the tree's backend ids any more, and reports a failure to find one.
-func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, budget int, again bool) (json.RawMessage, *domtree.Tree, func() error, error) {
+// The identifier tells the tree's elements apart across the document's
+// captures: by the capture's Identify, in one call for all of them, or
+// else by their backend ids, one call each.
+func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, budget int, again bool) (json.RawMessage, *domtree.Tree, func() error, identifier, error) {
 	c, err := bs.captureBounded(ctx, budget, again)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	closer := c.Close
 	if closer == nil {
@@ -104,7 +107,19 @@ func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, budget int, 
 	t, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve, c.Find)
 	if err != nil {
 		closer()
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return c.Raw, t, closer, nil
+	identify := identifier(backendIdentity)
+	if c.Identify != nil {
+		identify = func(ctx context.Context, nodes []domtree.Node) (int64, []int64, error) {
+			// A bounded tree's key of a node is its index in the
+			// capture plus one (capture.DecodeBounded).
+			idx := make([]int, len(nodes))
+			for i, n := range nodes {
+				idx[i] = int(n.BackendKey()) - 1
+			}
+			return c.Identify(ctx, idx)
+		}
+	}
+	return c.Raw, t, closer, identify, nil
 }

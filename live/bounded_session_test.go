@@ -28,6 +28,8 @@ type boundedTab struct {
 	horizons []int
 	closed   int
 	resolved int
+	// identified counts the calls to number the capture's elements.
+	identified int
 }
 
 // captureBounded writes the page's first horizon nodes as the walker
@@ -37,33 +39,30 @@ func (b *boundedTab) captureBounded(ctx context.Context, horizon int, again bool
 	if b.whole {
 		return nil, errWholePage
 	}
-	type node struct {
-		parent, typ int
-		name, value string
-		attrs       []string
-		display     string
+	nodes := []capNode{{parent: -1, typ: 9, name: "#document"}, {parent: 0, typ: 1, name: "HTML", display: "block"}, {parent: 1, typ: 1, name: "BODY", display: "block"}}
+	text := func(parent int, s string) {
+		nodes = append(nodes, capNode{parent: parent, typ: 3, name: "#text", value: s})
 	}
-	nodes := []node{{-1, 9, "#document", "", nil, ""}, {0, 1, "HTML", "", nil, "block"}, {1, 1, "BODY", "", nil, "block"}}
 	filler := func(n int) {
 		for i := 0; i < n; i++ {
-			nodes = append(nodes, node{2, 1, "P", "", nil, "block"})
-			nodes = append(nodes, node{len(nodes) - 1, 3, "#text", "filler " + strconv.Itoa(i), nil, ""})
+			nodes = append(nodes, capNode{parent: 2, typ: 1, name: "P", display: "block"})
+			text(len(nodes)-1, "filler "+strconv.Itoa(i))
 		}
 	}
 	for i := 0; i < b.links; i++ {
-		nodes = append(nodes, node{2, 1, "A", "", []string{"href", "#" + strconv.Itoa(i)}, "inline"})
-		nodes = append(nodes, node{len(nodes) - 1, 3, "#text", "link " + strconv.Itoa(i), nil, ""})
+		nodes = append(nodes, capNode{parent: 2, typ: 1, name: "A", attrs: []string{"href", "#" + strconv.Itoa(i)}, display: "inline"})
+		text(len(nodes)-1, "link "+strconv.Itoa(i))
 	}
 	filler(b.before)
 	table := len(nodes)
-	nodes = append(nodes, node{2, 1, "TABLE", "", nil, "table"})
+	nodes = append(nodes, capNode{parent: 2, typ: 1, name: "TABLE", display: "table"})
 	for r := 0; r < 3; r++ {
 		tr := len(nodes)
-		nodes = append(nodes, node{table, 1, "TR", "", nil, "table-row"})
+		nodes = append(nodes, capNode{parent: table, typ: 1, name: "TR", display: "table-row"})
 		for c := 0; c < 2; c++ {
 			td := len(nodes)
-			nodes = append(nodes, node{tr, 1, "TD", "", nil, "table-cell"})
-			nodes = append(nodes, node{td, 3, "#text", "r" + strconv.Itoa(r) + "c" + strconv.Itoa(c), nil, ""})
+			nodes = append(nodes, capNode{parent: tr, typ: 1, name: "TD", display: "table-cell"})
+			text(td, "r"+strconv.Itoa(r)+"c"+strconv.Itoa(c))
 		}
 	}
 	filler(b.after)
@@ -71,47 +70,22 @@ func (b *boundedTab) captureBounded(ctx context.Context, horizon int, again bool
 	if len(nodes) > horizon {
 		nodes = nodes[:horizon]
 	}
-	strs := []string{}
-	idx := map[string]int{}
-	str := func(s string) int {
-		if i, ok := idx[s]; ok {
-			return i
-		}
-		idx[s] = len(strs)
-		strs = append(strs, s)
-		return len(strs) - 1
-	}
-	var parent, typ, name, value, lnode []int
-	var attrs, styles [][]int
-	for i, n := range nodes {
-		parent, typ, name = append(parent, n.parent), append(typ, n.typ), append(name, str(n.name))
-		v := -1
-		if n.typ == 3 {
-			v = str(n.value)
-		}
-		a := []int{}
-		for _, x := range n.attrs {
-			a = append(a, str(x))
-		}
-		value, attrs = append(value, v), append(attrs, a)
-		if n.display != "" {
-			lnode, styles = append(lnode, i), append(styles, []int{str(n.display), str("visible")})
-		}
-	}
-	doc := map[string]any{
-		"documents": []any{map[string]any{
-			"nodes":  map[string]any{"parentIndex": parent, "nodeType": typ, "nodeName": name, "nodeValue": value, "attributes": attrs},
-			"layout": map[string]any{"nodeIndex": lnode, "styles": styles},
-		}},
-		"strings": strs,
-		"horizon": map[string]bool{"cut": cut, "labelsBeyond": false},
-	}
-	raw, err := json.Marshal(doc)
+	raw, err := captureTables(nodes, false, map[string]any{"horizon": map[string]bool{"cut": cut, "labelsBeyond": false}})
 	if err != nil {
 		return nil, err
 	}
 	resolve := func(i int) int64 { b.resolved++; return int64(i) + 100 }
-	return &BoundedCapture{Raw: raw, Resolve: resolve, Close: func() error { b.closed++; return nil }}, nil
+	// The page is the same in every capture, so a node's index tells it
+	// apart.
+	identify := func(_ context.Context, idx []int) (int64, []int64, error) {
+		b.identified++
+		ids := make([]int64, len(idx))
+		for k, i := range idx {
+			ids[k] = int64(i) + 1000
+		}
+		return 7, ids, nil
+	}
+	return &BoundedCapture{Raw: raw, Resolve: resolve, Identify: identify, Close: func() error { b.closed++; return nil }}, nil
 }
 
 var boundedReq = domsnap.Request{Kind: aria.Table, Index: 0, RowLimit: 5,
@@ -236,7 +210,8 @@ func TestNextBudget(t *testing.T) {
 
 // TestBoundedObservationReadsNoIDs: an observation of a bounded capture
 // asks the page for no backend node id, however many controls it lists:
-// each would cost protocol calls. Acting on one asks for its id alone.
+// each would cost protocol calls. Its records are numbered by one call for
+// all of them. Acting on one asks for its id alone.
 func TestBoundedObservationReadsNoIDs(t *testing.T) {
 	tab := &boundedTab{links: 40, before: 10, after: 10}
 	s, _ := NewSession(tab, SessionOptions{})
@@ -244,8 +219,8 @@ func TestBoundedObservationReadsNoIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.Controls) != 40 || tab.resolved != 0 {
-		t.Fatalf("%d controls, %d ids asked", len(o.Controls), tab.resolved)
+	if len(o.Controls) != 40 || tab.resolved != 0 || tab.identified != 1 {
+		t.Fatalf("%d controls, %d ids asked, %d numberings", len(o.Controls), tab.resolved, tab.identified)
 	}
 	at, err := o.ActionTarget(o.Controls[4].Ref)
 	// The fifth link is node 3+2*4 = 11 of the capture.

@@ -44,6 +44,21 @@
 // publishes nothing and invalidates the previous observation: its revision
 // answers stale_revision from then on.
 //
+// # Numbers and changes
+//
+// The session numbers its page views' records so that an element keeps
+// the number n of its references within one document, and a new element
+// takes one above every number the document used
+// (docs/reference.md#stable-numbers, numbering.go). It tells the elements
+// apart by what the capture gives: a whole capture's backend node ids, or
+// the serial numbers the bounded walker keeps on the nodes in its isolated
+// world, read for all of a view's records in one protocol call. The book of
+// numbers is kept only once the observation is published. With
+// ReadOptions.View or ActOptions.View set to domsnap.ViewChanges, the
+// observation's Changes tell its page view against the latest observation
+// of the same document taken with a view to give
+// (docs/reference.md#answers-that-cost-what-changed).
+//
 // # Security
 //
 // The browser runs headless with a fresh profile in a temporary directory

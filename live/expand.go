@@ -27,8 +27,8 @@ func (s *Session) observeExpanded(ctx context.Context, opts ReadOptions) (*domsn
 	}
 	spec := opts.spec()
 	spec.expected, spec.region = ex.Revision, ex.Ref
-	obs, snap, err := s.observeCompute(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked, from *domsnap.Observation) (*domsnap.Observation, error) {
-		return domsnap.ObserveExpanded(t, rev, q, domsnap.Expansion{From: from, Region: ex.Ref})
+	obs, snap, err := s.observeCompute(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked, from *domsnap.Observation, num domsnap.Numbering) (*domsnap.Observation, error) {
+		return domsnap.ObserveNumbered(t, rev, q, &domsnap.Expansion{From: from, Region: ex.Ref}, num)
 	})
 	if err != nil {
 		return nil, nil, err

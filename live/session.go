@@ -78,6 +78,13 @@ type Session struct {
 	// when the latest publication computed no page view (Capture,
 	// Extract).
 	last *domsnap.Observation
+	// numbers keeps the numbers of the current document's elements, so
+	// that an element keeps its references' number n (numbering.go).
+	numbers numberBook
+	// base is the latest observation of the current document taken with
+	// a page view to give (ViewFull or ViewChanges): the one changes are
+	// told against. nil when there is none.
+	base *domsnap.Observation
 	// captures counts the snapshots asked of the driver, so tests can
 	// assert how many a read took.
 	captures uint64
@@ -195,6 +202,14 @@ type ReadOptions struct {
 	// nothing, so a request needs no expected revision; one that names a
 	// revision is checked, and refused as another session's.
 	Once bool
+	// View says how the caller gives the page view on
+	// (docs/reference.md#answers-that-cost-what-changed). With
+	// domsnap.ViewChanges the observation's Changes tell its page view
+	// against the latest observation of the same document taken with a
+	// view to give (full or changes), when there is one. An observation
+	// taken with domsnap.ViewNone is never what later changes are told
+	// against, since its page view was not given. Only Observe takes it.
+	View domsnap.View
 }
 
 // Region names a region of the session's latest observation by the
@@ -208,7 +223,7 @@ type Region struct {
 }
 
 func (o ReadOptions) spec() observeSpec {
-	return observeSpec{req: o.Query, once: o.Once, cond: o.When}
+	return observeSpec{req: o.Query, once: o.Once, cond: o.When, view: o.View}
 }
 
 // Capture takes and publishes an observation for its snapshot alone (to
@@ -246,7 +261,7 @@ func (s *Session) extractWith(ctx context.Context, spec observeSpec) (*domsnap.R
 	spec.req = q
 	spec.budget = ExtractBudget
 	var res *domsnap.Result
-	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked, _ *domsnap.Observation) (*domsnap.Observation, error) {
+	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked, _ *domsnap.Observation, _ domsnap.Numbering) (*domsnap.Observation, error) {
 		var err error
 		res, err = domsnap.Extract(t, rev, q)
 		return nil, err
@@ -284,6 +299,8 @@ type observeSpec struct {
 	// budget is the first budget of a bounded capture; 0 means
 	// DefaultBudget (bounded_session.go).
 	budget int
+	// view is how the page view will be given (ReadOptions.View).
+	view domsnap.View
 }
 
 // computeFunc computes what an observation is taken for, on the new tree
@@ -291,10 +308,12 @@ type observeSpec struct {
 // of its expected revision: that was checked against the previous
 // observation, and the result belongs to the new one. req is nil when the
 // observation has no request. from is the latest published observation
-// (nil when none has a page view), which an expansion anchors at. It
-// returns the observation it computed, nil when it computed none (an
-// extraction alone), which becomes the session's latest once published.
-type computeFunc func(t *domtree.Tree, rev string, req *domsnap.Checked, from *domsnap.Observation) (*domsnap.Observation, error)
+// (nil when none has a page view), which an expansion anchors at. num
+// numbers a page view's records so that the document's elements keep
+// their numbers. It returns the observation it computed, nil when it
+// computed none (an extraction alone), which becomes the session's latest
+// once published.
+type computeFunc func(t *domtree.Tree, rev string, req *domsnap.Checked, from *domsnap.Observation, num domsnap.Numbering) (*domsnap.Observation, error)
 
 // observeWith is the one atomic observation, in three steps under the
 // session lock: admit (the request, the expected revision and the region
@@ -359,6 +378,7 @@ func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute com
 	s.pubNav = r.nav
 	s.invalid = false
 	s.last = r.obs
+	s.publishView(r, spec.view)
 	return &Snapshot{Revision: r.rev, Tree: r.tree, scrubbed: scrubbed, ComputedStyles: r.styles, CapturedAt: r.at, Browser: s.opts.Browser, Partial: r.tree.Partial()}, r.nav, nil
 }
 
@@ -428,6 +448,12 @@ type reading struct {
 	// tree's backend ids are no longer read.
 	closeBounded func() error
 
+	// identify tells the elements of the capture in hand apart
+	// (numbering.go); plan is the numbering of the observation computed on
+	// it, kept in the session's book once published.
+	identify identifier
+	plan     *numberPlan
+
 	// nav is the navigation count the capture in hand was taken at.
 	nav    uint64
 	styles []string
@@ -473,7 +499,7 @@ func (r *reading) read(ctx context.Context) error {
 			}
 			continue
 		}
-		if err := r.computeOn(); err != nil {
+		if err := r.computeOn(ctx); err != nil {
 			return err
 		}
 		if r.tree.HorizonReached() {
@@ -490,15 +516,17 @@ func (r *reading) read(ctx context.Context) error {
 // navigated since the reading's navigation count was read.
 func (r *reading) take(ctx context.Context) error {
 	r.s.captures++
+	r.identify = backendIdentity
 	var err error
 	if r.bounded {
 		r.endBounded()
-		r.raw, r.tree, r.closeBounded, err = captureBoundedTree(ctx, r.bs, r.budget, r.regrow)
+		r.raw, r.tree, r.closeBounded, r.identify, err = captureBoundedTree(ctx, r.bs, r.budget, r.regrow)
 		if errors.Is(err, errWholePage) {
 			// Content-visibility content only the whole snapshot reads as
 			// the page holds it: this observation takes that, now and on
 			// any retake.
 			r.bounded = false
+			r.identify = backendIdentity
 			r.s.captures++
 			r.raw, err = r.snapper.captureSnapshot(ctx, r.styles)
 		}
@@ -535,8 +563,9 @@ func (r *reading) take(ctx context.Context) error {
 }
 
 // computeOn runs the computation, if any, on the capture in hand, under the
-// revision it will be published with.
-func (r *reading) computeOn() error {
+// revision it will be published with, numbering its page view's records
+// by the session's book.
+func (r *reading) computeOn(ctx context.Context) error {
 	rev, err := domsnap.LiveRevision(r.s.id, r.nav, r.s.seq+1)
 	if err != nil {
 		return err
@@ -549,7 +578,23 @@ func (r *reading) computeOn() error {
 	if req != nil {
 		req = req.WithoutExpectedRevision()
 	}
-	if r.obs, err = r.compute(r.tree, rev, req, r.from); err != nil {
+	r.plan = nil
+	num := func(controls, regions []domtree.Node) ([]int, []int, error) {
+		space, ids, err := r.identify(ctx, append(append([]domtree.Node{}, controls...), regions...))
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(ids) != len(controls)+len(regions) {
+			return nil, nil, errcode.New(errcode.CaptureFailed, pkg, "", "the page's elements could not be told apart")
+		}
+		p, err := r.s.numbers.plan(r.nav, space, ids[:len(controls)], ids[len(controls):])
+		if err != nil {
+			return nil, nil, err
+		}
+		r.plan = p
+		return p.controlNums, p.regionNum, nil
+	}
+	if r.obs, err = r.compute(r.tree, rev, req, r.from, num); err != nil {
 		return err
 	}
 	// The computation has read every id it needed.
@@ -581,14 +626,14 @@ func (r *reading) endBounded() error {
 // computed by compute (nil: the whole page's, domsnap.Observe).
 func (s *Session) observeCompute(ctx context.Context, spec observeSpec, compute computeFunc) (*domsnap.Observation, *Snapshot, error) {
 	if compute == nil {
-		compute = func(t *domtree.Tree, rev string, q *domsnap.Checked, _ *domsnap.Observation) (*domsnap.Observation, error) {
-			return domsnap.Observe(t, rev, q)
+		compute = func(t *domtree.Tree, rev string, q *domsnap.Checked, _ *domsnap.Observation, num domsnap.Numbering) (*domsnap.Observation, error) {
+			return domsnap.ObserveNumbered(t, rev, q, nil, num)
 		}
 	}
 	var obs *domsnap.Observation
-	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked, from *domsnap.Observation) (*domsnap.Observation, error) {
+	snap, _, err := s.observeWith(ctx, spec, func(t *domtree.Tree, rev string, q *domsnap.Checked, from *domsnap.Observation, num domsnap.Numbering) (*domsnap.Observation, error) {
 		var err error
-		obs, err = compute(t, rev, q, from)
+		obs, err = compute(t, rev, q, from, num)
 		return obs, err
 	})
 	if err != nil {

@@ -23,6 +23,7 @@ type actArgs struct {
 	Option           string    `json:"option"`
 	Key              string    `json:"key"`
 	Wait             *waitArgs `json:"wait"`
+	View             string    `json:"view"`
 	ModelBytes       int       `json:"model_bytes"`
 }
 
@@ -63,7 +64,8 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	deadline := time.Now().Add(plan.timeout)
 	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
 	defer cancel()
-	opts := live.ActOptions{Deadline: deadline, Settle: plan.settle, When: plan.condition(deadline)}
+	view := viewOf(a.View, actView)
+	opts := live.ActOptions{Deadline: deadline, Settle: plan.settle, When: plan.condition(deadline), View: view}
 	if a.Wait != nil && a.Wait.Until != "" {
 		opts.Until, opts.UntilSet = plan.until, true
 	}
@@ -79,7 +81,7 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 			suffix += `,"load_complete":false`
 		}
 	}
-	out, err := s.save(ss, res.Observation, budget, suffix)
+	out, err := s.save(ss, res.Observation, view, budget, suffix)
 	if err != nil && res.Outcome != live.OutcomeUnchanged {
 		// The page may have changed under the last observation.
 		return nil, &live.SentError{Err: err}

@@ -72,6 +72,10 @@ func TestToolSchemasWithAjv(t *testing.T) {
 	answer("snapshot_observe", map[string]any{"path": "page.html"})
 	cur := parse(t, answer("browser_observe", map[string]any{}))
 	answer("browser_act", map[string]any{"expected_revision": cur.Revision, "action": "scroll"})
+	// The page view as changes, and none at all.
+	ch := parse(t, answer("browser_observe", map[string]any{"view": "changes"}))
+	none := parse(t, answer("browser_act", map[string]any{"expected_revision": ch.Revision, "action": "scroll", "view": "none"}))
+	answer("browser_act", map[string]any{"expected_revision": none.Revision, "action": "scroll", "view": "changes"})
 	answer("snapshot_observe", map[string]any{"path": "page.html", "extract": map[string]any{"kind": "table", "index": 0, "fields": []any{map[string]any{"name": "a", "column": 0, "type": "string"}}}})
 	// Error bodies are not answers.
 	for _, c := range []struct {
@@ -97,6 +101,9 @@ func TestToolSchemasWithAjv(t *testing.T) {
 		{"browser_navigate", `{"url":"http://127.0.0.1/","wait":{"timeout_ms":300001}}`, false},
 		{"browser_navigate", `{"href":"http://127.0.0.1/"}`, false},
 		{"browser_observe", `{}`, true},
+		{"browser_observe", `{"view":"changes"}`, true},
+		{"browser_observe", `{"view":"diff"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"scroll","view":"none"}`, true},
 		{"browser_observe", `{"extract":{"kind":"table","index":0,"fields":[{"name":"a","column":0,"type":"string"}]}}`, false},
 		{"browser_observe", `{"extract":{"expected_revision":"r1.0123456789abcdef.n1.o1","kind":"table","index":0,"fields":[{"name":"a","column":0,"type":"string"}]},"wait":{}}`, false},
 		{"browser_artifact", `{"artifact":"sha256:` + strings.Repeat("f", 64) + `"}`, true},

@@ -62,7 +62,7 @@ func BenchmarkAgentTools(b *testing.B) {
 	}
 	defer cs.Close()
 	callJSON := func(name string, args map[string]any) []byte {
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: wholeView(name, args)})
 		if err != nil {
 			b.Fatal(err)
 		}

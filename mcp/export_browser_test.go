@@ -21,3 +21,6 @@ func SessionTab(srv *Server) *live.Page {
 	p, _ := sessions[0].current()
 	return p
 }
+
+// WholeView is wholeView for the external browser tests' calls.
+var WholeView = wholeView

@@ -243,7 +243,7 @@ func TestHostedSessionLock(t *testing.T) {
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: wholeView(name, args)})
 			var r result
 			r.err = err
 			if err == nil {

@@ -103,7 +103,7 @@ type outcome struct {
 func invoke(cs *sdk.ClientSession, name string, args map[string]any) outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: mcp.WholeView(name, args)})
 	if err != nil {
 		return outcome{err: err}
 	}

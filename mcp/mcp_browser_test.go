@@ -166,11 +166,14 @@ func (s *server) browserPID(t *testing.T) int {
 	return 0
 }
 
+// call calls a tool. The tests read whole page views: browser_observe and
+// browser_act are asked for the full view unless the call names a view
+// (the default itself is tested with the client's own calls).
 func (s *server) call(t *testing.T, name string, args map[string]any) *sdk.CallToolResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: mcp.WholeView(name, args)})
 	if err != nil {
 		t.Fatalf("%s: %v (stderr %q)", name, err, s.stderr.String())
 	}

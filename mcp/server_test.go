@@ -63,6 +63,9 @@ func call(t *testing.T, cs *sdk.ClientSession, name string, args any) *sdk.CallT
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
+	if m, ok := args.(map[string]any); ok {
+		args = wholeView(name, m)
+	}
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
@@ -532,4 +535,22 @@ func TestDefaultStateDir(t *testing.T) {
 	if d, _ := DefaultStateDir(); d != "/home/u/.local/state/domsnap" {
 		t.Fatal(d)
 	}
+}
+
+// wholeView asks browser_observe and browser_act for the full page view
+// when args names no view: the tests that read controls and text read
+// them whole, whatever the tools' default.
+func wholeView(name string, args map[string]any) map[string]any {
+	if name != "browser_observe" && name != "browser_act" || args == nil {
+		return args
+	}
+	if _, ok := args["view"]; ok {
+		return args
+	}
+	out := make(map[string]any, len(args)+1)
+	for k, v := range args {
+		out[k] = v
+	}
+	out["view"] = "full"
+	return out
 }

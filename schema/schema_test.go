@@ -728,8 +728,8 @@ func TestSchemaNumbersMatchLimits(t *testing.T) {
 		{schema.Observation, "/$defs/name/maxLength", limits.CellUnits},
 		{schema.Observation, "/$defs/text/maxLength", limits.ProseUnits},
 		{schema.Observation, "/$defs/region/properties/level/maximum", limits.MaxSafeInteger},
-		{schema.Observation, "/$defs/action_ref/pattern", "^a(0|[1-9][0-9]{0,19})\\.[1-9][0-9]{0," + strconv.Itoa(len(strconv.Itoa(limits.MaxControls))-1) + "}$"},
-		{schema.Observation, "/$defs/region_ref/pattern", "^g(0|[1-9][0-9]{0,19})\\.[1-9][0-9]{0," + strconv.Itoa(len(strconv.Itoa(limits.MaxRegions))-1) + "}$"},
+		{schema.Observation, "/$defs/action_ref/pattern", "^a(0|[1-9][0-9]{0,19})\\.[1-9][0-9]{0," + strconv.Itoa(len(strconv.Itoa(limits.MaxRecordNumber))-1) + "}$"},
+		{schema.Observation, "/$defs/region_ref/pattern", "^g(0|[1-9][0-9]{0,19})\\.[1-9][0-9]{0," + strconv.Itoa(len(strconv.Itoa(limits.MaxRecordNumber))-1) + "}$"},
 		{schema.Projection, "/properties/omitted/properties/regions/maximum", limits.MaxRegions},
 		{schema.Projection, "/properties/omitted/properties/controls/maximum", limits.MaxControls},
 	} {
@@ -742,6 +742,64 @@ func TestSchemaNumbersMatchLimits(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s %s is %v, want %v", c.file, c.ptr, got, c.want)
+		}
+	}
+}
+
+// TestViewModesValidate: a projection giving its page view as changes, or
+// giving none, validates; one that gives both controls and changes, or
+// changes without what they are told against, or a number no reference
+// has, is refused.
+func TestViewModesValidate(t *testing.T) {
+	s := schemas(t)
+	observe := func(page, rev string) *domsnap.Observation {
+		tree, _, err := snapshot.ParseHTML([]byte(page), snapshot.HTMLOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := domsnap.Observe(tree, rev, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	links := strings.Repeat(`<a href=/>A link that stays</a>`, 20)
+	prev := observe(`<h2>T</h2>`+links+`<button>Go</button><button>Stop</button>`, "r1.ab12.n1.o1")
+	cur := observe(`<h2>T</h2>`+links+`<button>Gone</button><p>more text</p>`, "r1.ab12.n1.o2")
+	c, err := cur.ChangesSince(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := domsnap.ProjectView(cur, limits.ModelBytes, domsnap.ViewChanges, c)
+	if err != nil || changes.View != domsnap.ViewChanges {
+		t.Fatalf("%v %s", err, changes.Canonical())
+	}
+	none, err := domsnap.ProjectView(cur, limits.ModelBytes, domsnap.ViewNone, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range [][]byte{changes.Canonical(), none.Canonical()} {
+		if err := s[schema.Projection].Validate(instance(t, doc)); err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+	}
+	full, _ := domsnap.Project(cur, limits.ModelBytes)
+	for _, c := range []struct {
+		name   string
+		doc    []byte
+		change func(m map[string]any)
+	}{
+		{"controls beside changes", changes.Canonical(), func(m map[string]any) { m["controls"] = []any{} }},
+		{"changes without since", changes.Canonical(), func(m map[string]any) { delete(obj(m["changes"]), "since") }},
+		{"a removed number 0", changes.Canonical(), func(m map[string]any) { obj(m["changes"])["controls_removed"] = []any{0} }},
+		{"a removed number past 2^31", changes.Canonical(), func(m map[string]any) { obj(m["changes"])["controls_removed"] = []any{1 << 31} }},
+		{"changes without text_truncated", changes.Canonical(), func(m map[string]any) { delete(m, "text_truncated") }},
+		{"no view with a count", none.Canonical(), func(m map[string]any) { m["controls_omitted"] = 0 }},
+		{"no view with text_truncated", none.Canonical(), func(m map[string]any) { m["text_truncated"] = false }},
+		{"controls without regions", full.Canonical(), func(m map[string]any) { delete(m, "regions") }},
+	} {
+		if valid(s[schema.Projection], mutate(t, c.doc, c.change)) {
+			t.Errorf("%s accepted", c.name)
 		}
 	}
 }

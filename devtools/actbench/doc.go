@@ -10,7 +10,15 @@
 //   - filter: open the filter form, choose a color, check "In stock only",
 //     click Apply;
 //   - details: open the item list and follow the Details link of its 4th
-//     row.
+//     row;
+//   - catalog: open the catalog and read its 45 rows over 3 pages, which
+//     its Next button draws into the same document;
+//   - admin-pages: open the back office's changelist and read its rows over
+//     3 pages, following Next;
+//   - admin-add: fill the back office's add form (type, select, type,
+//     select, check, type) and Save;
+//   - admin-delete: tick two rows of the changelist, choose the delete
+//     action, Go, and confirm with "Yes, I'm sure".
 //
 // domsnap acts with browser_act and reads each answer's page view (its
 // text holds the rows); Playwright MCP makes one call per action plus one
@@ -28,6 +36,13 @@
 //	go build -o /tmp/domsnap ./cmd/domsnap
 //	cd devtools && go run ./actbench -domsnap /tmp/domsnap \
 //	    -playwright /tmp/pw/node_modules/@playwright/mcp/cli.js
+//
+// Without -playwright only domsnap runs. -view full|changes|none names the
+// view domsnap's browser_observe and browser_act calls ask for (default:
+// none named, the server's default); the agent keeps the page view it was
+// given and applies each answer's changes to it, as an agent would, to find
+// the controls it acts on. The back office keeps what a task deleted for
+// the rest of the run, so that task's bytes move a little between runs.
 //
 // Playwright runs the system Chromium (-chromium, default /usr/bin/chromium)
 // headless in an isolated profile. -runs N repeats every task (default 3);

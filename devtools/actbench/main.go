@@ -26,9 +26,10 @@ func main() {
 	chromium := flag.String("chromium", "/usr/bin/chromium", "the Chromium binary both servers run")
 	runs := flag.Int("runs", 3, "how many times each task runs")
 	flag.StringVar(&dumpDir, "dump", "", "write every answer of the first run into this folder, to read them")
+	flag.StringVar(&dsView, "view", "", "the view domsnap's browser_observe and browser_act calls ask for: full, changes or none (default: the server's)")
 	flag.Parse()
-	if *domsnap == "" || *playwright == "" || *runs < 1 {
-		fmt.Fprintln(os.Stderr, "usage: actbench -domsnap BIN -playwright CLI.JS [-chromium BIN] [-runs N]")
+	if _, ok := map[string]bool{"": true, "full": true, "changes": true, "none": true}[dsView]; *domsnap == "" || *runs < 1 || !ok {
+		fmt.Fprintln(os.Stderr, "usage: actbench -domsnap BIN [-playwright CLI.JS] [-chromium BIN] [-runs N] [-view full|changes|none]")
 		os.Exit(2)
 	}
 	if err := run(*domsnap, *playwright, *chromium, *runs); err != nil {
@@ -40,12 +41,18 @@ func main() {
 // dumpDir, when set, receives every answer of the first run.
 var dumpDir string
 
+// dsView is the view domsnap's observe and act calls name, "" for none.
+var dsView string
+
 // agent is one server, its client session, and what the current task got.
 type agent struct {
 	name  string
 	cs    *sdk.ClientSession
 	bytes int
 	calls int
+	// view is domsnap's page view as the agent holds it: the latest answer
+	// with a full view, with every answer of changes since applied to it.
+	view page
 	// task and run name the answers written to dumpDir.
 	task string
 	run  int
@@ -107,6 +114,9 @@ func run(domsnapBin, playwrightCLI, chromium string, runs int) error {
 		{"playwright", exec.Command("node", playwrightCLI, "--headless", "--isolated", "--no-sandbox", "--executable-path", chromium,
 			"--output-dir", profile+"/pw"), playwrightTasks},
 	}
+	if playwrightCLI == "" {
+		servers = servers[:1]
+	}
 	type row struct {
 		server, task string
 		bytes, calls int
@@ -164,12 +174,14 @@ func run(domsnapBin, playwrightCLI, chromium string, runs int) error {
 type page struct {
 	Revision string
 	Text     string
-	Controls []struct {
-		Ref, Role, Name string
-		In              *struct {
-			Kind     string
-			Position int
-		}
+	Controls []dsControl
+	// Changes is the page view told as changes since an earlier answer;
+	// dsPage applies them, so a task reads Controls and Text.
+	Changes *struct {
+		Since           string
+		Controls        []dsControl
+		ControlsRemoved []int `json:"controls_removed"`
+		Text            *string
 	}
 	Extraction *struct {
 		Rows []struct {
@@ -179,10 +191,68 @@ type page struct {
 	}
 }
 
+type dsControl struct {
+	Ref, Role, Name string
+	In              *struct {
+		Kind     string
+		Position int
+	}
+}
+
 func decodePage(text string) (page, error) {
 	var p page
 	err := json.Unmarshal([]byte(text), &p)
 	return p, err
+}
+
+// refNumber splits an action reference a<sequence>.<n>.
+func refNumber(ref string) (seq, n string) {
+	seq, n, _ = strings.Cut(strings.TrimPrefix(ref, "a"), ".")
+	return seq, n
+}
+
+// applyChanges gives p the page view of held with p's changes applied: the
+// controls held keep their numbers under p's sequence, those removed go,
+// those changed or added come in; the text is p's when it changed.
+func applyChanges(held, p page) (page, error) {
+	c := p.Changes
+	if c.Since != held.Revision {
+		return page{}, fmt.Errorf("changes since %s, the view held is %s", c.Since, held.Revision)
+	}
+	seq := p.Revision[strings.LastIndex(p.Revision, ".o")+2:]
+	gone := map[string]bool{}
+	for _, n := range c.ControlsRemoved {
+		gone[fmt.Sprint(n)] = true
+	}
+	changed := map[string]dsControl{}
+	for _, x := range c.Controls {
+		_, n := refNumber(x.Ref)
+		changed[n] = x
+	}
+	p.Controls = nil
+	for _, x := range held.Controls {
+		_, n := refNumber(x.Ref)
+		if gone[n] {
+			continue
+		}
+		if y, ok := changed[n]; ok {
+			x = y
+			delete(changed, n)
+		}
+		x.Ref = "a" + seq + "." + n
+		p.Controls = append(p.Controls, x)
+	}
+	for _, x := range c.Controls {
+		if _, n := refNumber(x.Ref); changed[n].Ref != "" {
+			p.Controls = append(p.Controls, x)
+		}
+	}
+	p.Text = held.Text
+	if c.Text != nil {
+		p.Text = *c.Text
+	}
+	p.Changes = nil
+	return p, nil
 }
 
 // ref finds a control by role and name.
@@ -195,12 +265,41 @@ func (p page) ref(role, name string) (string, error) {
 	return "", fmt.Errorf("no %s %q on the page", role, name)
 }
 
+// dsPage calls a domsnap tool, with the view asked for on the tools that
+// take one, and returns the page view the agent then holds.
 func (a *agent) dsPage(ctx context.Context, tool string, args map[string]any) (page, error) {
+	if dsView != "" && (tool == "browser_act" || tool == "browser_observe") {
+		args["view"] = dsView
+	}
 	text, err := a.call(ctx, tool, args)
 	if err != nil {
 		return page{}, err
 	}
-	return decodePage(text)
+	p, err := decodePage(text)
+	if err != nil {
+		return page{}, err
+	}
+	switch {
+	case p.Changes != nil:
+		if p, err = applyChanges(a.view, p); err != nil {
+			return page{}, err
+		}
+	case p.Controls == nil:
+		// No view: the one held stays, its numbers under the new
+		// revision's sequence (an element keeps its number).
+		held := a.view
+		held.Revision, held.Extraction, held.Controls = p.Revision, p.Extraction, nil
+		seq := p.Revision[strings.LastIndex(p.Revision, ".o")+2:]
+		for _, x := range a.view.Controls {
+			_, n := refNumber(x.Ref)
+			x.Ref = "a" + seq + "." + n
+			held.Controls = append(held.Controls, x)
+		}
+		a.view = held
+		return held, nil
+	}
+	a.view = p
+	return p, nil
 }
 
 // dsAct acts on the control of that role and name of p.
@@ -247,25 +346,35 @@ func (a *agent) dsRows(ctx context.Context, p page) (page, int, error) {
 	return got, n, nil
 }
 
+// dsPages opens url and reads its rows over 3 pages from the page views'
+// text, following the Next control of role next: want rows in all, or
+// with want -1 as many as the page says it lists.
+func (a *agent) dsPages(ctx context.Context, url, next string, want int) error {
+	p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": url})
+	if err != nil {
+		return err
+	}
+	seen := strings.Count(p.Text, "Widget ")
+	for i := 0; i < 2; i++ {
+		if p, err = a.dsAct(ctx, p, "click", next, "Next", nil); err != nil {
+			return err
+		}
+		seen += strings.Count(p.Text, "Widget ")
+	}
+	if want < 0 {
+		want = listed(p.Text)
+	}
+	if seen != want {
+		return fmt.Errorf("saw %d rows of %d", seen, want)
+	}
+	return nil
+}
+
 var domsnapTasks = []task{
 	// The rows are read from the page view's text, as Playwright's are read
 	// from its snapshot.
 	{"paginate", func(ctx context.Context, a *agent, base string) error {
-		p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": base + "/items"})
-		if err != nil {
-			return err
-		}
-		seen := strings.Count(p.Text, "Widget ")
-		for i := 0; i < 2; i++ {
-			if p, err = a.dsAct(ctx, p, "click", "link", "Next", nil); err != nil {
-				return err
-			}
-			seen += strings.Count(p.Text, "Widget ")
-		}
-		if seen != taskpages.Items {
-			return fmt.Errorf("saw %d rows", seen)
-		}
-		return nil
+		return a.dsPages(ctx, base+"/items", "link", taskpages.Items)
 	}},
 	// The rows are read as typed rows, four columns each, with
 	// browser_observe's extract on every page.
@@ -318,6 +427,74 @@ var domsnapTasks = []task{
 		_, err = a.dsAct(ctx, p, "click", "button", "Apply", nil)
 		return err
 	}},
+	{"catalog", func(ctx context.Context, a *agent, base string) error {
+		return a.dsPages(ctx, base+"/catalog", "button", taskpages.Items)
+	}},
+	{"admin-pages", func(ctx context.Context, a *agent, base string) error {
+		// The checkbox's label is not text; the link is. The back office
+		// lists fewer items once a delete task ran, as its text says.
+		return a.dsPages(ctx, base+"/admin/items", "link", -1)
+	}},
+	{"admin-add", func(ctx context.Context, a *agent, base string) error {
+		p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": base + "/admin/items/add"})
+		if err != nil {
+			return err
+		}
+		for _, step := range []struct {
+			action, role, name string
+			more               map[string]any
+		}{
+			{"type", "textbox", "Name", map[string]any{"text": "Widget 46"}},
+			{"select", "combobox", "Color", map[string]any{"option": "Blue"}},
+			{"type", "textbox", "Price", map[string]any{"text": "12.50"}},
+			{"select", "combobox", "Supplier", map[string]any{"option": "Globex"}},
+			{"check", "checkbox", "In stock", nil},
+			{"type", "textbox", "Description", map[string]any{"text": "A blue widget."}},
+			{"click", "button", "Save", nil},
+		} {
+			if p, err = a.dsAct(ctx, p, step.action, step.role, step.name, step.more); err != nil {
+				return err
+			}
+		}
+		if !strings.Contains(p.Text, "The item was added.") {
+			return errors.New("no word that the item was added")
+		}
+		return nil
+	}},
+	{"admin-delete", func(ctx context.Context, a *agent, base string) error {
+		p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": base + "/admin/items"})
+		if err != nil {
+			return err
+		}
+		// The first two items still listed: every run deletes two.
+		var picks []string
+		for _, c := range p.Controls {
+			if c.Role == "checkbox" && strings.HasPrefix(c.Name, "Select Widget ") && len(picks) < 2 {
+				picks = append(picks, c.Name)
+			}
+		}
+		if len(picks) < 2 {
+			return errors.New("fewer than two items left")
+		}
+		for _, name := range picks {
+			if p, err = a.dsAct(ctx, p, "check", "checkbox", name, nil); err != nil {
+				return err
+			}
+		}
+		if p, err = a.dsAct(ctx, p, "select", "combobox", "Action", map[string]any{"option": "Delete selected items"}); err != nil {
+			return err
+		}
+		if p, err = a.dsAct(ctx, p, "click", "button", "Go", nil); err != nil {
+			return err
+		}
+		if p, err = a.dsAct(ctx, p, "click", "button", "Yes, I'm sure", nil); err != nil {
+			return err
+		}
+		if !strings.Contains(p.Text, "The items were deleted.") {
+			return errors.New("no word that the items were deleted")
+		}
+		return nil
+	}},
 	{"details", func(ctx context.Context, a *agent, base string) error {
 		p, err := a.dsPage(ctx, "browser_navigate", map[string]any{"url": base + "/items"})
 		if err != nil {
@@ -348,6 +525,17 @@ func (a *agent) pwStep(ctx context.Context, tool string, args map[string]any) (s
 	return a.call(ctx, "browser_snapshot", map[string]any{})
 }
 
+var itemCount = regexp.MustCompile(`(\d+) items`)
+
+// listed is how many items the back office says it lists.
+func listed(text string) int {
+	n := 0
+	if m := itemCount.FindStringSubmatch(text); m != nil {
+		fmt.Sscan(m[1], &n)
+	}
+	return n
+}
+
 var refLine = regexp.MustCompile(`- (\w+) "([^"]*)"[^\n]*\[ref=(\w+)\]`)
 
 // pwRef finds the ref of the element of that role and name in a snapshot,
@@ -376,23 +564,34 @@ func (a *agent) pwClick(ctx context.Context, snap, role, name, after string) (st
 	return a.pwStep(ctx, "browser_click", map[string]any{"element": role + " " + name, "target": ref})
 }
 
-var playwrightTasks = []task{
-	{"paginate", func(ctx context.Context, a *agent, base string) error {
-		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/items"})
-		if err != nil {
+// pwPages opens url and reads its rows over 3 pages from the snapshots,
+// counting the lines that start with row, following the Next element of
+// role next: want rows in all, or with want -1 as many as the page says
+// it lists.
+func (a *agent) pwPages(ctx context.Context, url, next, row string, want int) error {
+	snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": url})
+	if err != nil {
+		return err
+	}
+	seen := strings.Count(snap, row)
+	for i := 0; i < 2; i++ {
+		if snap, err = a.pwClick(ctx, snap, next, "Next", ""); err != nil {
 			return err
 		}
-		seen := strings.Count(snap, `- cell "Widget `)
-		for i := 0; i < 2; i++ {
-			if snap, err = a.pwClick(ctx, snap, "link", "Next", ""); err != nil {
-				return err
-			}
-			seen += strings.Count(snap, `- cell "Widget `)
-		}
-		if seen != taskpages.Items {
-			return fmt.Errorf("saw %d rows", seen)
-		}
-		return nil
+		seen += strings.Count(snap, row)
+	}
+	if want < 0 {
+		want = listed(snap)
+	}
+	if seen != want {
+		return fmt.Errorf("saw %d rows of %d", seen, want)
+	}
+	return nil
+}
+
+var playwrightTasks = []task{
+	{"paginate", func(ctx context.Context, a *agent, base string) error {
+		return a.pwPages(ctx, base+"/items", "link", `- cell "Widget `, taskpages.Items)
 	}},
 	{"search", func(ctx context.Context, a *agent, base string) error {
 		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/search"})
@@ -426,6 +625,83 @@ var playwrightTasks = []task{
 		}
 		_, err = a.pwClick(ctx, snap, "button", "Apply", "")
 		return err
+	}},
+	{"catalog", func(ctx context.Context, a *agent, base string) error {
+		return a.pwPages(ctx, base+"/catalog", "button", `- cell "Widget `, taskpages.Items)
+	}},
+	{"admin-pages", func(ctx context.Context, a *agent, base string) error {
+		return a.pwPages(ctx, base+"/admin/items", "link", `- link "Widget `, -1)
+	}},
+	{"admin-add", func(ctx context.Context, a *agent, base string) error {
+		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/admin/items/add"})
+		if err != nil {
+			return err
+		}
+		for _, step := range []struct{ tool, role, name, arg string }{
+			{"browser_type", "textbox", "Name", "Widget 46"},
+			{"browser_select_option", "combobox", "Color", "Blue"},
+			{"browser_type", "textbox", "Price", "12.50"},
+			{"browser_select_option", "combobox", "Supplier", "Globex"},
+			{"browser_click", "checkbox", "In stock", ""},
+			{"browser_type", "textbox", "Description", "A blue widget."},
+			{"browser_click", "button", "Save", ""},
+		} {
+			ref, err := pwRef(snap, step.role, step.name, "")
+			if err != nil {
+				return err
+			}
+			args := map[string]any{"element": step.role + " " + step.name, "target": ref}
+			switch step.tool {
+			case "browser_type":
+				args["text"] = step.arg
+			case "browser_select_option":
+				args["values"] = []string{step.arg}
+			}
+			if snap, err = a.pwStep(ctx, step.tool, args); err != nil {
+				return err
+			}
+		}
+		if !strings.Contains(snap, "The item was added.") {
+			return errors.New("no word that the item was added")
+		}
+		return nil
+	}},
+	{"admin-delete", func(ctx context.Context, a *agent, base string) error {
+		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/admin/items"})
+		if err != nil {
+			return err
+		}
+		var picks []string
+		for _, m := range refLine.FindAllStringSubmatch(snap, -1) {
+			if m[1] == "checkbox" && strings.HasPrefix(m[2], "Select Widget ") && len(picks) < 2 {
+				picks = append(picks, m[2])
+			}
+		}
+		if len(picks) < 2 {
+			return errors.New("fewer than two items left")
+		}
+		for _, name := range picks {
+			if snap, err = a.pwClick(ctx, snap, "checkbox", name, ""); err != nil {
+				return err
+			}
+		}
+		ref, err := pwRef(snap, "combobox", "Action", "")
+		if err != nil {
+			return err
+		}
+		if snap, err = a.pwStep(ctx, "browser_select_option", map[string]any{"element": "Action", "target": ref, "values": []string{"Delete selected items"}}); err != nil {
+			return err
+		}
+		if snap, err = a.pwClick(ctx, snap, "button", "Go", ""); err != nil {
+			return err
+		}
+		if snap, err = a.pwClick(ctx, snap, "button", "Yes, I'm sure", ""); err != nil {
+			return err
+		}
+		if !strings.Contains(snap, "The items were deleted.") {
+			return errors.New("no word that the items were deleted")
+		}
+		return nil
 	}},
 	{"details", func(ctx context.Context, a *agent, base string) error {
 		snap, err := a.pwStep(ctx, "browser_navigate", map[string]any{"url": base + "/items"})

@@ -32,13 +32,29 @@ func stock(i int) string {
 //   - /item/N: one item's page;
 //   - /search?q=Q: a search form and the items whose name contains Q;
 //   - /filter?color=C&stock=1: a filter form (a select, a checkbox, an
-//     Apply button) and the items that match.
+//     Apply button) and the items that match;
+//   - /admin/items?page=N: a back office's changelist of the items not
+//     deleted, with a checkbox per row, an action select and Go, pages,
+//     a search box and filters, inside a header, breadcrumbs and a footer;
+//   - /admin/items/delete: the "are you sure" page of the items ticked
+//     with the delete action, whose "Yes, I'm sure" deletes them;
+//   - /admin/items/add: an add form of six fields and three buttons;
+//   - /catalog: the items paged by buttons that draw each page's rows into
+//     the same document, as a single-page application does.
+//
+// Each Handler has its own back office: what one deletes, another still
+// lists.
 func Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/items", items)
 	mux.HandleFunc("/item/", item)
 	mux.HandleFunc("/search", search)
 	mux.HandleFunc("/filter", filter)
+	a := &admin{deleted: map[int]bool{}}
+	mux.HandleFunc("/admin/items", a.list)
+	mux.HandleFunc("/admin/items/delete", a.confirm)
+	mux.HandleFunc("/admin/items/add", a.add)
+	mux.HandleFunc("/catalog", catalog)
 	return mux
 }
 
