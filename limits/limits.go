@@ -89,6 +89,10 @@ const (
 	// MaxTypeUnits is the longest text one type action may insert, in
 	// UTF-16 code units.
 	MaxTypeUnits = 4096
+	// MaxActionDialogs is how many JavaScript dialogs one action answers
+	// as it asked and reports; any further one it raises is dismissed
+	// and counted, so a page asking again until refused is refused.
+	MaxActionDialogs = 8
 )
 
 // Input bounds.

@@ -62,6 +62,13 @@ type Action struct {
 	Option string
 	// Key is the key a press action presses, one of Keys.
 	Key string
+	// Dialog answers the JavaScript dialogs the action raises (dismissed
+	// by default); DialogText, when DialogTextSet, is what an accepted
+	// prompt returns (else its default, as when a person presses OK). It
+	// never appears in an error, a log or a result.
+	Dialog        DialogAnswer
+	DialogText    string
+	DialogTextSet bool
 }
 
 // Outcome says what an action led to.
@@ -124,6 +131,15 @@ type ActResult struct {
 	// PopupsClosed counts the windows and tabs the page opened during the
 	// action; each was closed at once, before it sent any request.
 	PopupsClosed int
+	// Dialogs are the JavaScript dialogs the action raised, in the order
+	// they opened, each answered as Action.Dialog said; DialogsOmitted
+	// counts those past limits.MaxActionDialogs, each dismissed.
+	Dialogs        []Dialog
+	DialogsOmitted int
+	// DialogsOutside counts the dialogs the page raised outside any action
+	// (while it loaded, on a timer) since the session's previous action;
+	// each was dismissed.
+	DialogsOutside int
 	// Pending: the outcome is uncertain because a main-frame navigation
 	// the action started had not committed by the deadline. While it is
 	// pending, the tab answers no call that reaches its document, so no
@@ -217,6 +233,20 @@ func (a Action) check(t *domsnap.ActionTarget) error {
 	}
 	if a.Key != "" && a.Kind != ActPress {
 		return bad("/key", "only press takes a key")
+	}
+	if a.Dialog != DialogDismiss && a.Dialog != DialogAccept {
+		return bad("/dialog", "unknown dialog answer")
+	}
+	if a.DialogTextSet {
+		if a.Dialog != DialogAccept {
+			return bad("/dialog_text", "only an accepted prompt takes dialog text")
+		}
+		if !utf8.ValidString(a.DialogText) {
+			return bad("/dialog_text", "the dialog text is not valid UTF-8")
+		}
+		if units(a.DialogText) > limits.MaxTypeUnits {
+			return bad("/dialog_text", "the dialog text is longer than MaxTypeUnits UTF-16 code units")
+		}
 	}
 	switch a.Kind {
 	case ActType:
@@ -377,6 +407,13 @@ type actor interface {
 	// popupsClosed counts the windows the tab's pages opened and that were
 	// closed, since the tab opened.
 	popupsClosed() int64
+	// answerDialogs makes the tab answer the dialogs that open from now on
+	// as a asks, and record them, until the function it returns is
+	// called, which returns them and how many more were dismissed.
+	answerDialogs(a Action) func() ([]Dialog, int)
+	// dialogsOutside counts the dialogs the tab dismissed outside actions
+	// since it opened.
+	dialogsOutside() int64
 	// releaseAct drops what the action's calls kept in the page.
 	releaseAct(ctx context.Context)
 	// stopLoading stops a main-frame navigation that has not committed.
@@ -517,7 +554,10 @@ func (s *Session) act(ctx context.Context, expected string, a Action, o ActOptio
 	if err := a.check(t); err != nil {
 		return ActResult{}, err
 	}
+	outside := tab.dialogsOutside()
 	res, sent, err := perform(ctx, tab, a, t, o)
+	res.DialogsOutside = int(outside - s.dialogsOutside)
+	s.dialogsOutside = outside
 	if sent {
 		s.invalid = true
 		if err != nil {
@@ -600,6 +640,8 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 	}
 	defer w.close()
 	popups := tab.popupsClosed()
+	stopDialogs := tab.answerDialogs(a)
+	defer func() { res.Dialogs, res.DialogsOmitted = stopDialogs() }()
 	if err := tab.send(ctx, a, el, p); err != nil {
 		var u *unsent
 		if errors.As(err, &u) {

@@ -66,6 +66,10 @@ func (f *fakeActor) send(ctx context.Context, a Action, el elemRef, p prepared) 
 }
 
 func (f *fakeActor) popupsClosed() int64 { return f.popups }
+func (f *fakeActor) answerDialogs(Action) func() ([]Dialog, int) {
+	return func() ([]Dialog, int) { return nil, 0 }
+}
+func (f *fakeActor) dialogsOutside() int64 { return 0 }
 func (f *fakeActor) stopLoading(context.Context) error {
 	f.calls = append(f.calls, "stop")
 	return nil

@@ -22,6 +22,8 @@ type actArgs struct {
 	Text             string    `json:"text"`
 	Option           string    `json:"option"`
 	Key              string    `json:"key"`
+	Dialog           string    `json:"dialog"`
+	DialogText       *string   `json:"dialog_text"`
 	Wait             *waitArgs `json:"wait"`
 	ModelBytes       int       `json:"model_bytes"`
 }
@@ -32,6 +34,21 @@ type actReport struct {
 	Ref          string `json:"ref,omitempty"`
 	Outcome      string `json:"outcome"`
 	PopupsClosed int    `json:"popups_closed,omitempty"`
+	// Dialogs are the dialogs the action raised; their messages are page
+	// content.
+	Dialogs        []dialogReport `json:"dialogs,omitempty"`
+	DialogsOmitted int            `json:"dialogs_omitted,omitempty"`
+	// DialogsDismissed counts the dialogs the page opened outside actions
+	// since the previous action, each dismissed.
+	DialogsDismissed int `json:"dialogs_dismissed,omitempty"`
+}
+
+// dialogReport is one dialog an action raised, never how a prompt was
+// answered.
+type dialogReport struct {
+	Type             string `json:"type"`
+	Message          string `json:"message"`
+	MessageTruncated bool   `json:"message_truncated,omitempty"`
 }
 
 // act is browser_act: the schema has run, and the live session does the
@@ -71,7 +88,12 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
-	report, _ := json.Marshal(actReport{Action: a.Action, Ref: a.Ref, Outcome: string(res.Outcome), PopupsClosed: res.PopupsClosed})
+	rep := actReport{Action: a.Action, Ref: a.Ref, Outcome: string(res.Outcome), PopupsClosed: res.PopupsClosed,
+		DialogsOmitted: res.DialogsOmitted, DialogsDismissed: res.DialogsOutside}
+	for _, d := range res.Dialogs {
+		rep.Dialogs = append(rep.Dialogs, dialogReport{Type: d.Type, Message: d.Message, MessageTruncated: d.MessageTruncated})
+	}
+	report, _ := json.Marshal(rep)
 	suffix := `,"action":` + string(report)
 	if res.Outcome == live.OutcomeNavigated {
 		suffix += `,"http_status":` + strconv.Itoa(res.HTTPStatus)
@@ -96,12 +118,33 @@ func (a *actArgs) action() (live.Action, error) {
 	if !ok {
 		return live.Action{}, errcode.New(errcode.InvalidRequest, pkg, "/action", "unknown action")
 	}
+	if err := typeUnits("/text", a.Text); err != nil {
+		return live.Action{}, err
+	}
+	act := live.Action{Kind: kind, Text: a.Text, Option: a.Option, Key: a.Key}
+	if a.Dialog != "" {
+		if act.Dialog, ok = live.ParseDialogAnswer(a.Dialog); !ok {
+			return live.Action{}, errcode.New(errcode.InvalidRequest, pkg, "/dialog", "unknown dialog answer")
+		}
+	}
+	if a.DialogText != nil {
+		if err := typeUnits("/dialog_text", *a.DialogText); err != nil {
+			return live.Action{}, err
+		}
+		act.DialogText, act.DialogTextSet = *a.DialogText, true
+	}
+	return act, nil
+}
+
+// typeUnits refuses text, typed or a prompt's, longer than MaxTypeUnits
+// UTF-16 units. The message never quotes the text.
+func typeUnits(path, text string) error {
 	n := 0
-	for _, r := range a.Text {
+	for _, r := range text {
 		n += utf16.RuneLen(r)
 	}
 	if n > limits.MaxTypeUnits {
-		return live.Action{}, errcode.New(errcode.InvalidRequest, pkg, "/text", "the text is longer than "+strconv.Itoa(limits.MaxTypeUnits)+" UTF-16 code units")
+		return errcode.New(errcode.InvalidRequest, pkg, path, "the text is longer than "+strconv.Itoa(limits.MaxTypeUnits)+" UTF-16 code units")
 	}
-	return live.Action{Kind: kind, Text: a.Text, Option: a.Option, Key: a.Key}, nil
+	return nil
 }

@@ -1,0 +1,103 @@
+//go:build browser
+
+package mcp_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// everydayPages are the steps of everyday tasks that used to answer done
+// while nothing happened: a Delete guarded by confirm(), a prompt, and a
+// menu that opens on CSS :hover alone.
+var everydayPages = map[string]string{
+	"/reports": `<main><h1>Reports</h1><ul><li id=q3>Report Q3</li></ul>
+<button onclick="if (confirm('Delete report Q3?')) document.getElementById('q3').remove()">Delete Report Q3</button></main>`,
+	"/rename": `<main><h1>Rename</h1><p id=out>unnamed</p>
+<button onclick="const v = prompt('New name?'); if (v !== null) document.getElementById('out').textContent = 'renamed, ' + v.length + ' characters'">Rename</button></main>`,
+}
+
+func everydaySite(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, found := everydayPages[r.URL.Path]
+		if !found {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>` + body + `</body></html>`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// dialogAction is the action member of an answer with its dialogs.
+type dialogAction struct {
+	Action struct {
+		Outcome string
+		Dialogs []map[string]any
+	}
+}
+
+// TestActDialogReported: a Delete guarded by confirm() is dismissed by
+// default and the answer says so; with dialog "accept" the report is
+// deleted; a prompt accepted with dialog_text gets that text, which no
+// answer, stored file or log holds; dialog_text without accept is refused
+// by the input schema. Before dialogs were reported the click answered
+// done with no dialog in it and no way to accept.
+func TestActDialogReported(t *testing.T) {
+	const canary = "CANARY-PROMPT-91c4e2"
+	web := everydaySite(t)
+	state := filepath.Join(t.TempDir(), "state")
+	s := start(t, state)
+	var outs [][]byte
+	keep := func(res *sdk.CallToolResult) []byte {
+		b := resultText(t, res)
+		outs = append(outs, b)
+		if res.IsError {
+			t.Fatalf("error: %s", b)
+		}
+		return b
+	}
+	v := parseView(t, keep(s.call(t, "browser_navigate", map[string]any{"url": web.URL + "/reports"})))
+	del := v.ref(t, "button", "Delete Report Q3")
+	b := keep(s.act(t, map[string]any{"expected_revision": v.Revision, "action": "click", "ref": del}))
+	var got struct {
+		Action json.RawMessage
+	}
+	json.Unmarshal(b, &got)
+	want := `{"action":"click","ref":"` + del + `","outcome":"done","dialogs":[{"type":"confirm","message":"Delete report Q3?"}]}`
+	if string(got.Action) != want {
+		t.Fatalf("dismissed confirm answered %s, want %s", got.Action, want)
+	}
+	v = parseView(t, b)
+	if !strings.Contains(v.Text, "Report Q3 Delete") {
+		t.Fatal("a dismissed confirm deleted the report")
+	}
+	v = parseView(t, keep(s.act(t, map[string]any{"expected_revision": v.Revision, "action": "click", "ref": v.ref(t, "button", "Delete Report Q3"), "dialog": "accept"})))
+	if strings.Contains(v.Text, "Report Q3 Delete") {
+		t.Fatalf("the accepted confirm left the report: %q", v.Text)
+	}
+
+	v = parseView(t, keep(s.call(t, "browser_navigate", map[string]any{"url": web.URL + "/rename"})))
+	ren := v.ref(t, "button", "Rename")
+	if code := failed(t, s.act(t, map[string]any{"expected_revision": v.Revision, "action": "click", "ref": ren, "dialog_text": canary})); code != "invalid_request" {
+		t.Errorf("dialog_text without accept: %s", code)
+	}
+	b = keep(s.act(t, map[string]any{"expected_revision": v.Revision, "action": "click", "ref": ren, "dialog": "accept", "dialog_text": canary}))
+	var d dialogAction
+	json.Unmarshal(b, &d)
+	if v = parseView(t, b); !strings.Contains(v.Text, "renamed, 20 characters") || len(d.Action.Dialogs) != 1 || d.Action.Dialogs[0]["type"] != "prompt" {
+		t.Fatalf("accepted prompt: %q, %+v", v.Text, d.Action.Dialogs)
+	}
+	keep(s.call(t, "browser_artifact", map[string]any{"artifact": v.Artifact}))
+	s.stop(t)
+	nowhere(t, canary, outs, state, s.stderr.Bytes(), 4)
+}
