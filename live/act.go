@@ -26,11 +26,13 @@ const (
 	ActPress
 	ActScroll
 	ActBack
+	ActHover
 )
 
 var actionNames = [...]string{
 	ActClick: "click", ActType: "type", ActSelect: "select", ActCheck: "check",
 	ActUncheck: "uncheck", ActPress: "press", ActScroll: "scroll", ActBack: "back",
+	ActHover: "hover",
 }
 
 func (k ActionKind) String() string {
@@ -216,7 +218,7 @@ func (a Action) check(t *domsnap.ActionTarget) error {
 		return bad("/action", "unknown action")
 	}
 	switch a.Kind {
-	case ActClick, ActType, ActSelect, ActCheck, ActUncheck:
+	case ActClick, ActType, ActSelect, ActCheck, ActUncheck, ActHover:
 		if t == nil {
 			return bad("/ref", a.Kind.String()+" needs an element")
 		}
@@ -365,7 +367,7 @@ type point struct{ X, Y float64 }
 // prepared is what an action learnt, without sending input, just before
 // sending it.
 type prepared struct {
-	// At is where the mouse acts (click, check, uncheck, scroll).
+	// At is where the mouse acts (click, check, uncheck, hover, scroll).
 	At point
 	// Hits: the point at the element's centre hits it or a descendant.
 	Hits bool
@@ -395,8 +397,8 @@ type actor interface {
 	// resolve finds the node by its backend id and reads its facts; a node
 	// that cannot be found is detached. Nothing is sent.
 	resolve(ctx context.Context, backendID int64) (elemRef, elementFacts, error)
-	// prepare readies a without sending input: for click, check and
-	// uncheck it scrolls el into view and aims at its centre; for select it
+	// prepare readies a without sending input: for click, check,
+	// uncheck and hover it scrolls el into view and aims at its centre; for select it
 	// finds the option; for scroll it finds where and how far; for back,
 	// the history entry.
 	prepare(ctx context.Context, a Action, el elemRef) (prepared, error)
@@ -615,7 +617,7 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 		return res, false, err
 	}
 	switch a.Kind {
-	case ActClick, ActCheck, ActUncheck:
+	case ActClick, ActCheck, ActUncheck, ActHover:
 		if p.NoBox {
 			return res, false, notActionable(ReasonHidden, "the element has no box once scrolled into view")
 		}

@@ -166,14 +166,14 @@ func TestActionCheck(t *testing.T) {
 }
 
 func TestActionKindNames(t *testing.T) {
-	for _, n := range []string{"click", "type", "select", "check", "uncheck", "press", "scroll", "back"} {
+	for _, n := range []string{"click", "type", "select", "check", "uncheck", "press", "scroll", "back", "hover"} {
 		k, ok := ParseActionKind(n)
 		if !ok || k.String() != n {
 			t.Errorf("%s: %v %v", n, k, ok)
 		}
 	}
-	if _, ok := ParseActionKind("hover"); ok {
-		t.Error("hover parsed")
+	if _, ok := ParseActionKind("drag"); ok {
+		t.Error("drag parsed")
 	}
 	want := "Enter Tab Escape Backspace Delete Space ArrowUp ArrowDown ArrowLeft ArrowRight PageUp PageDown Home End"
 	if got := strings.Join(Keys(), " "); got != want {

@@ -17,6 +17,11 @@ import (
 // while nothing happened: a Delete guarded by confirm(), a prompt, and a
 // menu that opens on CSS :hover alone.
 var everydayPages = map[string]string{
+	"/menu": `<style>nav li ul { display: none } nav li:hover > ul { display: block }</style>
+<nav aria-label=Main><ul><li>Products<ul><li><a href="/laptops">Laptops</a></li><li><a href="/phones">Phones</a></li></ul></li><li><a href="/about">About</a></li></ul></nav>
+<div id=acct aria-haspopup=menu onmouseenter="document.getElementById('m').hidden = false">Account</div><div id=m role=menu hidden><div role=menuitem>Sign out</div></div>
+<div id=cover style="position:fixed; left:0; top:300px; width:100%; height:100px; background:white; z-index:10"></div><div style="position:absolute; top:320px" aria-haspopup=true>Covered</div>`,
+	"/laptops": `<main><h1>Laptops</h1></main>`,
 	"/reports": `<main><h1>Reports</h1><ul><li id=q3>Report Q3</li></ul>
 <button onclick="if (confirm('Delete report Q3?')) document.getElementById('q3').remove()">Delete Report Q3</button></main>`,
 	"/rename": `<main><h1>Rename</h1><p id=out>unnamed</p>
@@ -100,4 +105,37 @@ func TestActDialogReported(t *testing.T) {
 	keep(s.call(t, "browser_artifact", map[string]any{"artifact": v.Artifact}))
 	s.stop(t)
 	nowhere(t, canary, outs, state, s.stderr.Bytes(), 4)
+}
+
+// TestActHoverMenus: a menu that opens on CSS :hover alone, its top item
+// a plain label, is reached by hovering that label (a control of role
+// button, named by its own text) and then clicking the link it shows; an
+// aria-haspopup trigger is a control and hovering it shows what its
+// script opens; hovering an element under another is refused, nothing
+// sent. Before, neither label was a control and there was no hover.
+func TestActHoverMenus(t *testing.T) {
+	web := everydaySite(t)
+	s := start(t, filepath.Join(t.TempDir(), "state"))
+	v := s.open(t, web.URL+"/menu")
+	for _, c := range v.Controls {
+		if c.Name == "Laptops" {
+			t.Fatal("the closed menu's link is listed before any hover")
+		}
+	}
+	h := s.acted(t, map[string]any{"expected_revision": v.Revision, "action": "hover", "ref": v.ref(t, "button", "Products")})
+	if h.Action.Outcome != "done" {
+		t.Fatalf("hover outcome %s", h.Action.Outcome)
+	}
+	n := s.acted(t, map[string]any{"expected_revision": h.Revision, "action": "click", "ref": h.ref(t, "link", "Laptops")})
+	if n.Action.Outcome != "navigated" || !strings.Contains(n.Text, "Laptops") {
+		t.Fatalf("the menu's link: %+v %q", n.Action, n.Text)
+	}
+
+	v = s.open(t, web.URL+"/menu")
+	h = s.acted(t, map[string]any{"expected_revision": v.Revision, "action": "hover", "ref": v.ref(t, "button", "Account")})
+	h.ref(t, "menuitem", "Sign out")
+	code, sent := actFailed(t, s.act(t, map[string]any{"expected_revision": h.Revision, "action": "hover", "ref": h.ref(t, "button", "Covered")}))
+	if code != "not_actionable" || sent {
+		t.Errorf("hovering a covered element: %s, sent %v", code, sent)
+	}
 }

@@ -125,6 +125,13 @@ func TestControls(t *testing.T) {
 			`<div role=row aria-rowindex=2><div role=gridcell><a href=2>Early</a></div></div></div>`,
 			[]ctl{{Role: "link", Name: "Late", In: "table/0/1"}, {Role: "link", Name: "Early", In: "table/0/0"}}},
 		{"types without a role", `<input type=date aria-label=D><input type=color>`, nil},
+		{"popup triggers", `<div aria-haspopup=MENU>Account</div><span aria-expanded=False>More</span><div aria-haspopup=false>No</div><div aria-haspopup=" ">Blank</div><div aria-expanded=maybe>Odd</div>`,
+			[]ctl{{Role: "button", Name: "Account"}, {Role: "button", Name: "More", Expanded: "false"}}},
+		{"submenu labels", `<nav><ul><li>Products <b>new</b><ul><li><a href=/l>Laptops</a></li></ul></li>` +
+			`<li><a href=/s>Services</a><ul><li><a href=/c>Consulting</a></li></ul></li><li>About</li></ul></nav>` +
+			`<ul><li>Outline<ul><li>point</li></ul></li></ul>`,
+			[]ctl{{Role: "button", Name: "Products new", In: "list/0/0"}, {Role: "link", Name: "Laptops", In: "list/1/0"},
+				{Role: "link", Name: "Services", In: "list/0/1"}, {Role: "link", Name: "Consulting", In: "list/2/0"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := controls(scanHTML(t, c.html))
