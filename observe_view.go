@@ -51,6 +51,9 @@ type Control struct {
 	// it has. Options is nil for every other control.
 	Options        []string
 	OptionsOmitted int
+	// Files is true for a file input (role button): an upload action
+	// chooses its file.
+	Files bool
 	// In names the innermost inventory row the control lies in, nil when
 	// it lies in none.
 	In *ControlIn
@@ -96,6 +99,8 @@ type ActionTarget struct {
 	Checked string
 	// Disabled is the control's disabled state as listed.
 	Disabled bool
+	// Files is true for a file input.
+	Files bool
 }
 
 // regionAnchor is where a published region lies, so that an expansion can
@@ -161,6 +166,7 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 			Selected:      c.Selected,
 			Sort:          c.Sort,
 			Required:      c.Required,
+			Files:         c.Files,
 		}
 		if c.Select {
 			out.Options = append([]string{}, c.Options...)
@@ -177,6 +183,7 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 			HumanOnly: c.Secret,
 			Checked:   c.Checked,
 			Disabled:  c.Disabled,
+			Files:     c.Files,
 		}
 	}
 	o.ControlsOmitted = v.ControlsOmitted
@@ -321,6 +328,9 @@ func (c *Control) appendJSON(b []byte, refs bool) []byte {
 	}
 	if c.Required {
 		b = append(b, `,"required":true`...)
+	}
+	if c.Files {
+		b = append(b, `,"files":true`...)
 	}
 	if c.Options != nil {
 		b = append(b, `,"options":[`...)

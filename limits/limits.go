@@ -93,6 +93,8 @@ const (
 	// as it asked and reports; any further one it raises is dismissed
 	// and counted, so a page asking again until refused is refused.
 	MaxActionDialogs = 8
+	// MaxUploads is how many files one tool-server session may upload.
+	MaxUploads = 16
 )
 
 // Input bounds.

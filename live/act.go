@@ -27,12 +27,13 @@ const (
 	ActScroll
 	ActBack
 	ActHover
+	ActUpload
 )
 
 var actionNames = [...]string{
 	ActClick: "click", ActType: "type", ActSelect: "select", ActCheck: "check",
 	ActUncheck: "uncheck", ActPress: "press", ActScroll: "scroll", ActBack: "back",
-	ActHover: "hover",
+	ActHover: "hover", ActUpload: "upload",
 }
 
 func (k ActionKind) String() string {
@@ -71,6 +72,13 @@ type Action struct {
 	Dialog        DialogAnswer
 	DialogText    string
 	DialogTextSet bool
+	// File is the path of the file an upload action gives the file input,
+	// as the browser will read it, at the moment it reads it (when the
+	// page submits or reads the file, maybe long after the action): the
+	// caller keeps it private and unchanged until the tab closes (the tool
+	// server hands over a copy of its own). Neither the path nor the
+	// file's name or content appears in an error, a log or a result.
+	File string
 }
 
 // Outcome says what an action led to.
@@ -218,7 +226,7 @@ func (a Action) check(t *domsnap.ActionTarget) error {
 		return bad("/action", "unknown action")
 	}
 	switch a.Kind {
-	case ActClick, ActType, ActSelect, ActCheck, ActUncheck, ActHover:
+	case ActClick, ActType, ActSelect, ActCheck, ActUncheck, ActHover, ActUpload:
 		if t == nil {
 			return bad("/ref", a.Kind.String()+" needs an element")
 		}
@@ -235,6 +243,9 @@ func (a Action) check(t *domsnap.ActionTarget) error {
 	}
 	if a.Key != "" && a.Kind != ActPress {
 		return bad("/key", "only press takes a key")
+	}
+	if (a.File != "") != (a.Kind == ActUpload) {
+		return bad("/path", "upload, and only upload, takes a file")
 	}
 	if a.Dialog != DialogDismiss && a.Dialog != DialogAccept {
 		return bad("/dialog", "unknown dialog answer")
@@ -348,6 +359,8 @@ func judge(a Action, t *domsnap.ActionTarget, f elementFacts) error {
 		fits = textRoles[t.Role] && f.Text
 	case ActSelect:
 		fits = (t.Role == "combobox" || t.Role == "listbox") && f.Tag == "select"
+	case ActUpload:
+		fits = f.Tag == "input" && f.Type == "file"
 	case ActCheck, ActUncheck:
 		fits = checkRoles[t.Role]
 		// A person cannot uncheck a radio button by clicking it.

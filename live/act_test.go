@@ -166,7 +166,7 @@ func TestActionCheck(t *testing.T) {
 }
 
 func TestActionKindNames(t *testing.T) {
-	for _, n := range []string{"click", "type", "select", "check", "uncheck", "press", "scroll", "back", "hover"} {
+	for _, n := range []string{"click", "type", "select", "check", "uncheck", "press", "scroll", "back", "hover", "upload"} {
 		k, ok := ParseActionKind(n)
 		if !ok || k.String() != n {
 			t.Errorf("%s: %v %v", n, k, ok)

@@ -24,6 +24,7 @@ type actArgs struct {
 	Key              string    `json:"key"`
 	Dialog           string    `json:"dialog"`
 	DialogText       *string   `json:"dialog_text"`
+	Path             string    `json:"path"`
 	Wait             *waitArgs `json:"wait"`
 	ModelBytes       int       `json:"model_bytes"`
 }
@@ -80,6 +81,11 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	deadline := time.Now().Add(plan.timeout)
 	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
 	defer cancel()
+	if action.Kind == live.ActUpload {
+		if action.File, err = ss.stage(cctx, a.Path); err != nil {
+			return nil, err
+		}
+	}
 	opts := live.ActOptions{Deadline: deadline, Settle: plan.settle, When: plan.condition(deadline)}
 	if a.Wait != nil && a.Wait.Until != "" {
 		opts.Until, opts.UntilSet = plan.until, true

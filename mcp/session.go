@@ -49,6 +49,10 @@ type session struct {
 	bound *Policy
 	// closing counts the resets closing what the session had.
 	closing sync.WaitGroup
+	// uploadDir is the session's folder of staged uploads, "" before the
+	// first; uploaded counts the files staged in it (upload.go).
+	uploadDir string
+	uploaded  int
 }
 
 func newSession(s *Server, g grant) *session {
@@ -397,6 +401,7 @@ func (ss *session) end() {
 	// end returns once that is closed too, so a profile's browser never
 	// outlives its session's end.
 	ss.closing.Wait()
+	ss.removeUploads()
 	if ss.srv.store != nil {
 		ss.srv.store.Release(ss.owner)
 	}

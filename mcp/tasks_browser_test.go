@@ -4,10 +4,14 @@ package mcp_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,6 +26,9 @@ var everydayPages = map[string]string{
 <div id=acct aria-haspopup=menu onmouseenter="document.getElementById('m').hidden = false">Account</div><div id=m role=menu hidden><div role=menuitem>Sign out</div></div>
 <div id=cover style="position:fixed; left:0; top:300px; width:100%; height:100px; background:white; z-index:10"></div><div style="position:absolute; top:320px" aria-haspopup=true>Covered</div>`,
 	"/laptops": `<main><h1>Laptops</h1></main>`,
+	"/attach": `<main><h1>Attach</h1><form method=post enctype=multipart/form-data action=/received>
+<label>Attachment <input type=file name=f></label><button>Send</button></form>
+<label>Turns secret <input type=file id=turn onmouseover="this.type = 'password'"></label></main>`,
 	"/reports": `<main><h1>Reports</h1><ul><li id=q3>Report Q3</li></ul>
 <button onclick="if (confirm('Delete report Q3?')) document.getElementById('q3').remove()">Delete Report Q3</button></main>`,
 	"/rename": `<main><h1>Rename</h1><p id=out>unnamed</p>
@@ -30,7 +37,32 @@ var everydayPages = map[string]string{
 
 func everydaySite(t *testing.T) *httptest.Server {
 	t.Helper()
+	return everydaySiteWith(t, nil)
+}
+
+// everydaySiteWith is everydaySite whose /received takes a multipart
+// upload and hands each file part's name and bytes to got, answering
+// only how many bytes came, so no page shows the file.
+func everydaySiteWith(t *testing.T, got func(name string, body []byte)) *httptest.Server {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/received" && got != nil {
+			n := 0
+			if err := r.ParseMultipartForm(1 << 20); err == nil {
+				for _, fhs := range r.MultipartForm.File {
+					for _, fh := range fhs {
+						f, _ := fh.Open()
+						b, _ := io.ReadAll(f)
+						f.Close()
+						got(fh.Filename, b)
+						n += len(b)
+					}
+				}
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, "<!DOCTYPE html><main><h1>Received</h1><p>%d bytes</p></main>", n)
+			return
+		}
 		body, found := everydayPages[r.URL.Path]
 		if !found {
 			http.NotFound(w, r)
@@ -137,5 +169,81 @@ func TestActHoverMenus(t *testing.T) {
 	code, sent := actFailed(t, s.act(t, map[string]any{"expected_revision": h.Revision, "action": "hover", "ref": h.ref(t, "button", "Covered")}))
 	if code != "not_actionable" || sent {
 		t.Errorf("hovering a covered element: %s, sent %v", code, sent)
+	}
+}
+
+// TestActUpload: a file input is a control (button, files: true); upload
+// gives it a file below --upload-root, and the form sends that file's
+// bytes under its own name. Paths up and out, through a symbolic link, of
+// a named pipe or over --max-upload-bytes are refused with nothing sent;
+// a field that turns into a password field as the pointer comes gets no
+// file. The file's name and content appear in no answer, stored file or
+// log. Before, a file input was no control and there was no upload.
+func TestActUpload(t *testing.T) {
+	const name, content = "CANARY-NAME-e81f.csv", "CANARY-CONTENT-77d0,1,2\n"
+	var mu sync.Mutex
+	received := map[string]string{}
+	web := everydaySiteWith(t, func(n string, b []byte) {
+		mu.Lock()
+		received[n] = string(b)
+		mu.Unlock()
+	})
+	root := filepath.Join(t.TempDir(), "files")
+	os.MkdirAll(filepath.Join(root, "in"), 0o700)
+	os.WriteFile(filepath.Join(root, "in", name), []byte(content), 0o600)
+	os.WriteFile(filepath.Join(root, "big.bin"), make([]byte, 4097), 0o600)
+	outside := filepath.Join(t.TempDir(), "outside.csv")
+	os.WriteFile(outside, []byte(content), 0o600)
+	os.Symlink(outside, filepath.Join(root, "link.csv"))
+	state := filepath.Join(t.TempDir(), "state")
+	s := start(t, state, "--upload-root", root, "--max-upload-bytes", "4096")
+	var outs [][]byte
+	keep := func(res *sdk.CallToolResult) *sdk.CallToolResult {
+		outs = append(outs, resultText(t, res))
+		return res
+	}
+	v := parseView(t, ok(t, keep(s.call(t, "browser_navigate", map[string]any{"url": web.URL + "/attach"}))))
+	var raw struct{ Controls []map[string]any }
+	json.Unmarshal(outs[0], &raw)
+	if len(raw.Controls) < 1 || raw.Controls[0]["role"] != "button" || raw.Controls[0]["name"] != "Attachment" || raw.Controls[0]["files"] != true {
+		t.Fatalf("the file input is listed as %+v", raw.Controls)
+	}
+	field := v.ref(t, "button", "Attachment")
+	for _, c := range []struct{ path, code string }{
+		{"../" + name, "path_refused"}, {"/etc/hostname", "path_refused"}, {"link.csv", "path_refused"},
+		{"big.bin", "unsupported_input"}, {"in", "unsupported_input"},
+	} {
+		code, sent := actFailed(t, keep(s.act(t, map[string]any{"expected_revision": v.Revision, "action": "upload", "ref": field, "path": c.path})))
+		if code != c.code || sent {
+			t.Errorf("%s: %s, sent %v", c.path, code, sent)
+		}
+	}
+	// Refusals left the revision current: the real upload uses it.
+	u := s.acted(t, map[string]any{"expected_revision": v.Revision, "action": "upload", "ref": field, "path": "in/" + name})
+	keep(s.act(t, map[string]any{"expected_revision": u.Revision, "action": "hover", "ref": u.ref(t, "button", "Turns secret")}))
+	u = parseView(t, ok(t, keep(s.call(t, "browser_observe", map[string]any{}))))
+	if code, _ := actFailed(t, keep(s.act(t, map[string]any{"expected_revision": u.Revision, "action": "upload", "ref": u.ref(t, "textbox", "Turns secret"), "path": "in/" + name}))); code != "not_actionable" {
+		t.Errorf("uploading into a field turned password: %s", code)
+	}
+	u = parseView(t, ok(t, keep(s.call(t, "browser_observe", map[string]any{}))))
+	sent := s.acted(t, map[string]any{"expected_revision": u.Revision, "action": "click", "ref": u.ref(t, "button", "Send")})
+	outs = append(outs, ok(t, s.call(t, "browser_artifact", map[string]any{"artifact": sent.Artifact})))
+	if sent.Action.Outcome != "navigated" || !strings.Contains(sent.Text, fmt.Sprintf("%d bytes", len(content))) {
+		t.Fatalf("the form sent: %+v %q", sent.Action, sent.Text)
+	}
+	mu.Lock()
+	if received[name] != content || len(received) != 1 {
+		t.Errorf("the server received %d files", len(received))
+	}
+	mu.Unlock()
+	s.stop(t)
+	nowhere(t, "CANARY-NAME", outs, state, s.stderr.Bytes(), 3)
+	nowhere(t, "CANARY-CONTENT", outs, state, s.stderr.Bytes(), 3)
+	if ents, _ := os.ReadDir(s.tmp); len(ents) > 0 {
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), "domsnap-upload-") {
+				t.Errorf("staged uploads left behind: %s", e.Name())
+			}
+		}
 	}
 }

@@ -51,6 +51,9 @@ type Control struct {
 	Sort string
 	// Select is true for a <select>, whose Options and OptionsOmitted apply.
 	Select bool
+	// Files is true for an <input type=file>: a button that chooses files,
+	// which an upload action fills.
+	Files bool
 	// Options holds the texts of the select's first limits.MaxOptions
 	// shown options in tree order (see options), never which is selected.
 	Options []string
@@ -290,6 +293,7 @@ func (s *scanner) control(n domtree.Node, role string) *Control {
 	c.Secret = secretField(n)
 	c.In, c.HasIn = s.innermost()
 
+	c.Files = fileInput(n)
 	if n.Is("select") {
 		c.Select = true
 		c.Options, c.OptionsOmitted = options(n)
