@@ -95,6 +95,8 @@ const (
 	MaxActionDialogs = 8
 	// MaxUploads is how many files one tool-server session may upload.
 	MaxUploads = 16
+	// MaxDownloads is how many downloads one tool-server session saves.
+	MaxDownloads = 16
 )
 
 // Input bounds.

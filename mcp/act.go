@@ -42,6 +42,8 @@ type actReport struct {
 	// DialogsDismissed counts the dialogs the page opened outside actions
 	// since the previous action, each dismissed.
 	DialogsDismissed int `json:"dialogs_dismissed,omitempty"`
+	// Downloads are the downloads the action began.
+	Downloads []downloadReport `json:"downloads,omitempty"`
 }
 
 // dialogReport is one dialog an action raised, never how a prompt was
@@ -90,12 +92,23 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	if a.Wait != nil && a.Wait.Until != "" {
 		opts.Until, opts.UntilSet = plan.until, true
 	}
+	ss.mu.Lock()
+	dls := ss.downloads
+	ss.mu.Unlock()
+	began := 0
+	if dls != nil {
+		began = dls.dls.Count()
+	}
 	res, err := l.Act(cctx, a.ExpectedRevision, a.Ref, action, opts)
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
+	var downloads []downloadReport
+	if dls != nil {
+		downloads = reportDownloads(dls.dls.Settle(cctx, began, earliest(deadline, time.Now().Add(downloadSettle))))
+	}
 	rep := actReport{Action: a.Action, Ref: a.Ref, Outcome: string(res.Outcome), PopupsClosed: res.PopupsClosed,
-		DialogsOmitted: res.DialogsOmitted, DialogsDismissed: res.DialogsOutside}
+		DialogsOmitted: res.DialogsOmitted, DialogsDismissed: res.DialogsOutside, Downloads: downloads}
 	for _, d := range res.Dialogs {
 		rep.Dialogs = append(rep.Dialogs, dialogReport{Type: d.Type, Message: d.Message, MessageTruncated: d.MessageTruncated})
 	}
@@ -113,6 +126,14 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 		return nil, &live.SentError{Err: err}
 	}
 	return out, err
+}
+
+// earliest is the earlier of two times.
+func earliest(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // action is the checked action of the arguments. The input schema has

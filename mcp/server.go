@@ -56,6 +56,9 @@ type Config struct {
 	// MaxUploadBytes bounds one uploaded file; zero means
 	// DefaultMaxUploadBytes.
 	MaxUploadBytes int64
+	// MaxDownloadBytes bounds one download; zero means
+	// DefaultMaxDownloadBytes.
+	MaxDownloadBytes int64
 	// Profile, when set, names the profile (package profile, in the
 	// state folder) every session browses with: each in a browser of its
 	// own on the profile's folder, leased to one session at a time, and
@@ -89,6 +92,9 @@ type Server struct {
 	profiles *profile.Store
 	root     *rootDir
 	uploads  *rootDir
+	// stateDir is the state folder: the store's, the profiles' and the
+	// sessions' downloads'.
+	stateDir string
 	mcp      *sdk.Server
 	inputs   map[string]*argcheck.Schema
 
@@ -133,8 +139,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxUploadBytes == 0 {
 		cfg.MaxUploadBytes = DefaultMaxUploadBytes
 	}
-	if cfg.MaxUploadBytes < 0 {
-		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the upload size bound must not be negative")
+	if cfg.MaxDownloadBytes == 0 {
+		cfg.MaxDownloadBytes = DefaultMaxDownloadBytes
+	}
+	if cfg.MaxUploadBytes < 0 || cfg.MaxDownloadBytes < 0 {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the upload and download size bounds must not be negative")
 	}
 	policy, err := NewPolicy(cfg.AllowOrigins)
 	if err != nil {
@@ -166,7 +175,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, policy: policy, store: st, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
+	s := &Server{cfg: cfg, stateDir: dir, policy: policy, store: st, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
 	if cfg.Root != "" {
 		if s.root, err = openRootDir(cfg.Root); err != nil {
 			return nil, err

@@ -3,6 +3,8 @@
 package mcp_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -26,6 +29,9 @@ var everydayPages = map[string]string{
 <div id=acct aria-haspopup=menu onmouseenter="document.getElementById('m').hidden = false">Account</div><div id=m role=menu hidden><div role=menuitem>Sign out</div></div>
 <div id=cover style="position:fixed; left:0; top:300px; width:100%; height:100px; background:white; z-index:10"></div><div style="position:absolute; top:320px" aria-haspopup=true>Covered</div>`,
 	"/laptops": `<main><h1>Laptops</h1></main>`,
+	"/reports-export": `<main><h1>Exports</h1><a href="/export/csv">Export CSV</a> <a href="/export/huge">Export everything</a>
+<a href="/export/evil">Evil name</a> <a href="/export/bin">Export binary</a>
+<button onclick="for (let i = 0; i < 100; i++) { const a = document.createElement('a'); a.href = '/export/csv?n=' + i; a.download = 'r' + i + '.csv'; document.body.append(a); a.click(); }">Export all</button></main>`,
 	"/attach": `<main><h1>Attach</h1><form method=post enctype=multipart/form-data action=/received>
 <label>Attachment <input type=file name=f></label><button>Send</button></form>
 <label>Turns secret <input type=file id=turn onmouseover="this.type = 'password'"></label></main>`,
@@ -61,6 +67,10 @@ func everydaySiteWith(t *testing.T, got func(name string, body []byte)) *httptes
 			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprintf(w, "<!DOCTYPE html><main><h1>Received</h1><p>%d bytes</p></main>", n)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/export") {
+			serveExport(w, r)
 			return
 		}
 		body, found := everydayPages[r.URL.Path]
@@ -245,5 +255,180 @@ func TestActUpload(t *testing.T) {
 				t.Errorf("staged uploads left behind: %s", e.Name())
 			}
 		}
+	}
+}
+
+// exportCSV is the CSV the export link serves.
+const exportCSV = "name,total\nWidget,3\nGadget,5\n"
+
+// serveExport serves the attachments of /reports-export: a CSV, a body
+// that claims 10 GB and trickles, a name with ../, control characters and
+// 10,000 characters, and 200 KB of binary.
+func serveExport(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/export/csv":
+		w.Header().Set("Content-Type", "text/csv")
+		w.Header().Set("Content-Disposition", `attachment; filename="report.csv"`)
+		io.WriteString(w, exportCSV)
+	case "/export/huge":
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="all.bin"`)
+		w.Header().Set("Content-Length", "10737418240")
+		chunk := make([]byte, 64<<10)
+		for i := 0; i < 1<<17; i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	case "/export/evil":
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Disposition", `attachment; filename*=UTF-8''..%2F..%2F%01evil%0A`+strings.Repeat("x", 10000)+`.txt`)
+		io.WriteString(w, "evil")
+	case "/export/bin":
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="data.bin"`)
+		b := make([]byte, 200<<10)
+		for i := range b {
+			b[i] = byte(i * 7)
+		}
+		w.Write(b)
+	}
+}
+
+// downloadAnswer is what the download tests read of an answer.
+type downloadAnswer struct {
+	Action struct {
+		Outcome   string
+		Downloads []struct {
+			ID, Name, SHA256, Status string
+			MediaType                string `json:"media_type"`
+			Bytes                    *int64
+		}
+	}
+}
+
+// TestActDownloads: an attachment a click starts is saved in the
+// session's own folder and reported (id, name, bytes, sha256,
+// media_type); browser_download reads it back as text, page by page with
+// next_offset, and a binary one as a blob. A body over
+// --max-download-bytes is cancelled (too_large), a hundred at once save
+// MaxDownloads and report the rest too_many, a hostile name is reduced to
+// a safe, bounded one; the session's folder is gone when the server
+// stops. Before, the export answered done and nothing was saved.
+func TestActDownloads(t *testing.T) {
+	web := everydaySite(t)
+	state := filepath.Join(t.TempDir(), "state")
+	s := start(t, state, "--max-download-bytes", "262144")
+	v := s.open(t, web.URL+"/reports-export")
+	click := func(name string) downloadAnswer {
+		t.Helper()
+		defer func(start time.Time) { t.Logf("%s: %v", name, time.Since(start)) }(time.Now())
+		role := "link"
+		if name == "Export all" {
+			role = "button"
+		}
+		res := s.act(t, map[string]any{"expected_revision": v.Revision, "action": "click", "ref": v.ref(t, role, name)})
+		b := ok(t, res)
+		var d downloadAnswer
+		json.Unmarshal(b, &d)
+		v = parseView(t, b)
+		return d
+	}
+	d := click("Export CSV")
+	if len(d.Action.Downloads) != 1 {
+		t.Fatalf("the export reported %+v", d.Action)
+	}
+	got := d.Action.Downloads[0]
+	sum := sha256.Sum256([]byte(exportCSV))
+	if got.ID != "d1" || got.Name != "report.csv" || got.Bytes == nil || *got.Bytes != int64(len(exportCSV)) ||
+		got.SHA256 != hex.EncodeToString(sum[:]) || got.MediaType != "text/csv" || got.Status != "" {
+		t.Fatalf("the export: %+v", got)
+	}
+	res := s.call(t, "browser_download", map[string]any{"id": "d1"})
+	if res.IsError || len(res.Content) != 2 {
+		t.Fatalf("browser_download: %+v", res)
+	}
+	if tc, ok := res.Content[1].(*sdk.TextContent); !ok || tc.Text != exportCSV {
+		t.Fatalf("the CSV read back as %#v", res.Content[1])
+	}
+
+	d = click("Export binary")
+	bin := d.Action.Downloads[0]
+	if bin.Status != "" || bin.MediaType != "application/octet-stream" || *bin.Bytes != 200<<10 {
+		t.Fatalf("binary: %+v", bin)
+	}
+	var whole []byte
+	offset := int64(0)
+	for pages := 0; ; pages++ {
+		if pages > 100 {
+			t.Fatal("no end to the pages")
+		}
+		res := s.call(t, "browser_download", map[string]any{"id": bin.ID, "offset": offset, "model_bytes": 8192})
+		if res.IsError || len(res.Content) != 2 {
+			t.Fatalf("page at %d: %s", offset, res.Content[0].(*sdk.TextContent).Text)
+		}
+		er, ok := res.Content[1].(*sdk.EmbeddedResource)
+		if !ok {
+			t.Fatalf("a binary part as %T", res.Content[1])
+		}
+		whole = append(whole, er.Resource.Blob...)
+		var head struct {
+			NextOffset *int64 `json:"next_offset"`
+		}
+		json.Unmarshal([]byte(res.Content[0].(*sdk.TextContent).Text), &head)
+		if head.NextOffset == nil {
+			break
+		}
+		offset = *head.NextOffset
+	}
+	if len(whole) != 200<<10 || whole[12345] != byte(12345*7%256) {
+		t.Fatalf("read back %d bytes", len(whole))
+	}
+
+	if d = click("Export everything"); len(d.Action.Downloads) != 1 || d.Action.Downloads[0].Status != "too_large" {
+		t.Fatalf("10 GB: %+v", d.Action.Downloads)
+	}
+	if code := failed(t, s.call(t, "browser_download", map[string]any{"id": d.Action.Downloads[0].ID})); code != "invalid_request" {
+		t.Errorf("reading a cancelled download: %s", code)
+	}
+	d = click("Evil name")
+	if n := d.Action.Downloads[0].Name; strings.ContainsAny(n, "/\\\x01\n") || strings.HasPrefix(n, ".") || len(n) > 256 || !strings.Contains(n, "evil") {
+		t.Errorf("the hostile name became %q", n)
+	}
+	// Up to MaxDownloads (16) are saved, one a click; then each is
+	// cancelled as too_many, also a hundred asked for at once (of which
+	// the browser itself starts only some).
+	for i := 3; i < 16; i++ {
+		if d = click("Export CSV"); len(d.Action.Downloads) != 1 || d.Action.Downloads[0].Status != "" {
+			t.Fatalf("download %d: %+v", i+1, d.Action.Downloads)
+		}
+	}
+	if d = click("Export CSV"); len(d.Action.Downloads) != 1 || d.Action.Downloads[0].Status != "too_many" {
+		t.Fatalf("download 17: %+v", d.Action.Downloads)
+	}
+	d = click("Export all")
+	for _, x := range d.Action.Downloads {
+		if x.Status != "too_many" {
+			t.Errorf("past the bound: %+v", x)
+		}
+	}
+	t.Logf("a hundred asked for past the bound: %d reported", len(d.Action.Downloads))
+	folder := filepath.Join(state, "downloads")
+	ents, _ := os.ReadDir(folder)
+	if len(ents) != 1 {
+		t.Fatalf("%d session folders", len(ents))
+	}
+	files, _ := os.ReadDir(filepath.Join(folder, ents[0].Name()))
+	var size int64
+	for _, f := range files {
+		fi, _ := f.Info()
+		size += fi.Size()
+	}
+	if size > 16*262144 {
+		t.Errorf("the session's folder holds %d bytes", size)
+	}
+	s.stop(t)
+	if ents, _ := os.ReadDir(folder); len(ents) != 0 {
+		t.Errorf("the session's downloads are still there after the server stopped")
 	}
 }

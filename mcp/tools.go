@@ -75,6 +75,13 @@ func tools() []toolDef {
 			annotations: &sdk.ToolAnnotations{Title: "Act on the open page", ReadOnlyHint: false, DestructiveHint: yes(), IdempotentHint: false, OpenWorldHint: yes()},
 			handle:      act,
 		},
+		{
+			name:        "browser_download",
+			title:       "Read a downloaded file",
+			description: "Read a file an action downloaded (id from action.downloads): its head (name, media_type, bytes, sha256, offset, length, next_offset while more remains), then the bytes from offset within model_bytes, as text or a base64 blob. Nothing downloaded is opened or run." + untrusted,
+			annotations: &sdk.ToolAnnotations{Title: "Read a downloaded file", ReadOnlyHint: true, OpenWorldHint: no()},
+			handle:      browserDownload,
+		},
 	}
 }
 

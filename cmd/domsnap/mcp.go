@@ -38,6 +38,7 @@ func runMCP(c *cli, args []string) int {
 	root := fs.String("root", "", "the folder snapshot_observe may read below (without it the tool is not offered)")
 	uploadRoot := fs.String("upload-root", "", "the folder browser_act's upload may take files from (without it every upload is refused)")
 	maxUpload := fs.Int64("max-upload-bytes", mcp.DefaultMaxUploadBytes, "the largest file an upload may take")
+	maxDownload := fs.Int64("max-download-bytes", mcp.DefaultMaxDownloadBytes, "the largest download a session saves; a bigger one is cancelled")
 	httpAddr := fs.String("http", "", "serve streamable HTTP at /mcp on this host:port instead of stdio (loopback unless --allow-remote)")
 	tokenFile := fs.String("token-file", "", "with --http: the file holding the bearer token every request must carry (mode 600; required)")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow an address that is not loopback")
@@ -52,8 +53,8 @@ func runMCP(c *cli, args []string) int {
 	if len(pos) != 0 {
 		return c.usage("mcp takes no operands")
 	}
-	if *maxUpload < 1 {
-		return c.usage("--max-upload-bytes must be at least 1")
+	if *maxUpload < 1 || *maxDownload < 1 {
+		return c.usage("--max-upload-bytes and --max-download-bytes must be at least 1")
 	}
 	var hosted *mcp.HostedConfig
 	var token []byte
@@ -85,17 +86,18 @@ func runMCP(c *cli, args []string) int {
 		return c.usage("--" + name + " needs --http")
 	}
 	srv, err := mcp.New(mcp.Config{
-		Chrome:         *chrome,
-		AllowOrigins:   origins,
-		StateDir:       *stateDir,
-		MaxStoreBytes:  *maxStore,
-		ModelBytes:     *modelBytes,
-		Root:           *root,
-		UploadRoot:     *uploadRoot,
-		MaxUploadBytes: *maxUpload,
-		ReadOnly:       *readOnly,
-		Version:        moduleVersion(),
-		Profile:        *profName,
+		Chrome:           *chrome,
+		AllowOrigins:     origins,
+		StateDir:         *stateDir,
+		MaxStoreBytes:    *maxStore,
+		ModelBytes:       *modelBytes,
+		Root:             *root,
+		UploadRoot:       *uploadRoot,
+		MaxUploadBytes:   *maxUpload,
+		MaxDownloadBytes: *maxDownload,
+		ReadOnly:         *readOnly,
+		Version:          moduleVersion(),
+		Profile:          *profName,
 	})
 	if err != nil {
 		return c.fail(err)
