@@ -69,8 +69,9 @@ type Download struct {
 	// Path is the saved file, "" when none was saved.
 	Path string
 
-	guid string
-	done bool
+	guid    string
+	done    bool
+	foreign bool
 }
 
 // Downloads follows the downloads of one browser context. The browser
@@ -284,50 +285,44 @@ func removeDownload(dir, guid string) {
 	_ = os.Remove(filepath.Join(dir, guid+".crdownload"))
 }
 
-// forget drops a download that turned out to be another context's.
+// forget drops a download that turned out to be another context's: it
+// keeps its place (and its id unused) but is never listed.
 func (d *Downloads) forget(dl *Download) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for i, x := range d.list {
-		if x == dl {
-			d.list = append(d.list[:i], d.list[i+1:]...)
-			delete(d.byID, dl.ID)
-			break
-		}
-	}
-}
-
-// Count is how many downloads have begun so far; Since(Count()) taken
-// before an action lists those the action began.
-func (d *Downloads) Count() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.list)
+	dl.done, dl.foreign = true, true
+	delete(d.byID, dl.ID)
+	close(d.changed)
+	d.changed = make(chan struct{})
 }
 
 // Settle waits, until deadline, for the downloads begun since the n-th to
 // end, and returns them in the order they began, ended or not (a download
-// still under way has neither Status nor Path yet).
-func (d *Downloads) Settle(ctx context.Context, n int, deadline time.Time) []Download {
+// still under way has neither Status nor Path yet), with the n to ask for
+// next time.
+func (d *Downloads) Settle(ctx context.Context, n int, deadline time.Time) ([]Download, int) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	for {
 		d.mu.Lock()
 		var out []Download
 		open := false
+		next := max(n, len(d.list))
 		for _, dl := range d.list[min(n, len(d.list)):] {
-			out = append(out, *dl)
 			open = open || !dl.done
+			if !dl.foreign {
+				out = append(out, *dl)
+			}
 		}
 		changed := d.changed
 		d.mu.Unlock()
 		if !open {
-			return out
+			return out, next
 		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return out
+			return out, next
 		}
 	}
 }

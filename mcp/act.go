@@ -92,20 +92,16 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	if a.Wait != nil && a.Wait.Until != "" {
 		opts.Until, opts.UntilSet = plan.until, true
 	}
-	ss.mu.Lock()
-	dls := ss.downloads
-	ss.mu.Unlock()
-	began := 0
-	if dls != nil {
-		began = dls.dls.Count()
-	}
 	res, err := l.Act(cctx, a.ExpectedRevision, a.Ref, action, opts)
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
 	var downloads []downloadReport
+	ss.mu.Lock()
+	dls := ss.downloads
+	ss.mu.Unlock()
 	if dls != nil {
-		downloads = reportDownloads(dls.dls.Settle(cctx, began, earliest(deadline, time.Now().Add(downloadSettle))))
+		downloads = dls.report(cctx, earliest(deadline, time.Now().Add(downloadSettle)))
 	}
 	rep := actReport{Action: a.Action, Ref: a.Ref, Outcome: string(res.Outcome), PopupsClosed: res.PopupsClosed,
 		DialogsOmitted: res.DialogsOmitted, DialogsDismissed: res.DialogsOutside, Downloads: downloads}

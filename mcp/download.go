@@ -66,6 +66,8 @@ type downloadFolder struct {
 		Unhold(int64)
 	}
 	held atomic.Int64
+	// reported counts the downloads browser_act answers have listed.
+	reported int
 }
 
 // admit counts a finished file in the store's bound.
@@ -83,6 +85,16 @@ func (f *downloadFolder) dispose() {
 	f.dls.Close()
 	os.RemoveAll(f.dir)
 	f.store.Unhold(f.held.Load())
+}
+
+// report lists the downloads begun since the last report (by this action,
+// or after the previous one answered), once they ended or deadline
+// passed. The calls of a session run one at a time, so reported needs no
+// lock.
+func (f *downloadFolder) report(ctx context.Context, deadline time.Time) []downloadReport {
+	list, next := f.dls.Settle(ctx, f.reported, deadline)
+	f.reported = next
+	return reportDownloads(list)
 }
 
 // downloadReport is one download in browser_act's answer.
