@@ -13,15 +13,15 @@ import (
 // as a cell summary; nothing left is "download".
 func TestDownloadName(t *testing.T) {
 	for in, want := range map[string]string{
-		"report.csv":             "report.csv",
-		"../../etc/passwd":       "passwd",
-		`..\..\boot.ini`:         "boot.ini",
-		"a\x01b\nc\u202ed.txt":   "a b c d.txt",
-		"...hidden":              "hidden",
-		"dir/":                   "download",
-		" . ":                    "download",
-		"":                       "download",
-		"\x00\x1f":               "download",
+		"report.csv":            "report.csv",
+		"../../etc/passwd":      "passwd",
+		`..\..\boot.ini`:        "boot.ini",
+		"a\x01b\nc\u202ed.txt":  "a b c d.txt",
+		"...hidden":             "hidden",
+		"dir/":                  "download",
+		" . ":                   "download",
+		"":                      "download",
+		"\x00\x1f":              "download",
 		"quarterly report.pdf ": "quarterly report.pdf",
 	} {
 		if got := downloadName(in); got != want {
