@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/ownerstamp"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/live"
 )
@@ -21,6 +22,13 @@ import (
 // DefaultMaxDownloadBytes bounds one download unless Config says
 // otherwise.
 const DefaultMaxDownloadBytes int64 = 64 << 20
+
+// downloadsDir, in the state folder, holds the sessions' download folders,
+// each named downloadPrefix and more.
+const (
+	downloadsDir   = "downloads"
+	downloadPrefix = "session-"
+)
 
 // downloadSettle bounds how long an action waits for the downloads it
 // began to finish, within its own deadline, before it answers: a download
@@ -35,14 +43,15 @@ const downloadSettle = 10 * time.Second
 // refused, as the context was made.
 func (ss *session) allowDownloads(ctx context.Context, bctx *live.BrowserContext) {
 	s := ss.srv
-	parent := filepath.Join(s.stateDir, "downloads")
+	parent := filepath.Join(s.stateDir, downloadsDir)
 	if err := os.MkdirAll(parent, 0o700); err != nil {
 		return
 	}
-	dir, err := os.MkdirTemp(parent, "s")
+	dir, err := os.MkdirTemp(parent, downloadPrefix)
 	if err != nil {
 		return
 	}
+	ownerstamp.Mark(dir)
 	f := &downloadFolder{dir: dir, store: s.store}
 	dls, err := bctx.AllowDownloads(ctx, live.DownloadOptions{Dir: dir, MaxBytes: s.cfg.MaxDownloadBytes,
 		MaxCount: limits.MaxDownloads, Admit: f.admit})

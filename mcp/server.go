@@ -175,6 +175,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	sweepSessionFolders(dir)
 	s := &Server{cfg: cfg, stateDir: dir, policy: policy, store: st, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
 	if cfg.Root != "" {
 		if s.root, err = openRootDir(cfg.Root); err != nil {

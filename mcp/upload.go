@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/ownerstamp"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -70,6 +71,9 @@ func (ss *session) uploadFolder() (string, error) {
 		if err != nil {
 			return "", errcode.New(errcode.CaptureFailed, pkg, "", "the session's upload folder cannot be made")
 		}
+		// A server killed outright leaves the folder; the next server
+		// removes it (sweepSessionFolders).
+		ownerstamp.Mark(dir)
 		ss.uploadDir = dir
 	}
 	ss.uploaded++
@@ -118,4 +122,16 @@ func copyBounded(ctx context.Context, dst string, src io.Reader, max int64) erro
 		return errcode.New(errcode.CaptureFailed, pkg, "", "the upload's copy cannot be written")
 	}
 	return nil
+}
+
+// maxSweep bounds how many stale session folders a server removes as it
+// starts, in each place.
+const maxSweep = 16
+
+// sweepSessionFolders removes the upload and download folders that
+// sessions of a server that has ended left behind: a server removes its
+// sessions' folders as they end, and one killed outright cannot.
+func sweepSessionFolders(stateDir string) {
+	ownerstamp.Sweep(os.TempDir(), uploadPrefix, maxSweep, nil)
+	ownerstamp.Sweep(filepath.Join(stateDir, downloadsDir), downloadPrefix, maxSweep, nil)
 }

@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/ownerstamp"
 	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/mcp/internal/store"
 )
@@ -141,5 +143,55 @@ func TestStageCopies(t *testing.T) {
 	ss.end()
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
 		t.Errorf("the session's end left %d entries in the temporary folder", len(ents))
+	}
+}
+
+// TestSweepSessionFolders: a server starting removes the upload and
+// download folders that sessions of an ended server left (killed, it could
+// not), and only those: a folder of a running process stays, and so does
+// one without a mark.
+func TestSweepSessionFolders(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	state := filepath.Join(t.TempDir(), "state")
+	downloads := filepath.Join(state, downloadsDir)
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	dead := ownerstamp.StampOf(cmd.Process.Pid)
+	cmd.Process.Kill()
+	cmd.Wait()
+	if dead == "" {
+		t.Skip("no process stamps on this system")
+	}
+	mk := func(dir, name, stamp string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(p, "file"), []byte("x"), 0o600)
+		if stamp != "" {
+			os.WriteFile(filepath.Join(p, ownerstamp.File), []byte(stamp), 0o600)
+		}
+		return p
+	}
+	gone := []string{mk(tmp, uploadPrefix+"dead", dead), mk(downloads, downloadPrefix+"dead", dead)}
+	kept := []string{mk(tmp, uploadPrefix+"live", ownerstamp.Stamp()), mk(downloads, downloadPrefix+"unmarked", ""),
+		mk(tmp, "other-dead", dead)}
+	srv, err := New(Config{StateDir: state, MaxStoreBytes: store.MinBytes, Chrome: "/nonexistent/chromium"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	for _, p := range gone {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s is still there", filepath.Base(p))
+		}
+	}
+	for _, p := range kept {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed", filepath.Base(p))
+		}
 	}
 }
