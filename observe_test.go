@@ -364,3 +364,19 @@ func TestCollectionNameCaptionBound(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarizeText: text handed over outside a document is bounded as a
+// cell summary: whitespace runs made one space and trimmed, cut at
+// CellUnits UTF-16 units without splitting a surrogate pair.
+func TestSummarizeText(t *testing.T) {
+	if got, cut := SummarizeText("  Delete\n\t report  Q3? "); got != "Delete report Q3?" || cut {
+		t.Errorf("%q %v", got, cut)
+	}
+	long := strings.Repeat("a", limits.CellUnits-1) + "😀b"
+	if got, cut := SummarizeText(long); got != strings.Repeat("a", limits.CellUnits-1) || !cut {
+		t.Errorf("cut at %d bytes, truncated %v", len(got), cut)
+	}
+	if got, cut := SummarizeText(strings.Repeat("x", limits.CellUnits)); len(got) != limits.CellUnits || cut {
+		t.Errorf("exactly the bound: %d, %v", len(got), cut)
+	}
+}

@@ -53,6 +53,9 @@ type Control struct {
 	// it has. Options is nil for every other control.
 	Options        []string
 	OptionsOmitted int
+	// Files is true for a file input (role button): an upload action
+	// chooses its file.
+	Files bool
 	// In names the innermost inventory row the control lies in, nil when
 	// it lies in none.
 	In *ControlIn
@@ -98,6 +101,8 @@ type ActionTarget struct {
 	Checked string
 	// Disabled is the control's disabled state as listed.
 	Disabled bool
+	// Files is true for a file input.
+	Files bool
 }
 
 // regionAnchor is where a published region lies, so that an expansion can
@@ -177,6 +182,7 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 			Selected:      c.Selected,
 			Sort:          c.Sort,
 			Required:      c.Required,
+			Files:         c.Files,
 		}
 		if c.Select {
 			out.Options = append([]string{}, c.Options...)
@@ -193,6 +199,7 @@ func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect
 			HumanOnly: c.Secret,
 			Checked:   c.Checked,
 			Disabled:  c.Disabled,
+			Files:     c.Files,
 		}
 	}
 	o.ControlsOmitted = v.ControlsOmitted
@@ -346,6 +353,9 @@ func (c *Control) appendJSON(b []byte, refs bool) []byte {
 	}
 	if c.Required {
 		b = append(b, `,"required":true`...)
+	}
+	if c.Files {
+		b = append(b, `,"files":true`...)
 	}
 	if c.Options != nil {
 		b = append(b, `,"options":[`...)

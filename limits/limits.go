@@ -96,6 +96,14 @@ const (
 	// MaxTypeUnits is the longest text one type action may insert, in
 	// UTF-16 code units.
 	MaxTypeUnits = 4096
+	// MaxActionDialogs is how many JavaScript dialogs one action answers
+	// as it asked and reports; any further one it raises is dismissed
+	// and counted, so a page asking again until refused is refused.
+	MaxActionDialogs = 8
+	// MaxUploads is how many files one tool-server session may upload.
+	MaxUploads = 16
+	// MaxDownloads is how many downloads one tool-server session saves.
+	MaxDownloads = 16
 )
 
 // Input bounds.

@@ -26,11 +26,14 @@ const (
 	ActPress
 	ActScroll
 	ActBack
+	ActHover
+	ActUpload
 )
 
 var actionNames = [...]string{
 	ActClick: "click", ActType: "type", ActSelect: "select", ActCheck: "check",
 	ActUncheck: "uncheck", ActPress: "press", ActScroll: "scroll", ActBack: "back",
+	ActHover: "hover", ActUpload: "upload",
 }
 
 func (k ActionKind) String() string {
@@ -62,6 +65,20 @@ type Action struct {
 	Option string
 	// Key is the key a press action presses, one of Keys.
 	Key string
+	// Dialog answers the JavaScript dialogs the action raises (dismissed
+	// by default); DialogText, when DialogTextSet, is what an accepted
+	// prompt returns (else its default, as when a person presses OK). It
+	// never appears in an error, a log or a result.
+	Dialog        DialogAnswer
+	DialogText    string
+	DialogTextSet bool
+	// File is the path of the file an upload action gives the file input,
+	// as the browser will read it, at the moment it reads it (when the
+	// page submits or reads the file, maybe long after the action): the
+	// caller keeps it private and unchanged until the tab closes (the tool
+	// server hands over a copy of its own). Neither the path nor the
+	// file's name or content appears in an error, a log or a result.
+	File string
 }
 
 // Outcome says what an action led to.
@@ -127,6 +144,15 @@ type ActResult struct {
 	// PopupsClosed counts the windows and tabs the page opened during the
 	// action; each was closed at once, before it sent any request.
 	PopupsClosed int
+	// Dialogs are the JavaScript dialogs the action raised, in the order
+	// they opened, each answered as Action.Dialog said; DialogsOmitted
+	// counts those past limits.MaxActionDialogs, each dismissed.
+	Dialogs        []Dialog
+	DialogsOmitted int
+	// DialogsOutside counts the dialogs the page raised outside any action
+	// (while it loaded, on a timer) since the session's previous action;
+	// each was dismissed.
+	DialogsOutside int
 	// Pending: the outcome is uncertain because a main-frame navigation
 	// the action started had not committed by the deadline. While it is
 	// pending, the tab answers no call that reaches its document, so no
@@ -203,7 +229,7 @@ func (a Action) check(t *domsnap.ActionTarget) error {
 		return bad("/action", "unknown action")
 	}
 	switch a.Kind {
-	case ActClick, ActType, ActSelect, ActCheck, ActUncheck:
+	case ActClick, ActType, ActSelect, ActCheck, ActUncheck, ActHover, ActUpload:
 		if t == nil {
 			return bad("/ref", a.Kind.String()+" needs an element")
 		}
@@ -220,6 +246,23 @@ func (a Action) check(t *domsnap.ActionTarget) error {
 	}
 	if a.Key != "" && a.Kind != ActPress {
 		return bad("/key", "only press takes a key")
+	}
+	if (a.File != "") != (a.Kind == ActUpload) {
+		return bad("/path", "upload, and only upload, takes a file")
+	}
+	if a.Dialog != DialogDismiss && a.Dialog != DialogAccept {
+		return bad("/dialog", "unknown dialog answer")
+	}
+	if a.DialogTextSet {
+		if a.Dialog != DialogAccept {
+			return bad("/dialog_text", "only an accepted prompt takes dialog text")
+		}
+		if !utf8.ValidString(a.DialogText) {
+			return bad("/dialog_text", "the dialog text is not valid UTF-8")
+		}
+		if units(a.DialogText) > limits.MaxTypeUnits {
+			return bad("/dialog_text", "the dialog text is longer than MaxTypeUnits UTF-16 code units")
+		}
 	}
 	switch a.Kind {
 	case ActType:
@@ -319,6 +362,8 @@ func judge(a Action, t *domsnap.ActionTarget, f elementFacts) error {
 		fits = textRoles[t.Role] && f.Text
 	case ActSelect:
 		fits = (t.Role == "combobox" || t.Role == "listbox") && f.Tag == "select"
+	case ActUpload:
+		fits = f.Tag == "input" && f.Type == "file"
 	case ActCheck, ActUncheck:
 		fits = checkRoles[t.Role]
 		// A person cannot uncheck a radio button by clicking it.
@@ -338,7 +383,7 @@ type point struct{ X, Y float64 }
 // prepared is what an action learnt, without sending input, just before
 // sending it.
 type prepared struct {
-	// At is where the mouse acts (click, check, uncheck, scroll).
+	// At is where the mouse acts (click, check, uncheck, hover, scroll).
 	At point
 	// Hits: the point at the element's centre hits it or a descendant.
 	Hits bool
@@ -368,8 +413,8 @@ type actor interface {
 	// resolve finds the node by its backend id and reads its facts; a node
 	// that cannot be found is detached. Nothing is sent.
 	resolve(ctx context.Context, backendID int64) (elemRef, elementFacts, error)
-	// prepare readies a without sending input: for click, check and
-	// uncheck it scrolls el into view and aims at its centre; for select it
+	// prepare readies a without sending input: for click, check,
+	// uncheck and hover it scrolls el into view and aims at its centre; for select it
 	// finds the option; for scroll it finds where and how far; for back,
 	// the history entry.
 	prepare(ctx context.Context, a Action, el elemRef) (prepared, error)
@@ -380,6 +425,13 @@ type actor interface {
 	// popupsClosed counts the windows the tab's pages opened and that were
 	// closed, since the tab opened.
 	popupsClosed() int64
+	// answerDialogs makes the tab answer the dialogs that open from now on
+	// as a asks, and record them, until the function it returns is
+	// called, which returns them and how many more were dismissed.
+	answerDialogs(a Action) func() ([]Dialog, int)
+	// dialogsOutside counts the dialogs the tab dismissed outside actions
+	// since it opened.
+	dialogsOutside() int64
 	// releaseAct drops what the action's calls kept in the page.
 	releaseAct(ctx context.Context)
 	// stopLoading stops a main-frame navigation that has not committed.
@@ -521,7 +573,10 @@ func (s *Session) act(ctx context.Context, expected string, a Action, o ActOptio
 	if err := a.check(t); err != nil {
 		return ActResult{}, err
 	}
+	outside := tab.dialogsOutside()
 	res, sent, err := perform(ctx, tab, a, t, o)
+	res.DialogsOutside = int(outside - s.dialogsOutside)
+	s.dialogsOutside = outside
 	if sent {
 		s.invalid = true
 		if err != nil {
@@ -579,7 +634,7 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 		return res, false, err
 	}
 	switch a.Kind {
-	case ActClick, ActCheck, ActUncheck:
+	case ActClick, ActCheck, ActUncheck, ActHover:
 		if p.NoBox {
 			return res, false, notActionable(ReasonHidden, "the element has no box once scrolled into view")
 		}
@@ -604,6 +659,8 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 	}
 	defer w.close()
 	popups := tab.popupsClosed()
+	stopDialogs := tab.answerDialogs(a)
+	defer func() { res.Dialogs, res.DialogsOmitted = stopDialogs() }()
 	if err := tab.send(ctx, a, el, p); err != nil {
 		var u *unsent
 		if errors.As(err, &u) {

@@ -281,7 +281,7 @@ func (p *Page) callOn(ctx context.Context, el elemRef, fn string, out any, args 
 func (p *Page) prepare(ctx context.Context, a Action, el elemRef) (prepared, error) {
 	var pr prepared
 	switch a.Kind {
-	case ActClick, ActCheck, ActUncheck:
+	case ActClick, ActCheck, ActUncheck, ActHover:
 		at, ok, err := p.aimAt(ctx, el)
 		if err != nil || !ok {
 			pr.NoBox = !ok
@@ -383,6 +383,10 @@ func (p *Page) send(ctx context.Context, a Action, el elemRef, pr prepared) erro
 	switch a.Kind {
 	case ActClick, ActCheck, ActUncheck:
 		return p.click(ctx, el, pr.At)
+	case ActHover:
+		return p.hover(ctx, el, pr.At)
+	case ActUpload:
+		return p.upload(ctx, el, a.File)
 	case ActType:
 		if err := p.focus(ctx, el); err != nil {
 			return err
@@ -586,6 +590,57 @@ func (p *Page) click(ctx context.Context, el elemRef, at point) error {
 	release := input.NewDispatchMouseEventArgs("mouseReleased", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(0).SetClickCount(1)
 	if err := p.client.Input.DispatchMouseEvent(ctx, release); err != nil {
 		return callError(ctx, "Input.dispatchMouseEvent mouseReleased", err)
+	}
+	return nil
+}
+
+// hover moves the pointer to at, over el, and leaves it there, so that
+// what the page shows on :hover or mouseover stays shown for the
+// observation that follows. The point must hit el just before the move
+// (else nothing is sent: unsent, obscured); what the page does once the
+// pointer is there is what the action is for, so it is not checked again.
+func (p *Page) hover(ctx context.Context, el elemRef, at point) error {
+	var ok bool
+	if err := p.callOn(ctx, el, hitJS, &ok, at.X, at.Y); err != nil {
+		return err
+	}
+	if !ok {
+		return &unsent{notActionable(ReasonObscured, "another element came over the centre of the element before the pointer moved; nothing was sent")}
+	}
+	move := input.NewDispatchMouseEventArgs("mouseMoved", at.X, at.Y).SetButtons(0)
+	if err := p.client.Input.DispatchMouseEvent(ctx, move); err != nil {
+		return callError(ctx, "Input.dispatchMouseEvent mouseMoved", err)
+	}
+	return nil
+}
+
+// fileInputJS says whether the element is still a file input that takes
+// files: connected, enabled.
+const fileInputJS = `function() {
+  return this.isConnected && String(this.localName).toLowerCase() === "input" &&
+    String(this.type || "").toLowerCase() === "file" && !this.matches(":disabled");
+}`
+
+// upload gives the file input el the file at path, as choosing it in the
+// file chooser does (the input and change events fire). The element is
+// asked again just before: a page that changed it since the checks (into
+// a password field, say) gets nothing, and the protocol itself refuses a
+// node that is no file input by the time it arrives. Errors never carry
+// the protocol's words, which could name the file.
+func (p *Page) upload(ctx context.Context, el elemRef, path string) error {
+	var ok bool
+	if err := p.callOn(ctx, el, fileInputJS, &ok); err != nil {
+		return err
+	}
+	if !ok {
+		return &unsent{notActionable(ReasonWrongRole, "the element stopped being an enabled file input before the file was given; nothing was sent")}
+	}
+	args := dom.NewSetFileInputFilesArgs([]string{path}).SetObjectID(runtime.RemoteObjectID(el))
+	if err := p.client.DOM.SetFileInputFiles(ctx, args); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cancelled(cerr)
+		}
+		return notActionable(ReasonWrongRole, "the browser did not take the file for the element (it may have stopped being a file input)")
 	}
 	return nil
 }

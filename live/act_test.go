@@ -66,6 +66,10 @@ func (f *fakeActor) send(ctx context.Context, a Action, el elemRef, p prepared) 
 }
 
 func (f *fakeActor) popupsClosed() int64 { return f.popups }
+func (f *fakeActor) answerDialogs(Action) func() ([]Dialog, int) {
+	return func() ([]Dialog, int) { return nil, 0 }
+}
+func (f *fakeActor) dialogsOutside() int64 { return 0 }
 func (f *fakeActor) stopLoading(context.Context) error {
 	f.calls = append(f.calls, "stop")
 	return nil
@@ -162,14 +166,14 @@ func TestActionCheck(t *testing.T) {
 }
 
 func TestActionKindNames(t *testing.T) {
-	for _, n := range []string{"click", "type", "select", "check", "uncheck", "press", "scroll", "back"} {
+	for _, n := range []string{"click", "type", "select", "check", "uncheck", "press", "scroll", "back", "hover", "upload"} {
 		k, ok := ParseActionKind(n)
 		if !ok || k.String() != n {
 			t.Errorf("%s: %v %v", n, k, ok)
 		}
 	}
-	if _, ok := ParseActionKind("hover"); ok {
-		t.Error("hover parsed")
+	if _, ok := ParseActionKind("drag"); ok {
+		t.Error("drag parsed")
 	}
 	want := "Enter Tab Escape Backspace Delete Space ArrowUp ArrowDown ArrowLeft ArrowRight PageUp PageDown Home End"
 	if got := strings.Join(Keys(), " "); got != want {

@@ -13,7 +13,8 @@ import (
 
 // BrowserContext is an isolated browser context of a shared Browser: its
 // own cookies, storage and cache, like a fresh profile, disposed with
-// everything in it by Close. Downloads are refused in it.
+// everything in it by Close. Downloads are refused in it unless
+// AllowDownloads lets them in.
 type BrowserContext struct {
 	b     *Browser
 	reply *target.CreateBrowserContextReply

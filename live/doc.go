@@ -159,8 +159,10 @@
 // after a timeout too. An action ([Session.Act]) and its wait end by
 // ActOptions.Deadline: a renderer that never returns from the action's
 // input ends the call with timeout, the action sent. JavaScript dialogs, which would stop a page's parser
-// and script until answered, are dismissed as they open, except a beforeunload dialog raised while
-// Goto (or the guard) takes the tab elsewhere, which is accepted so that a page cannot keep the tab.
+// and script until answered, are answered as they open: those an action raises as its Action.Dialog
+// says (dismissed by default) and reported in its result, the others dismissed and counted, except a
+// beforeunload dialog raised while Goto (or the guard) takes the tab elsewhere, which is accepted so
+// that a page cannot keep the tab.
 //
 // # Concurrency
 //

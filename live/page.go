@@ -43,9 +43,12 @@ type Page struct {
 	life    context.Context
 	endLife context.CancelFunc
 	// dialogsDone is closed when the dialog dismisser has returned;
-	// dismissed counts the dialogs it dismissed.
+	// dismissed counts the dialogs it dismissed outside actions.
 	dialogsDone chan struct{}
 	dismissed   atomic.Int64
+	// dialogRun, while an action's input is sent and waited on, says how
+	// the dialogs it raises are answered (dialog.go).
+	dialogRun atomic.Pointer[dialogRun]
 	// leaving counts the main-frame navigations the package itself has
 	// under way (Goto, the guard's blank page): a beforeunload dialog
 	// raised meanwhile is accepted, so a page cannot keep the tab.
@@ -116,38 +119,6 @@ func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error
 	b.popups.addTab(p)
 	return p, nil
 }
-
-// dismissDialogs answers every JavaScript dialog the tab opens (alert,
-// confirm, prompt, beforeunload) with a dismissal, at once. An open dialog
-// stops the page's script and its parser, so a page that calls alert() while
-// loading would otherwise never fire its load event. confirm() then returns
-// false and prompt() null, as when a person presses Cancel. The one
-// exception is a beforeunload dialog raised while a navigation of the
-// package's own is under way (leaving): it is accepted, as a person who
-// confirms "Leave", since dismissing it cancels that navigation, and a page
-// with such a handler would fail every later one. It returns when the
-// stream ends, that is when the tab's life ends.
-func (p *Page) dismissDialogs(dialogs page.JavascriptDialogOpeningClient) {
-	defer close(p.dialogsDone)
-	defer dialogs.Close()
-	for {
-		ev, err := dialogs.Recv()
-		if err != nil {
-			return
-		}
-		leave := ev.Type == page.DialogTypeBeforeunload && p.leaving.Load() > 0
-		ctx, cancel := context.WithTimeout(p.life, dialogCallTimeout)
-		err = p.client.Page.HandleJavaScriptDialog(ctx, page.NewHandleJavaScriptDialogArgs(leave))
-		cancel()
-		if err == nil && !leave {
-			p.dismissed.Add(1)
-		}
-	}
-}
-
-// DialogsDismissed reports how many JavaScript dialogs the tab has
-// dismissed since it opened.
-func (p *Page) DialogsDismissed() int { return int(p.dismissed.Load()) }
 
 // stopStreams ends the tab's event streams and the goroutine reading the
 // dialogs, and closes the connection.

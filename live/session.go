@@ -73,6 +73,10 @@ type Session struct {
 	// invalid is set when an observation failed after the previous one was
 	// published: that one's revision is stale from then on.
 	invalid bool
+	// dialogsOutside is the tab's count of dialogs dismissed outside
+	// actions when the previous action began, so that an action reports
+	// those since.
+	dialogsOutside int64
 	// last is the latest published observation, whose action and region
 	// references Act and an expansion resolve; nil before the first, and
 	// when the latest publication computed no page view (Capture,

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/domsnap/domsnap/internal/ownerstamp"
 )
 
 // TestSweepStaleProfiles: only profile folders whose owner mark names a
@@ -21,13 +23,13 @@ func TestSweepStaleProfiles(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadStamp := stampOf(cmd.Process.Pid)
+	deadStamp := ownerstamp.StampOf(cmd.Process.Pid)
 	cmd.Process.Kill()
 	cmd.Wait()
 	if deadStamp == "" {
 		t.Fatal("no stamp for a running process")
 	}
-	self := ownerStamp()
+	self := ownerstamp.Stamp()
 	pid, start, _ := strings.Cut(self, " ")
 	n, _ := strconv.Atoi(start)
 	reused := pid + " " + strconv.Itoa(n+1)
@@ -38,7 +40,7 @@ func TestSweepStaleProfiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		if mark != "" {
-			if err := os.WriteFile(filepath.Join(p, ownerFile), []byte(mark), 0o600); err != nil {
+			if err := os.WriteFile(filepath.Join(p, ownerstamp.File), []byte(mark), 0o600); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -93,14 +95,14 @@ func TestSweepBound(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	dead := stampOf(cmd.Process.Pid)
+	dead := ownerstamp.StampOf(cmd.Process.Pid)
 	cmd.Process.Kill()
 	cmd.Wait()
 	for _, total := range []int{maxSweep - 1, maxSweep, maxSweep + 1} {
 		for i := 0; i < total; i++ {
 			p := filepath.Join(dir, profilePrefix+strconv.Itoa(i))
 			os.Mkdir(p, 0o700)
-			os.WriteFile(filepath.Join(p, ownerFile), []byte(dead), 0o600)
+			os.WriteFile(filepath.Join(p, ownerstamp.File), []byte(dead), 0o600)
 		}
 		first := sweepStaleProfiles(dir)
 		second := sweepStaleProfiles(dir)

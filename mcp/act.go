@@ -22,6 +22,9 @@ type actArgs struct {
 	Text             string    `json:"text"`
 	Option           string    `json:"option"`
 	Key              string    `json:"key"`
+	Dialog           string    `json:"dialog"`
+	DialogText       *string   `json:"dialog_text"`
+	Path             string    `json:"path"`
 	Wait             *waitArgs `json:"wait"`
 	View             string    `json:"view"`
 	ModelBytes       int       `json:"model_bytes"`
@@ -33,6 +36,23 @@ type actReport struct {
 	Ref          string `json:"ref,omitempty"`
 	Outcome      string `json:"outcome"`
 	PopupsClosed int    `json:"popups_closed,omitempty"`
+	// Dialogs are the dialogs the action raised; their messages are page
+	// content.
+	Dialogs        []dialogReport `json:"dialogs,omitempty"`
+	DialogsOmitted int            `json:"dialogs_omitted,omitempty"`
+	// DialogsDismissed counts the dialogs the page opened outside actions
+	// since the previous action, each dismissed.
+	DialogsDismissed int `json:"dialogs_dismissed,omitempty"`
+	// Downloads are the downloads the action began.
+	Downloads []downloadReport `json:"downloads,omitempty"`
+}
+
+// dialogReport is one dialog an action raised, never how a prompt was
+// answered.
+type dialogReport struct {
+	Type             string `json:"type"`
+	Message          string `json:"message"`
+	MessageTruncated bool   `json:"message_truncated,omitempty"`
 }
 
 // act is browser_act: the schema has run, and the live session does the
@@ -64,6 +84,11 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	deadline := time.Now().Add(plan.timeout)
 	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
 	defer cancel()
+	if action.Kind == live.ActUpload {
+		if action.File, err = ss.stage(cctx, a.Path); err != nil {
+			return nil, err
+		}
+	}
 	view := viewOf(a.View, actView)
 	opts := live.ActOptions{Deadline: deadline, Settle: plan.settle, When: plan.condition(deadline), View: view}
 	if a.Wait != nil && a.Wait.Until != "" {
@@ -73,7 +98,19 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
-	report, _ := json.Marshal(actReport{Action: a.Action, Ref: a.Ref, Outcome: string(res.Outcome), PopupsClosed: res.PopupsClosed})
+	var downloads []downloadReport
+	ss.mu.Lock()
+	dls := ss.downloads
+	ss.mu.Unlock()
+	if dls != nil {
+		downloads = dls.report(cctx, earliest(deadline, time.Now().Add(downloadSettle)))
+	}
+	rep := actReport{Action: a.Action, Ref: a.Ref, Outcome: string(res.Outcome), PopupsClosed: res.PopupsClosed,
+		DialogsOmitted: res.DialogsOmitted, DialogsDismissed: res.DialogsOutside, Downloads: downloads}
+	for _, d := range res.Dialogs {
+		rep.Dialogs = append(rep.Dialogs, dialogReport{Type: d.Type, Message: d.Message, MessageTruncated: d.MessageTruncated})
+	}
+	report, _ := json.Marshal(rep)
 	suffix := `,"action":` + string(report)
 	if res.Outcome == live.OutcomeNavigated {
 		suffix += `,"http_status":` + strconv.Itoa(res.HTTPStatus)
@@ -89,6 +126,14 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	return out, err
 }
 
+// earliest is the earlier of two times.
+func earliest(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
 // action is the checked action of the arguments. The input schema has
 // already tied ref, text, option and key to the actions that take them;
 // what it cannot say is the text's length in UTF-16 units, which is how
@@ -98,12 +143,33 @@ func (a *actArgs) action() (live.Action, error) {
 	if !ok {
 		return live.Action{}, errcode.New(errcode.InvalidRequest, pkg, "/action", "unknown action")
 	}
+	if err := typeUnits("/text", a.Text); err != nil {
+		return live.Action{}, err
+	}
+	act := live.Action{Kind: kind, Text: a.Text, Option: a.Option, Key: a.Key}
+	if a.Dialog != "" {
+		if act.Dialog, ok = live.ParseDialogAnswer(a.Dialog); !ok {
+			return live.Action{}, errcode.New(errcode.InvalidRequest, pkg, "/dialog", "unknown dialog answer")
+		}
+	}
+	if a.DialogText != nil {
+		if err := typeUnits("/dialog_text", *a.DialogText); err != nil {
+			return live.Action{}, err
+		}
+		act.DialogText, act.DialogTextSet = *a.DialogText, true
+	}
+	return act, nil
+}
+
+// typeUnits refuses text, typed or a prompt's, longer than MaxTypeUnits
+// UTF-16 units. The message never quotes the text.
+func typeUnits(path, text string) error {
 	n := 0
-	for _, r := range a.Text {
+	for _, r := range text {
 		n += utf16.RuneLen(r)
 	}
 	if n > limits.MaxTypeUnits {
-		return live.Action{}, errcode.New(errcode.InvalidRequest, pkg, "/text", "the text is longer than "+strconv.Itoa(limits.MaxTypeUnits)+" UTF-16 code units")
+		return errcode.New(errcode.InvalidRequest, pkg, path, "the text is longer than "+strconv.Itoa(limits.MaxTypeUnits)+" UTF-16 code units")
 	}
-	return live.Action{Kind: kind, Text: a.Text, Option: a.Option, Key: a.Key}, nil
+	return nil
 }

@@ -551,12 +551,20 @@ func TestActCanaryNeverShown(t *testing.T) {
 		keep(s.call(t, "browser_artifact", map[string]any{"artifact": a}))
 	}
 	s.stop(t)
+	nowhere(t, canary, outs, state, s.stderr.Bytes(), 4)
+}
+
+// nowhere checks that secret is in no answer of outs, in no file under
+// the artifact store state (which must hold at least files files) and not
+// in the server's log.
+func nowhere(t *testing.T, secret string, outs [][]byte, state string, log []byte, files int) {
+	t.Helper()
 	for i, out := range outs {
-		if bytes.Contains(out, []byte(canary)) {
-			t.Errorf("answer %d holds the typed text", i)
+		if bytes.Contains(out, []byte(secret)) {
+			t.Errorf("answer %d holds the secret", i)
 		}
 	}
-	files := 0
+	n := 0
 	filepath.WalkDir(state, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -565,17 +573,17 @@ func TestActCanaryNeverShown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files++
-		if bytes.Contains(data, []byte(canary)) {
-			t.Errorf("the store's %s holds the typed text", filepath.Base(p))
+		n++
+		if bytes.Contains(data, []byte(secret)) {
+			t.Errorf("the store's %s holds the secret", filepath.Base(p))
 		}
 		return nil
 	})
-	if files < 4 {
-		t.Fatalf("the store holds %d files", files)
+	if n < files {
+		t.Fatalf("the store holds %d files", n)
 	}
-	if bytes.Contains(s.stderr.Bytes(), []byte(canary)) {
-		t.Error("the server's log holds the typed text")
+	if bytes.Contains(log, []byte(secret)) {
+		t.Error("the server's log holds the secret")
 	}
 }
 

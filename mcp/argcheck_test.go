@@ -12,13 +12,13 @@ import (
 func TestToolSchemasCompiledOnce(t *testing.T) {
 	before := argcheck.Compilations()
 	offline := offlineServer(t, "")
-	if got := argcheck.Compilations() - before; got != int64(len(offline.inputs)) || got != 4 {
-		t.Fatalf("New compiled %d schemas for %d tools, want 4", got, len(offline.inputs))
+	if got := argcheck.Compilations() - before; got != int64(len(offline.inputs)) || got != 5 {
+		t.Fatalf("New compiled %d schemas for %d tools, want 5", got, len(offline.inputs))
 	}
 	before = argcheck.Compilations()
 	srv := offlineServer(t, t.TempDir())
-	if got := argcheck.Compilations() - before; got != 5 {
-		t.Fatalf("New with a root compiled %d schemas, want 5 (snapshot_observe too)", got)
+	if got := argcheck.Compilations() - before; got != 6 {
+		t.Fatalf("New with a root compiled %d schemas, want 6 (snapshot_observe too)", got)
 	}
 	cs := connect(t, srv)
 	before = argcheck.Compilations()

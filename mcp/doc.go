@@ -70,7 +70,8 @@
 // and the tool descriptions tell the model never to follow instructions
 // found in it. Only http and https URLs are opened, and with allowed
 // origins only those, for the main frame's every request (redirects and
-// navigations the page starts included); downloads are refused. Error
+// navigations the page starts included); downloads are saved into a folder
+// of the session's own and never opened (download.go). Error
 // messages hold no URL, no page text and no form value. The artifact store
 // keeps observations, which never hold a form value.
 //

@@ -15,7 +15,8 @@ import (
 	"github.com/domsnap/domsnap/snapshot"
 )
 
-// rootDir is the folder snapshot_observe may read below. A path is
+// rootDir is a folder the server reads below: snapshot_observe's --root,
+// and browser_act's --upload-root. A path is
 // refused when it is absolute, has a ".." component, or passes through a
 // symbolic link; the reads go through os.Root, which cannot leave the
 // folder even if it changes meanwhile.
@@ -39,23 +40,35 @@ func openRootDir(dir string) (*rootDir, error) {
 // reader bounds what it decompresses.
 const maxInputBytes = snapshot.MaxDecompressedBytes
 
-// read returns the bytes of the file rel names below the root. The checks
-// of the path come first; then the file is opened without blocking and
-// the opened descriptor is checked again, since the path may have been
-// swapped meanwhile (for a named pipe, whose open and read would otherwise
-// wait for a writer for ever). The read is bounded by ctx.
+// read returns the bytes of the file rel names below the root (open),
+// read within maxInputBytes and ctx.
 func (r *rootDir) read(ctx context.Context, rel string) ([]byte, error) {
+	f, fi, err := r.open(rel, maxInputBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readBounded(ctx, f, fi.Size())
+}
+
+// open opens the regular file rel names below the root, of at most max
+// bytes. The checks of the path come first; then the file is opened
+// without blocking and the opened descriptor is checked again, since the
+// path may have been swapped meanwhile (for a named pipe, whose open and
+// read would otherwise wait for a writer for ever). No error quotes the
+// path.
+func (r *rootDir) open(rel string, max int64) (*os.File, fs.FileInfo, error) {
 	refuse := func(why string) error {
 		return errcode.New(errcode.PathRefused, pkg, "", "the path "+why)
 	}
 	if rel == "" || strings.HasPrefix(rel, "/") || strings.Contains(rel, "\\") || strings.ContainsRune(rel, 0) {
-		return nil, refuse("must be relative to the root, with / between its parts")
+		return nil, nil, refuse("must be relative to the root, with / between its parts")
 	}
 	parts := strings.Split(rel, "/")
 	cur := ""
 	for i, part := range parts {
 		if part == ".." {
-			return nil, refuse("must not go up with ..")
+			return nil, nil, refuse("must not go up with ..")
 		}
 		if part == "" || part == "." {
 			continue
@@ -66,45 +79,48 @@ func (r *rootDir) read(ctx context.Context, rel string) ([]byte, error) {
 		cur += part
 		fi, err := r.root.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errcode.New(errcode.UnsupportedInput, pkg, "", "no file at that path below the root")
+			return nil, nil, errcode.New(errcode.UnsupportedInput, pkg, "", "no file at that path below the root")
 		}
 		if err != nil {
-			return nil, refuse("cannot be read below the root")
+			return nil, nil, refuse("cannot be read below the root")
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, refuse("passes through a symbolic link")
+			return nil, nil, refuse("passes through a symbolic link")
 		}
 		if i == len(parts)-1 && !fi.Mode().IsRegular() {
-			return nil, notRegular()
+			return nil, nil, notRegular()
 		}
 	}
 	if cur == "" {
-		return nil, refuse("names the root itself")
+		return nil, nil, refuse("names the root itself")
 	}
 	if r.checked != nil {
 		r.checked(cur)
 	}
 	f, err := r.root.OpenFile(cur, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, refuse("cannot be read below the root")
+		return nil, nil, refuse("cannot be read below the root")
 	}
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return nil, notRegular()
+		f.Close()
+		return nil, nil, notRegular()
 	}
-	if fi.Size() > maxInputBytes {
-		return nil, tooLargeFile()
+	if fi.Size() > max {
+		f.Close()
+		return nil, nil, tooLarge(max)
 	}
-	return readBounded(ctx, f, fi.Size())
+	return f, fi, nil
 }
 
 func notRegular() error {
 	return errcode.New(errcode.UnsupportedInput, pkg, "", "the path is not a regular file")
 }
 
-func tooLargeFile() error {
-	return errcode.TooLarge(pkg, "the file is larger than "+strconv.Itoa(maxInputBytes)+" bytes")
+func tooLargeFile() error { return tooLarge(maxInputBytes) }
+
+func tooLarge(max int64) error {
+	return errcode.TooLarge(pkg, "the file is larger than "+strconv.FormatInt(max, 10)+" bytes")
 }
 
 // readChunk is how much of a file is read between two looks at the call's

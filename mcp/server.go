@@ -50,6 +50,15 @@ type Config struct {
 	// ReadOnly leaves browser_act out: the server never sends input to a
 	// page, and a call to browser_act is refused as an unknown tool.
 	ReadOnly bool
+	// UploadRoot, when set, is the folder browser_act's upload reads
+	// below; without it every upload is path_refused.
+	UploadRoot string
+	// MaxUploadBytes bounds one uploaded file; zero means
+	// DefaultMaxUploadBytes.
+	MaxUploadBytes int64
+	// MaxDownloadBytes bounds one download; zero means
+	// DefaultMaxDownloadBytes.
+	MaxDownloadBytes int64
 	// Profile, when set, names the profile (package profile, in the
 	// state folder) every session browses with: each in a browser of its
 	// own on the profile's folder, leased to one session at a time, and
@@ -82,6 +91,10 @@ type Server struct {
 	// profiles is the profiles folder of the state folder.
 	profiles *profile.Store
 	root     *rootDir
+	uploads  *rootDir
+	// stateDir is the state folder: the store's, the profiles' and the
+	// sessions' downloads'.
+	stateDir string
 	mcp      *sdk.Server
 	inputs   map[string]*argcheck.Schema
 
@@ -126,6 +139,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxStoreBytes == 0 {
 		cfg.MaxStoreBytes = DefaultMaxStoreBytes
 	}
+	if cfg.MaxUploadBytes == 0 {
+		cfg.MaxUploadBytes = DefaultMaxUploadBytes
+	}
+	if cfg.MaxDownloadBytes == 0 {
+		cfg.MaxDownloadBytes = DefaultMaxDownloadBytes
+	}
+	if cfg.MaxUploadBytes < 0 || cfg.MaxDownloadBytes < 0 {
+		return nil, errcode.New(errcode.InvalidRequest, pkg, "", "the upload and download size bounds must not be negative")
+	}
 	policy, err := NewPolicy(cfg.AllowOrigins)
 	if err != nil {
 		return nil, err
@@ -156,9 +178,15 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, policy: policy, store: st, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
+	sweepSessionFolders(dir)
+	s := &Server{cfg: cfg, stateDir: dir, policy: policy, store: st, profiles: profiles, sessions: map[*sdk.ServerSession]*session{}, inputs: map[string]*argcheck.Schema{}}
 	if cfg.Root != "" {
 		if s.root, err = openRootDir(cfg.Root); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.UploadRoot != "" {
+		if s.uploads, err = openRootDir(cfg.UploadRoot); err != nil {
 			return nil, err
 		}
 	}

@@ -136,7 +136,7 @@ func TestToolsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"browser_navigate": false, "browser_observe": true, "browser_artifact": true, "snapshot_observe": true, "browser_act": false}
+	want := map[string]bool{"browser_navigate": false, "browser_observe": true, "browser_artifact": true, "snapshot_observe": true, "browser_act": false, "browser_download": true}
 	if len(res.Tools) != len(want) {
 		t.Fatalf("%d tools", len(res.Tools))
 	}
@@ -189,7 +189,7 @@ func TestToolsList(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err = connect(t, srv).ListTools(context.Background(), nil)
-	if err != nil || len(res.Tools) != 4 {
+	if err != nil || len(res.Tools) != 5 {
 		t.Fatalf("without a root: %v, %d tools", err, len(res.Tools))
 	}
 }

@@ -49,6 +49,13 @@ type session struct {
 	bound *Policy
 	// closing counts the resets closing what the session had.
 	closing sync.WaitGroup
+	// uploadDir is the session's folder of staged uploads, "" before the
+	// first; uploaded counts the files staged in it (upload.go).
+	uploadDir string
+	uploaded  int
+	// downloads are the downloads of the session's browser context, nil
+	// before it has one or when they could not be allowed (download.go).
+	downloads *downloadFolder
 }
 
 func newSession(s *Server, g grant) *session {
@@ -248,6 +255,7 @@ func (ss *session) context(ctx context.Context) (*live.Browser, *live.BrowserCon
 	}
 	ss.browser, ss.bctx = b, bctx
 	ss.mu.Unlock()
+	ss.allowDownloads(ctx, bctx)
 	return b, bctx, nil
 }
 
@@ -362,8 +370,8 @@ func (ss *session) dropTab(p *live.Page) {
 // the lease, so the next holder never meets a browser still on the folder.
 func (ss *session) reset() {
 	ss.mu.Lock()
-	p, bctx, b, lease := ss.page, ss.bctx, ss.browser, ss.lease
-	ss.browser, ss.bctx, ss.page, ss.live, ss.lease = nil, nil, nil, nil, nil
+	p, bctx, b, lease, dls := ss.page, ss.bctx, ss.browser, ss.lease, ss.downloads
+	ss.browser, ss.bctx, ss.page, ss.live, ss.lease, ss.downloads = nil, nil, nil, nil, nil, nil
 	if lease != nil {
 		// The next browser is bound by the binding read when it starts.
 		ss.bound = nil
@@ -373,6 +381,9 @@ func (ss *session) reset() {
 	defer ss.closing.Done()
 	if p != nil {
 		p.Close()
+	}
+	if dls != nil {
+		dls.dispose()
 	}
 	if bctx != nil {
 		bctx.Close()
@@ -397,6 +408,7 @@ func (ss *session) end() {
 	// end returns once that is closed too, so a profile's browser never
 	// outlives its session's end.
 	ss.closing.Wait()
+	ss.removeUploads()
 	if ss.srv.store != nil {
 		ss.srv.store.Release(ss.owner)
 	}

@@ -45,6 +45,7 @@ func ToolSchemas() []Tool {
 		t("browser_artifact", Observation, ""),
 		t("snapshot_observe", Projection, ""),
 		t("browser_act", Tools, "/$defs/browser_act.output"),
+		t("browser_download", Tools, "/$defs/browser_download.output"),
 	}
 }
 

@@ -162,7 +162,17 @@ func TestToolInputSchemas(t *testing.T) {
 		{"browser_act", `{"expected_revision":"r","action":"scroll","key":"End"}`, false},
 		{"browser_act", `{"expected_revision":"r","action":"back"}`, true},
 		{"browser_act", `{"expected_revision":"r","action":"back","ref":"a1.1"}`, false},
-		{"browser_act", `{"expected_revision":"r","action":"hover","ref":"a1.1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"hover","ref":"a1.1"}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"hover"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"upload","ref":"a1.1","path":"a.csv"}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"upload","ref":"a1.1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"upload","path":"a.csv"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"click","ref":"a1.1","path":"a.csv"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"drag","ref":"a1.1"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"click","ref":"a1.1","dialog":"accept","dialog_text":""}`, true},
+		{"browser_act", `{"expected_revision":"r","action":"click","ref":"a1.1","dialog_text":"x"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"click","ref":"a1.1","dialog":"dismiss","dialog_text":"x"}`, false},
+		{"browser_act", `{"expected_revision":"r","action":"click","ref":"a1.1","dialog":"ok"}`, false},
 	} {
 		var tool schema.Tool
 		for _, x := range schema.ToolSchemas() {

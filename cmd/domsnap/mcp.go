@@ -36,6 +36,9 @@ func runMCP(c *cli, args []string) int {
 	modelBytes := fs.Int("model-bytes", limits.ModelBytes, "the byte budget of every answer; a call may only lower it")
 	readOnly := fs.Bool("read-only", false, "serve no browser_act: the server never sends input to a page")
 	root := fs.String("root", "", "the folder snapshot_observe may read below (without it the tool is not offered)")
+	uploadRoot := fs.String("upload-root", "", "the folder browser_act's upload may take files from (without it every upload is refused)")
+	maxUpload := fs.Int64("max-upload-bytes", mcp.DefaultMaxUploadBytes, "the largest file an upload may take")
+	maxDownload := fs.Int64("max-download-bytes", mcp.DefaultMaxDownloadBytes, "the largest download a session saves; a bigger one is cancelled")
 	httpAddr := fs.String("http", "", "serve streamable HTTP at /mcp on this host:port instead of stdio (loopback unless --allow-remote)")
 	tokenFile := fs.String("token-file", "", "with --http: the file holding the bearer token every request must carry (mode 600; required; SIGHUP reads it again)")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow an address that is not loopback")
@@ -49,6 +52,9 @@ func runMCP(c *cli, args []string) int {
 	}
 	if len(pos) != 0 {
 		return c.usage("mcp takes no operands")
+	}
+	if *maxUpload < 1 || *maxDownload < 1 {
+		return c.usage("--max-upload-bytes and --max-download-bytes must be at least 1")
 	}
 	var hosted *mcp.HostedConfig
 	var token []byte
@@ -80,15 +86,18 @@ func runMCP(c *cli, args []string) int {
 		return c.usage("--" + name + " needs --http")
 	}
 	srv, err := mcp.New(mcp.Config{
-		Chrome:        *chrome,
-		AllowOrigins:  origins,
-		StateDir:      *stateDir,
-		MaxStoreBytes: *maxStore,
-		ModelBytes:    *modelBytes,
-		Root:          *root,
-		ReadOnly:      *readOnly,
-		Version:       moduleVersion(),
-		Profile:       *profName,
+		Chrome:           *chrome,
+		AllowOrigins:     origins,
+		StateDir:         *stateDir,
+		MaxStoreBytes:    *maxStore,
+		ModelBytes:       *modelBytes,
+		Root:             *root,
+		UploadRoot:       *uploadRoot,
+		MaxUploadBytes:   *maxUpload,
+		MaxDownloadBytes: *maxDownload,
+		ReadOnly:         *readOnly,
+		Version:          moduleVersion(),
+		Profile:          *profName,
 	})
 	if err != nil {
 		return c.fail(err)

@@ -27,7 +27,11 @@ var valid = map[string][]string{
 		`{"expected_revision":"r","action":"select","ref":"a1.2","option":"Red"}`,
 		`{"expected_revision":"r","action":"press","key":"Enter"}`,
 		`{"expected_revision":"r","action":"back"}`,
+		`{"expected_revision":"r","action":"click","ref":"a1.3","dialog":"accept","dialog_text":"x"}`,
+		`{"expected_revision":"r","action":"hover","ref":"a1.4"}`,
+		`{"expected_revision":"r","action":"upload","ref":"a1.5","path":"in/a.csv"}`,
 	},
+	"browser_download": {`{"id":"d1","offset":0,"model_bytes":1024}`},
 }
 
 // replacements are the values put in place of every member and element.

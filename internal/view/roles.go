@@ -19,6 +19,11 @@ import (
 func controlRole(n domtree.Node, role string) string {
 	if collect.IsControl(n) && !isControlRole(aria.ExplicitRole(n)) {
 		role = cells.FormCell(n, cells.ColumnRole).Text
+		if role == "" && fileInput(n) {
+			// A file input has no role of its own in the form columns;
+			// to a person it is a button that chooses files.
+			role = "button"
+		}
 	}
 	if isControlRole(role) {
 		return role
@@ -29,6 +34,12 @@ func controlRole(n domtree.Node, role string) string {
 		return role
 	}
 	return ""
+}
+
+// fileInput reports whether n is an <input type=file> (the type read
+// ASCII case-insensitively).
+func fileInput(n domtree.Node) bool {
+	return n.Is("input") && domtree.EqualFold(n.AttrValue("type"), "file")
 }
 
 // isHeaderRole reports whether an element of this role is a table header

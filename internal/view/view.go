@@ -51,6 +51,9 @@ type Control struct {
 	Sort string
 	// Select is true for a <select>, whose Options and OptionsOmitted apply.
 	Select bool
+	// Files is true for an <input type=file>: a button that chooses files,
+	// which an upload action fills.
+	Files bool
 	// Options holds the texts of the select's first limits.MaxOptions
 	// shown options in tree order (see options), never which is selected.
 	Options []string
@@ -116,6 +119,9 @@ type scanner struct {
 	// edit is the outermost editable element entered, while the walk is
 	// inside it: its text is a value and is never read.
 	edit domtree.Node
+	// menu is the outermost menu container (menuRole) entered, while the
+	// walk is inside it: its list items may be submenu labels.
+	menu domtree.Node
 	// rows is sorted by tree order, next the first not yet reached, and open
 	// the stack of rows containing the walk, innermost last.
 	rows []Row
@@ -161,6 +167,9 @@ func (s *scanner) visit(n domtree.Node) {
 	if s.edit.Valid() && !s.edit.Contains(n) {
 		s.edit = domtree.Node{}
 	}
+	if s.menu.Valid() && !s.menu.Contains(n) {
+		s.menu = domtree.Node{}
+	}
 	s.track(n)
 	switch n.Kind() {
 	case domtree.Text:
@@ -190,8 +199,19 @@ func (s *scanner) visit(n domtree.Node) {
 	// An element's role can depend on its ancestors, so it is computed
 	// once here for both questions.
 	role := aria.Role(n)
+	if menuRole(role) && !s.menu.Valid() {
+		s.menu = n
+	}
 	if c := controlRole(n, role); c != "" {
 		s.control(n, c)
+	} else if popupTrigger(n) {
+		s.control(n, "button")
+	} else if s.menu.Valid() {
+		if list, ok := submenu(n); ok {
+			if c := s.control(n, "button"); c != nil {
+				c.Name = labelName(n, list)
+			}
+		}
 	}
 	if regionRole(role) {
 		s.region(n, role)
@@ -231,11 +251,12 @@ func (s *scanner) innermost() (Row, bool) {
 	return Row{}, false
 }
 
-// control records a control, or counts it once MaxControls are listed.
-func (s *scanner) control(n domtree.Node, role string) {
+// control records a control and returns it, or counts it once
+// MaxControls are listed and returns nil.
+func (s *scanner) control(n domtree.Node, role string) *Control {
 	if len(s.v.Controls) == limits.MaxControls {
 		s.v.ControlsOmitted++
-		return
+		return nil
 	}
 	c := Control{Element: n, Role: role}
 	if collect.IsControl(n) {
@@ -272,11 +293,13 @@ func (s *scanner) control(n domtree.Node, role string) {
 	c.Secret = secretField(n)
 	c.In, c.HasIn = s.innermost()
 
+	c.Files = fileInput(n)
 	if n.Is("select") {
 		c.Select = true
 		c.Options, c.OptionsOmitted = options(n)
 	}
 	s.v.Controls = append(s.v.Controls, c)
+	return &s.v.Controls[len(s.v.Controls)-1]
 }
 
 // region records a region, or counts it once MaxRegions are listed. A

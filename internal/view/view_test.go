@@ -33,6 +33,7 @@ type ctl struct {
 	Disabled, Required       bool
 	Checked, Expanded        string
 	Selected, Select, Secret bool
+	Files                    bool
 	Sort                     string
 	Options                  []string
 	OptionsOmitted           int
@@ -44,7 +45,7 @@ func controls(v view.View) []ctl {
 	for _, c := range v.Controls {
 		x := ctl{Role: c.Role, Name: c.Name.Text, NameTruncated: c.Name.Truncated,
 			Disabled: c.Disabled, Required: c.Required, Checked: c.Checked, Expanded: c.Expanded,
-			Selected: c.Selected, Select: c.Select, Secret: c.Secret, Sort: c.Sort, Options: c.Options, OptionsOmitted: c.OptionsOmitted}
+			Selected: c.Selected, Select: c.Select, Secret: c.Secret, Files: c.Files, Sort: c.Sort, Options: c.Options, OptionsOmitted: c.OptionsOmitted}
 		if c.HasIn {
 			x.In = c.In.Kind.String() + "/" + itoa(c.In.Index) + "/" + itoa(c.In.Position)
 		}
@@ -125,6 +126,16 @@ func TestControls(t *testing.T) {
 			`<div role=row aria-rowindex=2><div role=gridcell><a href=2>Early</a></div></div></div>`,
 			[]ctl{{Role: "link", Name: "Late", In: "table/0/1"}, {Role: "link", Name: "Early", In: "table/0/0"}}},
 		{"types without a role", `<input type=date aria-label=D><input type=color>`, nil},
+		{"file inputs", `<label>Attach <input type=FILE required></label><input type=file disabled aria-label=Off><input type=file role=link aria-label=L>`,
+			[]ctl{{Role: "button", Name: "Attach", Required: true, Files: true}, {Role: "button", Name: "Off", Disabled: true, Files: true},
+				{Role: "link", Name: "L", Files: true}}},
+		{"popup triggers", `<div aria-haspopup=MENU>Account</div><span aria-expanded=False>More</span><div aria-haspopup=false>No</div><div aria-haspopup=" ">Blank</div><div aria-expanded=maybe>Odd</div>`,
+			[]ctl{{Role: "button", Name: "Account"}, {Role: "button", Name: "More", Expanded: "false"}}},
+		{"submenu labels", `<nav><ul><li>Products <b>new</b><ul><li><a href=/l>Laptops</a></li></ul></li>` +
+			`<li><a href=/s>Services</a><ul><li><a href=/c>Consulting</a></li></ul></li><li>About</li></ul></nav>` +
+			`<ul><li>Outline<ul><li>point</li></ul></li></ul>`,
+			[]ctl{{Role: "button", Name: "Products new", In: "list/0/0"}, {Role: "link", Name: "Laptops", In: "list/1/0"},
+				{Role: "link", Name: "Services", In: "list/0/1"}, {Role: "link", Name: "Consulting", In: "list/2/0"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := controls(scanHTML(t, c.html))

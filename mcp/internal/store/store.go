@@ -57,6 +57,9 @@ type Store struct {
 	index map[string]*list.Element // by hex digest; values are *stored
 	order *list.List               // most recently used first
 	total int64
+	// held is the part of total that Hold counts for files kept outside
+	// the artifacts.
+	held int64
 	// busy holds, by hex digest, the artifacts whose file is being written
 	// or removed; the channel is closed when that is done.
 	busy map[string]chan struct{}
@@ -236,6 +239,47 @@ func (s *Store) PutFor(owner Owner, observation, projection []byte, budget int) 
 	s.mu.Unlock()
 	s.remove(victims)
 	return ref, nil
+}
+
+// Hold counts n bytes kept outside the artifacts (a session's downloads)
+// within the store's bound, removing the least recently used artifacts to
+// make room. It reports false, and holds nothing, when n does not fit
+// beside the bytes held already.
+func (s *Store) Hold(n int64) bool {
+	s.mu.Lock()
+	if n < 0 || s.held+n > s.max {
+		s.mu.Unlock()
+		return false
+	}
+	s.held += n
+	s.total += n
+	victims := s.evictHeldLocked()
+	s.mu.Unlock()
+	s.remove(victims)
+	return true
+}
+
+// Unhold gives back bytes Hold counted, once they are gone.
+func (s *Store) Unhold(n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n = min(n, s.held)
+	s.held -= n
+	s.total -= n
+}
+
+// evictHeldLocked is evictLocked for room made for held bytes: every
+// artifact may go, the newest too.
+func (s *Store) evictHeldLocked() []string {
+	var victims []string
+	for s.total > s.max && s.order.Len() > 0 {
+		el := s.order.Back()
+		s.examined++
+		s.dropLocked(el)
+		victims = append(victims, el.Value.(*stored).hex)
+		s.evicted++
+	}
+	return victims
 }
 
 // evictLocked takes the least recently used artifacts off the index until

@@ -1,4 +1,4 @@
-package live
+package ownerstamp
 
 import (
 	"os"
@@ -6,14 +6,15 @@ import (
 	"strings"
 )
 
-// ownerStamp names the running process in a way that survives pid reuse:
-// its pid and its start time in clock ticks since boot (field 22 of
+// Stamp names the running process in a way that survives pid reuse: its
+// pid and its start time in clock ticks since boot (field 22 of
 // /proc/<pid>/stat). It is "" when /proc cannot be read.
-func ownerStamp() string {
-	return stampOf(os.Getpid())
+func Stamp() string {
+	return StampOf(os.Getpid())
 }
 
-func stampOf(pid int) string {
+// StampOf is the stamp of the process pid, "" when it has none.
+func StampOf(pid int) string {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return ""
@@ -34,9 +35,9 @@ func stampOf(pid int) string {
 	return strconv.Itoa(pid) + " " + f[startField]
 }
 
-// ownerGone reports whether the process a stamp names has ended: no process
+// Gone reports whether the process a stamp names has ended: no process
 // has its pid, or one that started at another time does.
-func ownerGone(stamp string) bool {
+func Gone(stamp string) bool {
 	pidText, _, ok := strings.Cut(stamp, " ")
 	if !ok {
 		return false
@@ -45,5 +46,5 @@ func ownerGone(stamp string) bool {
 	if err != nil || pid <= 0 {
 		return false
 	}
-	return stampOf(pid) != stamp
+	return StampOf(pid) != stamp
 }
