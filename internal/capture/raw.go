@@ -19,6 +19,9 @@ type rawCapture struct {
 	// nameCache holds lower-cased element and attribute names, by index.
 	nameCache []string
 	nameDone  []bool
+	// lightIndex is each node's index in the light tree fillCapture built,
+	// -1 for a node it left out.
+	lightIndex []int32
 }
 
 // rawDoc holds documents[0]. Each optional table records whether it was
