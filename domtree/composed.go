@@ -37,7 +37,10 @@ type scoped struct {
 	scopedIDs    map[scopeKey]int32
 	scopedLabels map[scopeKey][]int32
 	// composed is the light tree's composed twin; nil when there is none.
-	composed *Tree
+	// lightTree is the way back, from a composed tree to its light twin,
+	// so that a scan reading past a partial composed tree's horizon marks
+	// the light tree, whose mark its source asks about.
+	composed, lightTree *Tree
 	// light maps a composed tree's node to its light tree index (-1 for a
 	// node of a shadow tree); toComposed is the other way round, on the
 	// light tree (-1 for a light node the composed tree leaves out).
@@ -73,13 +76,18 @@ func (b *Builder) SetLightIndex(i, li int) {
 }
 
 // SetComposed gives the light tree being built its composed twin, built
-// already with every light node's index set (SetLightIndex). A composed
-// tree of its own is refused, as is a partial one.
+// already with every light node's index set (SetLightIndex). A partial
+// twin is a prefix of the composed tree as a partial light tree is of the
+// light one, and reaching past its horizon marks the light tree too. A
+// tree that is some tree's twin already, or has one, is refused.
 func (b *Builder) SetComposed(c *Tree) {
-	if b.done || c == nil || c == b.t || c.Partial() {
+	if b.done || c == nil || c == b.t || c.lightTree != nil || c.composed != nil {
 		return
 	}
 	b.t.composed = c
+	// The twin is built but not yet handed to anyone: this is the one
+	// field set on it after its Build.
+	c.lightTree = b.t
 }
 
 // finishScopes completes, at Build, the per-scope indexes and the map from
@@ -181,6 +189,9 @@ func (n Node) ElementByID(id string) (Node, bool) {
 	}
 	i, ok := n.t.scopedIDs[scopeKey{s, id}]
 	if !ok {
+		if n.t.Partial() {
+			n.t.reach() // the element may lie past the horizon
+		}
 		return Node{}, false
 	}
 	return Node{n.t, i}, true
@@ -196,6 +207,9 @@ func (n Node) LabelsFor(id string) iter.Seq[Node] {
 	return func(yield func(Node) bool) {
 		if id == "" {
 			return
+		}
+		if n.t.Partial() && n.t.labelsBeyond {
+			n.t.reach()
 		}
 		for _, i := range n.t.scopedLabels[scopeKey{s, id}] {
 			if !yield(Node{n.t, i}) {
