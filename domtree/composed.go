@@ -1,6 +1,9 @@
 package domtree
 
-import "iter"
+import (
+	"iter"
+	"strings"
+)
 
 // A page built of web components has two trees a reader may mean
 // (docs/reference.md#the-composed-page). The light tree is the main
@@ -217,4 +220,17 @@ func (n Node) LabelsFor(id string) iter.Seq[Node] {
 			}
 		}
 	}
+}
+
+// MayHostShadow reports whether an element of this lower-case name may
+// host a shadow root: a name with a hyphen (a custom element's; the
+// validity of the rest is left to the source) or one of the HTML elements
+// attachShadow accepts.
+func MayHostShadow(name string) bool {
+	switch name {
+	case "article", "aside", "blockquote", "body", "div", "footer",
+		"h1", "h2", "h3", "h4", "h5", "h6", "header", "main", "nav", "p", "section", "span":
+		return true
+	}
+	return strings.Contains(name, "-")
 }

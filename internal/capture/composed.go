@@ -29,8 +29,11 @@ import (
 // under a slot is fallback content of the slot's scope when its mark is
 // that scope's mode, and otherwise a node assigned from an enclosing scope
 // of its mode. Two nested roots of the same mode cannot be told apart this
-// way and share a scope; only ID references read scopes, so at worst such
-// a reference resolves across that one boundary.
+// way: the live layer asks the browser which candidates host a root
+// (ShadowHostCandidates) and adds them to the capture as its shadowHosts
+// member, which then decides. A capture without it (one taken by other
+// means) has such roots share a scope; only ID references read scopes, so
+// at worst such a reference resolves across that one boundary.
 func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 	d := &rc.doc
 	n := len(d.parent)
@@ -66,6 +69,13 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 	}
 	if !found {
 		return nil, nil
+	}
+	isHost := make(map[int32]bool, len(rc.shadowHosts))
+	for k, h := range rc.shadowHosts {
+		if h <= 0 || int(h) >= n || d.nodeType[h] != nodeElement {
+			return nil, Malformed("/"+shadowHostsMember+"/"+strconv.Itoa(k), "not an element of the capture")
+		}
+		isHost[h] = true
 	}
 	skip := make([]bool, n)
 	for _, i := range d.pseudo.index {
@@ -157,7 +167,7 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 				}
 			}
 			scope[i] = s
-		case scopeMode[scope[p]] == m:
+		case scopeMode[scope[p]] == m && !isHost[p]:
 			scope[i] = scope[p]
 		default:
 			scope[i] = newScope(p, m, scope[p])
@@ -210,4 +220,58 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		}
 	}
 	return b.Build(), nil
+}
+
+// shadowHostsMember is the capture's member, added by the live layer, that
+// lists the nodes hosting a shadow root which the marks alone leave
+// unsaid.
+const shadowHostsMember = "shadowHosts"
+
+// ShadowHostCandidates reads a whole capture and returns the elements whose
+// marks cannot say whether they host a shadow root: an element inside a
+// shadow tree, of a name that may host one (a custom element or one of the
+// built-in hosts), with a child marked with its own root's mode. Each is
+// given by its index and backend node id; a capture without shadow content
+// or without backend ids gives none. At most max are returned: past that
+// the rest share their scope (buildComposed).
+func ShadowHostCandidates(data []byte, maxNodes, max int) (index []int32, backend []int64, err error) {
+	rc, err := decodeRaw(data, maxNodes)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := &rc.doc
+	if len(d.shadow.index) == 0 || !d.hasBackend {
+		return nil, nil, nil
+	}
+	if err := validate(rc); err != nil {
+		return nil, nil, err
+	}
+	n := len(d.parent)
+	mode := make([]int32, n)
+	for i := range mode {
+		mode[i] = -1
+	}
+	for k, i := range d.shadow.index {
+		if k < len(d.shadow.value) {
+			mode[i] = d.shadow.value[k]
+		}
+	}
+	seen := map[int32]bool{}
+	for i := 1; i < n && len(index) < max; i++ {
+		p := d.parent[i]
+		if p <= 0 || seen[p] || mode[i] < 0 || mode[p] < 0 || d.nodeType[p] != nodeElement {
+			continue
+		}
+		if rc.strs.get(mode[i]) != rc.strs.get(mode[p]) {
+			continue
+		}
+		name := rc.lowerName(d.nodeName[p])
+		if !domtree.MayHostShadow(name) {
+			continue
+		}
+		seen[p] = true
+		index = append(index, p)
+		backend = append(backend, d.backend[p])
+	}
+	return index, backend, nil
 }

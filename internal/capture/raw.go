@@ -22,6 +22,10 @@ type rawCapture struct {
 	// lightIndex is each node's index in the light tree fillCapture built,
 	// -1 for a node it left out.
 	lightIndex []int32
+	// shadowHosts are the nodes the live layer found to host a shadow
+	// root (ShadowHostCandidates), when the capture says.
+	shadowHosts    []int32
+	hasShadowHosts bool
 }
 
 // rawDoc holds documents[0]. Each optional table records whether it was
