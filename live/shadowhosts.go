@@ -23,10 +23,11 @@ type describeBackendArgs struct {
 }
 
 // withShadowHosts adds to a whole capture the elements that host a shadow
-// root where its marks cannot say so (capture.ShadowHostCandidates: an
+// root, and the slots whose children are assigned nodes, where its marks
+// cannot say so (capture.ShadowHostCandidates: an
 // element in a shadow tree whose children are marked with the same mode
 // may host a root of that mode, or hold light children of its own), as
-// its shadowHosts member, so that ID references resolve in the tree scope
+// its shadowHosts and assignedSlots members, so that ID references resolve in the tree scope
 // a browser resolves them in (docs/reference.md#the-composed-page). The
 // browser says which host one when it describes each alone. A capture
 // without such elements is returned as it is; a question the browser does
@@ -40,7 +41,7 @@ func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.R
 		// The capture's own reader reports what is wrong with it.
 		return raw, nil
 	}
-	var hosts []int32
+	var hosts, slots []int32
 	for k, id := range backend {
 		if id == 0 {
 			continue
@@ -52,34 +53,49 @@ func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.R
 			}
 			continue
 		}
-		if hostsShadowRoot(reply) {
+		host, assigned := describedShadow(reply)
+		if host {
 			hosts = append(hosts, index[k])
 		}
+		if assigned {
+			slots = append(slots, index[k])
+		}
 	}
-	if len(hosts) == 0 {
+	if len(hosts) == 0 && len(slots) == 0 {
 		return raw, nil
 	}
 	end := bytes.LastIndexByte(raw, '}')
 	if end < 0 {
 		return raw, nil
 	}
-	out := make([]byte, 0, len(raw)+16+8*len(hosts))
+	out := make([]byte, 0, len(raw)+32+8*(len(hosts)+len(slots)))
 	out = append(out, raw[:end]...)
-	out = append(out, `,"shadowHosts":[`...)
-	for k, h := range hosts {
-		if k > 0 {
-			out = append(out, ',')
+	for _, m := range []struct {
+		name  string
+		nodes []int32
+	}{{"shadowHosts", hosts}, {"assignedSlots", slots}} {
+		if len(m.nodes) == 0 {
+			continue
 		}
-		out = strconv.AppendInt(out, int64(h), 10)
+		out = append(out, `,"`+m.name+`":[`...)
+		for k, h := range m.nodes {
+			if k > 0 {
+				out = append(out, ',')
+			}
+			out = strconv.AppendInt(out, int64(h), 10)
+		}
+		out = append(out, ']')
 	}
-	out = append(out, ']', '}')
+	out = append(out, '}')
 	return out, nil
 }
 
-// hostsShadowRoot reads a description of one node and says whether it
-// hosts a shadow root other than the browser's own (user-agent) one. Only
-// the root types are decoded; the node's attributes are skipped unread.
-func hostsShadowRoot(reply []byte) bool {
+// describedShadow reads a description of one node and says whether it
+// hosts a shadow root other than the browser's own (user-agent) one, and
+// whether it is a slot with nodes assigned (distributedNodes). Only the
+// root types and the count of assigned nodes are read; the node's
+// attributes are skipped unread.
+func describedShadow(reply []byte) (host, assigned bool) {
 	found := false
 	l := jsonlex.Lexer{Data: reply}
 	err := l.Members("", func(k jsonlex.Span) error {
@@ -87,7 +103,15 @@ func hostsShadowRoot(reply []byte) bool {
 			return l.SkipValue("")
 		}
 		return l.Members("", func(k jsonlex.Span) error {
-			if l.Decode(k) != "shadowRoots" {
+			switch l.Decode(k) {
+			case "distributedNodes":
+				l.SkipSpace()
+				return l.Elements("", func(int) error {
+					assigned = true
+					return l.SkipValue("")
+				})
+			case "shadowRoots":
+			default:
 				return l.SkipValue("")
 			}
 			l.SkipSpace()
@@ -106,5 +130,8 @@ func hostsShadowRoot(reply []byte) bool {
 			})
 		})
 	})
-	return err == nil && found
+	if err != nil {
+		return false, false
+	}
+	return found, assigned
 }

@@ -77,6 +77,13 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		}
 		isHost[h] = true
 	}
+	isAssigned := make(map[int32]bool, len(rc.assignedSlots))
+	for k, h := range rc.assignedSlots {
+		if h <= 0 || int(h) >= n || d.nodeType[h] != nodeElement {
+			return nil, Malformed("/"+assignedSlotsMember+"/"+strconv.Itoa(k), "not an element of the capture")
+		}
+		isAssigned[h] = true
+	}
 	skip := make([]bool, n)
 	for _, i := range d.pseudo.index {
 		skip[i] = true
@@ -159,9 +166,13 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		case mark[p] == markNone:
 			scope[i] = newScope(p, m, scope[p])
 		case isSlot(p):
+			// A slot's children are its fallback content, in its own
+			// scope, or the nodes assigned to it: its host's children,
+			// in the scope the host lies in. Another mode says the
+			// latter; the same mode is the capture's assignedSlots to say.
 			s := scope[p]
-			if scopeMode[s] != m {
-				// Assigned from an enclosing scope of its own mode.
+			if scopeMode[s] != m || isAssigned[p] {
+				s = scopeUp[s]
 				for s != 0 && scopeMode[s] != m {
 					s = scopeUp[s]
 				}
@@ -222,18 +233,23 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 	return b.Build(), nil
 }
 
-// shadowHostsMember is the capture's member, added by the live layer, that
-// lists the nodes hosting a shadow root which the marks alone leave
-// unsaid.
-const shadowHostsMember = "shadowHosts"
+// shadowHostsMember and assignedSlotsMember are the capture's members,
+// added by the live layer, that list the nodes hosting a shadow root and
+// the slots holding assigned nodes where the marks alone leave it unsaid.
+const (
+	shadowHostsMember   = "shadowHosts"
+	assignedSlotsMember = "assignedSlots"
+)
 
 // ShadowHostCandidates reads a whole capture and returns the elements whose
-// marks cannot say whether they host a shadow root: an element inside a
-// shadow tree, of a name that may host one (a custom element or one of the
-// built-in hosts), with a child marked with its own root's mode. Each is
+// marks cannot say what their children are: an element inside a shadow
+// tree with a child marked with its own root's mode, when it is a slot
+// (the child may be fallback content or assigned from an enclosing tree
+// of that mode) or of a name that may host a root (a custom element or one
+// of the built-in hosts: the child may be its own or its root's). Each is
 // given by its index and backend node id; a capture without shadow content
 // or without backend ids gives none. At most max are returned: past that
-// the rest share their scope (buildComposed).
+// the rest are read as their marks suggest (buildComposed).
 func ShadowHostCandidates(data []byte, maxNodes, max int) (index []int32, backend []int64, err error) {
 	rc, err := decodeRaw(data, maxNodes)
 	if err != nil {
@@ -266,7 +282,7 @@ func ShadowHostCandidates(data []byte, maxNodes, max int) (index []int32, backen
 			continue
 		}
 		name := rc.lowerName(d.nodeName[p])
-		if !domtree.MayHostShadow(name) {
+		if name != "slot" && !domtree.MayHostShadow(name) {
 			continue
 		}
 		seen[p] = true

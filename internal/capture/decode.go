@@ -50,6 +50,14 @@ func decodeRawWith(data []byte, maxNodes int, extra *extraMember) (*rawCapture, 
 			}
 			haveStrings = true
 			return decodeStrings(s, rc)
+		case name == assignedSlotsMember:
+			if rc.hasAssignedSlots {
+				return dup(p)
+			}
+			rc.hasAssignedSlots = true
+			var err error
+			rc.assignedSlots, err = s.int32Array(p, nil)
+			return err
 		case name == shadowHostsMember:
 			if rc.hasShadowHosts {
 				return dup(p)

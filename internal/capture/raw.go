@@ -26,6 +26,10 @@ type rawCapture struct {
 	// root (ShadowHostCandidates), when the capture says.
 	shadowHosts    []int32
 	hasShadowHosts bool
+	// assignedSlots are the slots the live layer found to have assigned
+	// nodes, whose children in the capture are those, not fallback.
+	assignedSlots    []int32
+	hasAssignedSlots bool
 }
 
 // rawDoc holds documents[0]. Each optional table records whether it was
