@@ -84,6 +84,9 @@ func sameDocument(from, cur Revision) error {
 
 // find returns the anchored region's element in t.
 func (a regionAnchor) find(t *domtree.Tree, ref string) (domtree.Node, error) {
+	// Regions are found in the composed tree, where the page view found
+	// them (the tree itself when the page has no shadow content).
+	t = t.Composed()
 	gone := func() (domtree.Node, error) {
 		return domtree.Node{}, errcode.New(errcode.UnknownReference, pkgName, "",
 			"region reference "+errcode.Quote(ref)+" names an element no longer in the document")

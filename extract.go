@@ -75,7 +75,7 @@ func analyze(t *domtree.Tree, revision string, q *Checked, withInventory bool, e
 	if withInventory {
 		entries := collect.Inventory(t)
 		o.Inventory = inventory(entries)
-		if err := o.pageView(start, ex == nil, entries, sequenceOf(cur), num); err != nil {
+		if err := o.pageView(t, start, ex == nil, entries, sequenceOf(cur), num); err != nil {
 			return nil, err
 		}
 		if ex != nil {

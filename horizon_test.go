@@ -13,7 +13,27 @@ import (
 
 // prefixTree copies t's first h nodes into a partial tree, as a source that
 // read the document only that far builds it.
+//
+// When t has a composed twin, the prefix gets one too: the twin's first h
+// nodes, with their scopes, and the light prefix's nodes mapped into it.
 func prefixTree(tb testing.TB, t *domtree.Tree, h int) *domtree.Tree {
+	tb.Helper()
+	b := copyPrefix(tb, t, h)
+	if c := t.Composed(); c != t {
+		cb := copyPrefix(tb, c, h)
+		for i := 0; i < h && i < t.Len(); i++ {
+			if ci := t.InComposed(t.At(i)); ci.Valid() && ci.Index() < h {
+				cb.SetLightIndex(ci.Index(), i)
+			}
+		}
+		b.SetComposed(cb.Build())
+	}
+	return b.Build()
+}
+
+// copyPrefix is a builder holding t's first h nodes, the horizon marked
+// when that is not all of them.
+func copyPrefix(tb testing.TB, t *domtree.Tree, h int) *domtree.Builder {
 	tb.Helper()
 	n := t.Len()
 	b := domtree.NewBuilder(h)
@@ -37,6 +57,7 @@ func prefixTree(tb testing.TB, t *domtree.Tree, h int) *domtree.Tree {
 		if err != nil {
 			tb.Fatal(err)
 		}
+		b.SetScope(i, node.Scope())
 	}
 	if h < n {
 		labelsBeyond := false
@@ -47,7 +68,7 @@ func prefixTree(tb testing.TB, t *domtree.Tree, h int) *domtree.Tree {
 		}
 		b.MarkHorizon(labelsBeyond)
 	}
-	return b.Build()
+	return b
 }
 
 // TestPartialTreeAnswersLikeTheWholeOrSaysItCannot is the property the

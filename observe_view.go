@@ -145,13 +145,13 @@ func (e elementID) get() int64 {
 // pageView computes the page view of the tree (from start, for an
 // expansion) and stores it in o with references under sequence, numbered
 // by num.
-func (o *Observation) pageView(start domtree.Node, whole bool, entries []collect.Entry, sequence uint64, num Numbering) error {
+func (o *Observation) pageView(light *domtree.Tree, start domtree.Node, whole bool, entries []collect.Entry, sequence uint64, num Numbering) error {
 	rows := view.RowsOf(entries)
 	var v view.View
 	if whole {
 		v = view.Scan(start.Tree(), rows)
 	} else {
-		v = view.ScanFrom(start, rows)
+		v = view.ScanFrom(light, start, rows)
 	}
 	ce := make([]domtree.Node, len(v.Controls))
 	for i, c := range v.Controls {

@@ -301,6 +301,7 @@ func (b *Builder) Build() *Tree {
 			r.end = t.nodes[r.lastChild].end
 		}
 	}
+	t.finishScopes()
 	t.ids = make(map[string]int32)
 	t.labelsFor = make(map[string][]int32)
 	// Parents come before children, so one forward pass inherits exclusion.
@@ -312,6 +313,14 @@ func (b *Builder) Build() *Tree {
 			r.bits |= bitExcluded
 		}
 		if r.kind != Element {
+			continue
+		}
+		if t.scope != nil && t.scope[i] != 0 {
+			f := ""
+			if t.data(r) == "label" {
+				f = n.AttrValue("for")
+			}
+			t.indexScoped(int32(i), t.scope[i], n.AttrValue("id"), f)
 			continue
 		}
 		if id, ok := n.Attr("id"); ok && id != "" {

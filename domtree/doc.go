@@ -32,8 +32,10 @@
 //
 // A tree holds at most math.MaxInt32 nodes, and names and contents of
 // about 4 GiB in all (offsets are 32 bits). Frame documents, shadow roots and
-// template contents are not nodes of the tree at all; their host elements
-// carry a flag saying they were present.
+// template contents are not nodes of the light tree at all; their host
+// elements carry a flag saying they were present. Shadow trees are nodes of
+// the light tree's composed twin (composed.go), a tree of its own that the
+// page view walks, each node in its tree scope.
 //
 // # Concurrency
 //

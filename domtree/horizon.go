@@ -100,6 +100,9 @@ func (t *Tree) reach() {
 	if !t.reached.Load() {
 		t.reached.Store(true)
 	}
+	if t.lightTree != nil {
+		t.lightTree.reach()
+	}
 }
 
 // past reports whether index i is at or past t's horizon, setting the mark

@@ -78,6 +78,8 @@ type Tree struct {
 	horizonState
 	// lazy, when set, resolves backend holds' keys into ids (lazyid.go).
 	lazy *lazyIDs
+	// scoped holds tree scopes and the composed twin (composed.go).
+	scoped
 }
 
 // Len is the number of nodes, the document included.

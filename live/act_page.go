@@ -59,11 +59,30 @@ const (
   return f;
 }`
 	// hitJS says whether the point hits the element or a descendant, as
-	// the element's own tree (document or shadow root) sees it.
+	// the element's own tree (document or shadow root) sees it, or a label
+	// of the element: a click there activates the control all the same,
+	// which is how component libraries draw a checkbox (the native input
+	// hidden under a drawn box inside its label). A shadow root sees light
+	// content slotted into it as its host (the hit is retargeted there), so
+	// a hit on the host counts when the point lies on a node assigned to a
+	// slot inside the element: a component's button whose words are the
+	// page's own, slotted.
 	hitJS = `function(x, y) {
   const root = this.getRootNode();
   const h = (root && typeof root.elementFromPoint === "function" ? root : this.ownerDocument).elementFromPoint(x, y);
-  return h !== null && (h === this || this.contains(h));
+  if (h === null) return false;
+  if (h === this || this.contains(h)) return true;
+  for (const l of this.labels || []) if (l === h || l.contains(h)) return true;
+  const host = root && root.host;
+  if (!host || !(h === host || host.contains(h))) return false;
+  const on = (rects) => { for (const r of rects) if (x >= r.left && x < r.right && y >= r.top && y < r.bottom) return true; return false; };
+  const slots = this.localName === "slot" ? [this] : [];
+  for (const s of this.querySelectorAll("slot")) slots.push(s);
+  for (const s of slots) for (const n of s.assignedNodes({flatten: true})) {
+    if (n.nodeType === 1 && on(n.getClientRects())) return true;
+    if (n.nodeType === 3) { const r = document.createRange(); r.selectNodeContents(n); if (on(r.getClientRects())) return true; }
+  }
+  return false;
 }`
 	// connectedJS says whether the element is still in its document.
 	connectedJS = `function() { return this.isConnected; }`

@@ -42,6 +42,11 @@ type BoundedCapture struct {
 	// Hosts are the nodes that host a closed shadow root, which no script
 	// can see (capture.DecodeBounded).
 	Hosts []int
+	// Shadow says the walk met an open shadow root holding nodes. Shadow
+	// content, and a closed host's, is in the page view's composed tree,
+	// which only the whole snapshot lists: a session takes that instead
+	// (captureBoundedTree).
+	Shadow bool
 	// Resolve finds the backend node id of the node at an index of Raw's
 	// tables, 0 when it cannot; it asks the browser, so it is called only
 	// for the nodes whose id something reads: an analysis, or an action on
@@ -132,7 +137,7 @@ func (p *Page) captureBounded(ctx context.Context, budget int, again bool) (*Bou
 		p.walkerWorld.drop()
 		return nil, callError(ctx, "Runtime.evaluate (the bounded walker)", err)
 	}
-	raw, plan, candidates, whole, ok := walkerReply(reply)
+	raw, plan, candidates, whole, shadow, ok := walkerReply(reply)
 	if ok && whole {
 		return nil, errWholePage
 	}
@@ -146,7 +151,7 @@ func (p *Page) captureBounded(ctx context.Context, budget int, again bool) (*Bou
 		h.close()
 		return nil, err
 	}
-	return &BoundedCapture{Raw: raw, Hosts: hosts, Resolve: h.resolve, Find: h.find, Identify: h.identify, Close: h.close}, nil
+	return &BoundedCapture{Raw: raw, Hosts: hosts, Shadow: shadow, Resolve: h.resolve, Find: h.find, Identify: h.identify, Close: h.close}, nil
 }
 
 // candidate is a custom element with children, which may host a closed
@@ -171,7 +176,7 @@ var errWholePage = errors.New("the page holds content-visibility content: a boun
 // holding the capture and the list of custom elements with children, or
 // saying that the page must be read whole. It fails on an exception or any
 // other shape.
-func walkerReply(reply []byte) (capture json.RawMessage, plan []planEntry, candidates []candidate, whole, ok bool) {
+func walkerReply(reply []byte) (capture json.RawMessage, plan []planEntry, candidates []candidate, whole, shadow, ok bool) {
 	var text string
 	l := jsonlex.Lexer{Data: reply}
 	typ, thrown := "", false
@@ -198,7 +203,7 @@ func walkerReply(reply []byte) (capture json.RawMessage, plan []planEntry, candi
 		return l.SkipValue("")
 	})
 	if err != nil || l.End() != nil || thrown || typ != "string" {
-		return nil, nil, nil, false, false
+		return nil, nil, nil, false, false, false
 	}
 	// The walker's own JSON: {"capture": {...}, "plan": [...],
 	// "candidates": [...]}, or {"whole": true}.
@@ -215,6 +220,10 @@ func walkerReply(reply []byte) (capture json.RawMessage, plan []planEntry, candi
 			v, err := l.RawValue("")
 			whole = string(v) == "true"
 			return err
+		case "shadow":
+			v, err := l.RawValue("")
+			shadow = string(v) == "true"
+			return err
 		case "plan":
 			return triples(&l, true, func(node, depth, count int) { plan = append(plan, planEntry{node, depth, count}) })
 		case "candidates":
@@ -223,25 +232,25 @@ func walkerReply(reply []byte) (capture json.RawMessage, plan []planEntry, candi
 		return l.SkipValue("")
 	})
 	if err != nil || l.End() != nil {
-		return nil, nil, nil, false, false
+		return nil, nil, nil, false, false, false
 	}
 	if whole {
-		return nil, nil, nil, true, true
+		return nil, nil, nil, true, false, true
 	}
 	if len(capture) == 0 {
-		return nil, nil, nil, false, false
+		return nil, nil, nil, false, false, false
 	}
 	for _, c := range candidates {
 		if c.entry >= len(plan) {
-			return nil, nil, nil, false, false
+			return nil, nil, nil, false, false, false
 		}
 	}
 	for _, e := range plan {
 		if e.depth < -1 || e.depth > 1 {
-			return nil, nil, nil, false, false
+			return nil, nil, nil, false, false, false
 		}
 	}
-	return capture, plan, candidates, false, true
+	return capture, plan, candidates, false, shadow, true
 }
 
 // triples reads an array of integers in threes, none below 0 but the

@@ -15,16 +15,16 @@ func TestWalkerReply(t *testing.T) {
 		return `{"result":{"type":"string","value":` + string(q) + `}}`
 	}
 	capture := `{"documents": [], "strings":["a\"b"], "horizon":{"cut":false,"labelsBeyond":false}}`
-	raw, plan, cands, whole, ok := walkerReply([]byte(wrap(`{"capture":` + capture + `,"plan":[0, -1, 12, 9, 1, 3, 4, 0, 1],"candidates":[3, 0, 17, 9, 2, 0]}`)))
+	raw, plan, cands, whole, _, ok := walkerReply([]byte(wrap(`{"capture":` + capture + `,"plan":[0, -1, 12, 9, 1, 3, 4, 0, 1],"candidates":[3, 0, 17, 9, 2, 0]}`)))
 	if !ok || whole || string(raw) != capture || len(cands) != 2 || cands[0] != (candidate{3, 0, 17}) || cands[1] != (candidate{9, 2, 0}) ||
 		len(plan) != 3 || plan[0] != (planEntry{0, -1, 12}) || plan[1] != (planEntry{9, 1, 3}) || plan[2] != (planEntry{4, 0, 1}) {
 		t.Fatalf("a good reply: %s %v %v %v", raw, plan, cands, ok)
 	}
-	if raw, _, cands, _, ok := walkerReply([]byte(wrap(`{"candidates":[],"plan":[],"capture":{}}`))); !ok || string(raw) != `{}` || len(cands) != 0 {
+	if raw, _, cands, _, _, ok := walkerReply([]byte(wrap(`{"candidates":[],"plan":[],"capture":{}}`))); !ok || string(raw) != `{}` || len(cands) != 0 {
 		t.Fatalf("members in another order: %s %v %v", raw, cands, ok)
 	}
 	// A page the walker leaves to the whole snapshot (content-visibility).
-	if raw, _, _, whole, ok := walkerReply([]byte(wrap(`{"whole":true}`))); !ok || !whole || raw != nil {
+	if raw, _, _, whole, _, ok := walkerReply([]byte(wrap(`{"whole":true}`))); !ok || !whole || raw != nil {
 		t.Fatalf("a whole-page reply: %s %v %v", raw, whole, ok)
 	}
 	for _, bad := range []string{
@@ -57,7 +57,7 @@ func TestWalkerReply(t *testing.T) {
 		wrap(`{"whole":"true"}`),
 		wrap(`{"whole":true`),
 	} {
-		if raw, _, _, _, ok := walkerReply([]byte(bad)); ok {
+		if raw, _, _, _, _, ok := walkerReply([]byte(bad)); ok {
 			t.Errorf("%s: read as %s", bad, raw)
 		}
 	}

@@ -104,6 +104,13 @@ func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, budget int, 
 	if closer == nil {
 		closer = func() error { return nil }
 	}
+	if c.Shadow || len(c.Hosts) > 0 {
+		// Shadow content is in the page view (the composed tree), and
+		// only the whole snapshot lists it, slotted nodes under their
+		// slots and closed roots included.
+		closer()
+		return nil, nil, nil, nil, errWholePage
+	}
 	t, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve, c.Find)
 	if err != nil {
 		closer()

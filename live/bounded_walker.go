@@ -71,13 +71,19 @@ package live
 // labels past the horizon has them selected by attribute. In a document
 // that is not HTML it does not count and says there may be.
 //
+// The reply says (shadow) whether the walk met an open shadow root that
+// holds nodes: a session then takes the whole snapshot, which lists the
+// composed tree the page view reads (docs/reference.md#the-composed-page),
+// as it does when the caller finds a closed shadow root. An open root
+// without nodes leaves no trace in a whole capture.
+//
 // An element with an open shadow root is written as a whole capture writes
 // it: its shadow root follows it as a fragment node in the shadowRootType
 // table, and its light children are not written (a whole capture walks the
 // flat tree, where they are not the host's children). A closed shadow root
 // is invisible to every script; closed roots are attached to custom
-// elements in practice, so the walker lists the custom elements that have
-// children (candidates), and the caller asks the browser which of them host
+// elements in practice, so the walker lists the custom elements, with
+// children or without (candidates), and the caller asks the browser which of them host
 // one (DOM.describeNode, nodeHandles.closedHosts). It also plans those
 // questions ("plan": node, depth, element count), as cheaply as it can: a
 // description is a call (about as costly as 43 nodes of description, as
@@ -131,6 +137,7 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 	const handles = [document], cands = [];
 	const empty = str('');
 	let labels = 0, labelsAll = 0, cut = false, paid = 1; // the document is paid for
+	let shadow = false; // an open shadow root holding nodes was met
 	let elements = 0; // elements written so far: the next one's ordinal
 	// A frame per open element: its index, whether its children may have
 	// boxes, the visibility the reader gives it, whether it is or lies in an
@@ -238,6 +245,10 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 		let frame = null;
 		if (t === 1 || t === 3 || t === 4 || t === 8 || t === 10) {
 			const root = t === 1 ? cur.shadowRoot : null;
+			// Shadow content is read by the whole snapshot, which walks the
+			// flat tree (slots standing for their assigned nodes) as the
+			// page view needs it: the reply says the walk met some.
+			if (root !== null && root.firstChild !== null) shadow = true;
 			if (handles.length + (root === null ? 1 : 2) > limit || (!top.out && paid >= budget)) { cut = true; break; }
 			if (!top.out) paid++;
 			const i = handles.length;
@@ -320,7 +331,16 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 					top.ecount += 1 + Math.max(light, 0);
 					elements += Math.max(light, 0);
 				} else if (cur.firstChild === null) {
-					top.size++; top.ecount++;
+					if (nm.indexOf('-') >= 0) {
+						// A custom element without children may still host a
+						// closed shadow root (a component's whole drawing):
+						// a candidate, settled at once as a leaf.
+						const f = frameOf(i, e0, ordinal);
+						f.ecount = 1; f.elems = 0; f.cand = cands.length; cands.push(f);
+						settle(f, true, stack.length);
+					} else {
+						top.size++; top.ecount++;
+					}
 				} else {
 					frame = Object.assign(frameOf(i, e0, ordinal), { boxes, vis, edit, ta: lname === 'textarea', out, elems: 0 });
 					frame.ecount = 1;
@@ -407,5 +427,5 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 		}],
 		strings,
 		horizon: { cut, labelsBeyond },
-	}, plan, candidates });
+	}, plan, candidates, shadow });
 })`

@@ -214,7 +214,7 @@ func (p *Page) captureSnapshot(ctx context.Context, computedStyles []string) (js
 		}
 		return nil, callError(ctx, "DOMSnapshot.captureSnapshot", err)
 	}
-	return raw, nil
+	return p.withShadowHosts(ctx, raw)
 }
 
 // frameWaitWorld names the isolated world in which awaitRenderedFrame waits.

@@ -37,7 +37,13 @@
 // nodes, shadow-tree nodes (their host gets [domtree.ShadowHost]) and document
 // fragments, each with its subtree; every template element gets
 // [domtree.TemplateContents]; an element with a contentDocumentIndex gets
-// [domtree.FrameOwner] and its document is never read.
+// [domtree.FrameOwner] and its document is never read. That is the light
+// tree the extraction reads. When the capture holds shadow content other
+// than the browser's own (user-agent) trees, the tree also gets a composed
+// twin ([domtree.Tree.Composed]) holding the nodes in the capture's flat
+// order, each in its tree scope, which the page view reads
+// (docs/reference.md#the-composed-page). An HTML file's declarative shadow
+// roots give it one the same way.
 //
 // Display and visibility come from each element's first layout object and
 // the computed styles named by CaptureOptions.ComputedStyles. An element

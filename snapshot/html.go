@@ -42,7 +42,9 @@ type HTMLInfo struct {
 // decodes the bytes, parses them as a browser with scripting on would, and
 // computes each element's display and visibility with the offline cascade.
 // Template contents and declarative shadow roots are not nodes of the tree;
-// their elements carry domtree.TemplateContents and domtree.ShadowHost.
+// their elements carry domtree.TemplateContents and domtree.ShadowHost. A
+// document with declarative shadow roots also gets the tree's composed twin
+// (domtree.Tree.Composed), which the page view reads.
 // HTML nested deeper than the parser accepts is unsupported_input.
 //
 // The tree is golang.org/x/net/html's, which follows the HTML Standard's

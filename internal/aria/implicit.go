@@ -290,9 +290,8 @@ func hasName(n domtree.Node, withTitle bool) bool {
 		return true
 	}
 	if v, ok := n.Attr("aria-labelledby"); ok {
-		t := n.Tree()
 		for _, id := range domtree.Fields(v) {
-			if _, found := t.ElementByID(id); found {
+			if _, found := n.ElementByID(id); found {
 				return true
 			}
 		}

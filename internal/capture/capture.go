@@ -93,6 +93,11 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
+	c, err := buildComposed(rc, sc)
+	if err != nil {
+		return nil, err
+	}
+	b.SetComposed(c)
 	return b.Build(), nil
 }
 
@@ -238,6 +243,7 @@ func fillCapture(rc *rawCapture, sc styleCols) (*domtree.Builder, error) {
 		}
 		newIndex[i] = int32(idx)
 	}
+	rc.lightIndex = newIndex
 	return b, nil
 }
 

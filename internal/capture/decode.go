@@ -50,6 +50,22 @@ func decodeRawWith(data []byte, maxNodes int, extra *extraMember) (*rawCapture, 
 			}
 			haveStrings = true
 			return decodeStrings(s, rc)
+		case name == assignedSlotsMember:
+			if rc.hasAssignedSlots {
+				return dup(p)
+			}
+			rc.hasAssignedSlots = true
+			var err error
+			rc.assignedSlots, err = s.int32Array(p, nil)
+			return err
+		case name == shadowHostsMember:
+			if rc.hasShadowHosts {
+				return dup(p)
+			}
+			rc.hasShadowHosts = true
+			var err error
+			rc.shadowHosts, err = s.int32Array(p, nil)
+			return err
 		case extra != nil && name == extra.name:
 			if haveExtra {
 				return dup(p)

@@ -19,6 +19,17 @@ type rawCapture struct {
 	// nameCache holds lower-cased element and attribute names, by index.
 	nameCache []string
 	nameDone  []bool
+	// lightIndex is each node's index in the light tree fillCapture built,
+	// -1 for a node it left out.
+	lightIndex []int32
+	// shadowHosts are the nodes the live layer found to host a shadow
+	// root (ShadowHostCandidates), when the capture says.
+	shadowHosts    []int32
+	hasShadowHosts bool
+	// assignedSlots are the slots the live layer found to have assigned
+	// nodes, whose children in the capture are those, not fallback.
+	assignedSlots    []int32
+	hasAssignedSlots bool
 }
 
 // rawDoc holds documents[0]. Each optional table records whether it was

@@ -146,7 +146,9 @@ func (l *labeler) labelledBy() bool {
 		return true
 	}
 	ids, clipped := clipIDs(v)
-	t := l.control.Tree()
+	// IDs resolve in the control's own tree scope (a shadow tree's ids are
+	// its own), as browsers resolve them.
+	t := l.control
 	for i := 0; i < len(ids); {
 		for i < len(ids) && domtree.IsASCIISpace(ids[i]) {
 			i++
@@ -217,11 +219,11 @@ func (l *labeler) native() bool {
 	id := c.AttrValue("id")
 	named := false
 	if id != "" {
-		first, ok := c.Tree().ElementByID(id)
+		first, ok := c.ElementByID(id)
 		named = ok && first == c // for=ID names the first element with the id
 	}
 	if named {
-		for lab := range c.Tree().LabelsFor(id) {
+		for lab := range c.LabelsFor(id) {
 			if !l.nativeLabel(lab) {
 				return false
 			}

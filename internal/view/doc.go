@@ -2,14 +2,17 @@
 // controls, its regions (landmarks and headings) and its text, gathered in
 // one bounded walk of the tree, the view scan, for every source alike.
 //
-// The view scan walks exactly as the collection scan of package collect
-// does: pre-order from the document node (or, for an expansion, from one
-// element, which is the first node visited), each node of any kind costing
-// 1, excluded elements costing 1 and never entered, invisible elements
-// entered, template contents, shadow roots and frames never reached since
-// they are not nodes of the tree. What each visited node adds:
+// The view scan walks as the collection scan of package collect does, but
+// over the composed tree (domtree.Tree.Composed) where the collection scan
+// walks the light tree: pre-order from the document node (or, for an
+// expansion, from one element, which is the first node visited), each node
+// of any kind costing 1, shadow-tree nodes and slotted ones alike,
+// excluded elements costing 1 and never entered, invisible elements
+// entered, template contents and frames never reached since they are not
+// nodes of the tree. What each visited node adds:
 //
-//   - a visible element whose role is a control role becomes a control
+//   - a visible element whose role is a control role, or option outside a
+//     select or datalist (a custom list box's choice), becomes a control
 //     record; a form control (docs/reference.md#rows) keeps an explicit
 //     control role and otherwise takes the form role column's role, and
 //     takes the label column's name; any other control the text

@@ -28,6 +28,12 @@ func controlRole(n domtree.Node, role string) string {
 	if isControlRole(role) {
 		return role
 	}
+	if role == "option" && !inSelect(n) {
+		// A custom list box (a component library's drop-down draws its
+		// choices as role=option elements) is chosen from by clicking an
+		// option; a <select>'s own options are listed with the select.
+		return role
+	}
 	if isHeaderRole(role) && sortable(n) {
 		// A header that says how its table is sorted is how a person
 		// sorts it: clicking "Price" orders the rows by price.
@@ -196,4 +202,14 @@ func contentControlName(n domtree.Node) cells.Summary {
 		return s
 	}
 	return cells.Summary{}
+}
+
+// inSelect reports whether n is an option of a <select> or <datalist>:
+// its parent, or its optgroup's parent, is one.
+func inSelect(n domtree.Node) bool {
+	p := n.Parent()
+	if p.Is("optgroup") {
+		p = p.Parent()
+	}
+	return p.Is("select") || p.Is("datalist")
 }

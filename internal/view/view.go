@@ -92,14 +92,36 @@ type View struct {
 // Scan runs the view scan over the main document from the document node,
 // with limits.ViewScanNodes nodes. rows are the inventory's rows (RowsOf),
 // in any order.
+//
+// The scan walks the composed tree (domtree.Tree.Composed): the page as it
+// is rendered, shadow trees included; rows are light tree elements and are
+// found there.
 func Scan(t *domtree.Tree, rows []Row) View {
-	return scan(t.Root(), rows, limits.ViewScanNodes)
+	c := t.Composed()
+	return scan(c.Root(), composedRows(t, rows), limits.ViewScanNodes)
 }
 
 // ScanFrom is the view scan of start's subtree alone, start included, on a
-// fresh limits.ViewScanNodes budget: an expansion.
-func ScanFrom(start domtree.Node, rows []Row) View {
-	return scan(start, rows, limits.ViewScanNodes)
+// fresh limits.ViewScanNodes budget: an expansion. start is a node of the
+// composed tree of light, the tree the rows are of.
+func ScanFrom(light *domtree.Tree, start domtree.Node, rows []Row) View {
+	return scan(start, composedRows(light, rows), limits.ViewScanNodes)
+}
+
+// composedRows are rows with their elements in light's composed tree; a
+// row the composed tree leaves out is dropped, as nothing can lie in it.
+func composedRows(light *domtree.Tree, rows []Row) []Row {
+	if light == nil || light.Composed() == light {
+		return rows
+	}
+	out := make([]Row, 0, len(rows))
+	for _, r := range rows {
+		if e := light.InComposed(r.Element); e.Valid() {
+			r.Element = e
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // scanner is the state of one view scan.

@@ -93,6 +93,14 @@ func TestControls(t *testing.T) {
 			[]ctl{{Role: "textbox", Name: "P", Secret: true}, {Role: "textbox", Name: "O", Secret: true}, {Role: "textbox", Name: "U"}}},
 		{"control inside a control", `<a href=1>Open <button>B</button></a>`,
 			[]ctl{{Role: "link", Name: "Open B"}, {Role: "button", Name: "B"}}},
+		{"custom list box", `<div role=listbox aria-label=Plan><div role=option>Basic</div><div role=option aria-selected=true>Pro</div></div><select multiple aria-label=Native><option>One</option></select><datalist><option>D</option></datalist>`,
+			[]ctl{{Role: "listbox", Name: "Plan"}, {Role: "option", Name: "Basic"}, {Role: "option", Name: "Pro"},
+				{Role: "listbox", Name: "Native", Select: true, Options: []string{"One"}}}},
+		{"shadow roots", `<label for=f>Outer</label><x-a><template shadowrootmode=open><label for=f>Inner</label><input id=f><button><slot></slot></button></template>Save</x-a>` +
+			`<x-b aria-hidden=true><template shadowrootmode=closed><button>Hidden</button></template></x-b><x-c><template shadowrootmode=closed><a href=1>Closed link</a></template></x-c>`,
+			[]ctl{{Role: "textbox", Name: "Inner"}, {Role: "button", Name: "Save"}, {Role: "link", Name: "Closed link"}}},
+		{"shadow rows", `<table><tr><td><x-a><template shadowrootmode=open><a href=1>In row</a></template></x-a></td></tr></table>`,
+			[]ctl{{Role: "link", Name: "In row", In: "table/0/0"}}},
 		{"hidden and excluded", `<a href=1 style="visibility:hidden">H</a><div hidden><a href=2>N</a></div><div aria-hidden=true><button>X</button></div>`, nil},
 		{"rows", `<table><tr><td>Widget</td><td><a href=1>Details</a></td></tr><tr><td>Gadget</td><td><a href=2>Details</a></td></tr></table>` +
 			`<form><input aria-label=q><ul><li><a href=3>in list</a></li></ul></form>`,

@@ -20,7 +20,8 @@ var npmPackages embed.FS
 //go:embed pages
 var pageFiles embed.FS
 
-// npmWait bounds npm ci: it fetches two packages, a few megabytes.
+// npmWait bounds npm ci: it fetches three libraries and their few
+// dependencies, some megabytes.
 const npmWait = 5 * time.Minute
 
 // Library pages: /grid.html is a stock list of GridRows items drawn by AG

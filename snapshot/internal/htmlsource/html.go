@@ -56,18 +56,39 @@ func Parse(data []byte, charset string, maxNodes int) (*domtree.Tree, Info, int,
 		return nil, info, 0, readbound.TooManyNodes(pkgName, maxNodes)
 	}
 	eng := style.New(doc, style.Options{Quirks: htmlQuirks(doc), States: p.states, Sources: &p.sheets})
-	t, err := p.styleAndBuild(doc, eng)
+	var lightIdx map[*html.Node]int32
+	if len(p.shadows) > 0 {
+		p.tag = func(_ *domtree.Builder, n *html.Node, idx int) { lightIdx[n] = int32(idx) }
+	}
+	build := func() (*domtree.Builder, error) {
+		if p.tag != nil {
+			lightIdx = make(map[*html.Node]int32, p.nodes)
+		}
+		return p.styleAndBuild(doc, eng)
+	}
+	b, err := build()
 	if err == nil && eng.OverBudget() {
 		// The sheets apply everywhere or nowhere.
 		eng.DropSheets()
-		t, err = p.styleAndBuild(doc, eng)
+		b, err = build()
 	}
 	if err != nil {
 		return nil, info, 0, err
 	}
+	work := eng.Work()
+	if len(p.shadows) > 0 {
+		// The composed tree's matching has a budget of its own; the work
+		// reported is the light tree's, which StyleMatchSteps charges.
+		c, err := buildComposed(doc, p.shadows, lightIdx, maxNodes)
+		if err != nil {
+			return nil, info, 0, err
+		}
+		b.SetComposed(c)
+	}
+	t := b.Build()
 	info.StyleSheets, info.StyleSheetsDropped = eng.Sheets, eng.SheetsDropped
 	info.StyleMatchSteps = eng.StepsCharged()
-	return t, info, eng.Work(), nil
+	return t, info, work, nil
 }
 
 // htmlPrepared is what the first pass over the parsed tree learned.
@@ -76,6 +97,12 @@ type htmlPrepared struct {
 	// its elements and their attributes.
 	nodes, elements, attrs int
 	hosts                  map[*html.Node]bool
+	// shadows are the declarative shadow roots detached, in tree order:
+	// each template, its contents still its children, and its host.
+	shadows []declShadow
+	// tag, when set, is told of every node styleAndBuild adds and its
+	// index, for the composed tree's bookkeeping (composed.go).
+	tag func(b *domtree.Builder, n *html.Node, idx int)
 	// states are the element states selectors ask about and the tree
 	// keeps (checked), beside the parsed tree rather than in it.
 	states style.States
@@ -134,6 +161,7 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 				host := n.Parent
 				p.hosts[host] = true
 				host.RemoveChild(n)
+				p.shadows = append(p.shadows, declShadow{host: host, root: n})
 				if htmlIsEmpty(host) {
 					states[host] |= style.Empty // it was marked with the template in it
 				}
@@ -706,7 +734,7 @@ func isPCENChar(r rune) bool {
 // the collector's goal after parsing leaves room for everything the walk
 // allocates, so no collection runs before the walk ends (not even a forced
 // one mid-walk lowered the peak; growing the arrays instead raised it).
-func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtree.Tree, error) {
+func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtree.Builder, error) {
 	b := domtree.NewBuilder(p.nodes)
 	b.ReserveAttrs(p.attrs)
 	type open struct {
@@ -776,7 +804,11 @@ func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtre
 		case html.DoctypeNode:
 			_, err = b.AddDoctype(parentIdx, n.Data, 0)
 		case html.CommentNode:
-			_, err = b.AddComment(parentIdx, n.Data, 0)
+			var idx int
+			idx, err = b.AddComment(parentIdx, n.Data, 0)
+			if err == nil && p.tag != nil {
+				p.tag(b, n, idx)
+			}
 		case html.TextNode:
 			if top != nil && !top.c.Display.IsNone() && !htmlHides(top.n, n, top.c) {
 				if !htmlAllSpace(n.Data) || lines[top.line] {
@@ -784,7 +816,11 @@ func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtre
 					lines[top.line] = true
 				}
 			}
-			_, err = b.AddText(parentIdx, n.Data, 0)
+			var idx int
+			idx, err = b.AddText(parentIdx, n.Data, 0)
+			if err == nil && p.tag != nil {
+				p.tag(b, n, idx)
+			}
 		case html.ElementNode:
 			var c style.Computed
 			switch {
@@ -811,6 +847,9 @@ func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtre
 			attrs, idx, err = p.addElement(b, parentIdx, n, c.Display.Class(), hidden, attrs)
 			if err != nil {
 				break
+			}
+			if p.tag != nil {
+				p.tag(b, n, idx)
 			}
 			o := open{n: n, c: c, idx: idx, hidden: hidden}
 			if n.FirstChild == nil {
@@ -849,7 +888,7 @@ func (p *htmlPrepared) styleAndBuild(doc *html.Node, eng *style.Engine) (*domtre
 	for len(stack) > 0 {
 		closeTop()
 	}
-	return b.Build(), nil
+	return b, nil
 }
 
 // htmlVisibility is the tree's visibility for a computed one.

@@ -1,0 +1,152 @@
+package htmlsource
+
+import (
+	"golang.org/x/net/html"
+
+	"github.com/domsnap/domsnap/domtree"
+	"github.com/domsnap/domsnap/internal/readbound"
+	"github.com/domsnap/domsnap/snapshot/internal/style"
+)
+
+// declShadow is one declarative shadow root: the template that declared
+// it, its contents still its children, the host it is attached to, and the
+// tree scope the host lies in.
+type declShadow struct {
+	host, root *html.Node
+	scope      int32
+}
+
+// buildComposed builds the composed (flat) tree of a document whose light
+// tree is built already (docs/reference.md#the-composed-page). lightIdx is
+// each light node's index in that tree.
+//
+// It rearranges the parsed tree into the flat tree first, then styles and
+// builds it as the light tree was: each host's children become its shadow
+// root's, each slot's children the light children assigned to it (an
+// element by its slot attribute, a text node to the default slot; the
+// first slot of a name in tree order takes them), its own children staying
+// as fallback when none are, and light children no slot takes are
+// dropped. Declarative shadow roots inside shadow content are found and
+// attached in turn, from a queue, never by recursion.
+//
+// The rearranged tree is styled as one document: its style elements,
+// shadow trees' included, apply everywhere, and a slotted node inherits
+// from its slot. A browser scopes a shadow tree's sheets to it; that is a
+// listed divergence.
+//
+// The parsed tree is not used again after this, so it is changed in place.
+func buildComposed(doc *html.Node, shadows []declShadow, lightIdx map[*html.Node]int32, maxNodes int) (*domtree.Tree, error) {
+	// scopeOf holds the scope of every node whose scope is not its flat
+	// parent's: the top nodes of a shadow root, and light nodes assigned
+	// to a slot in another scope.
+	scopeOf := map[*html.Node]int32{}
+	queue := append([]declShadow(nil), shadows...)
+	moved := 0
+	for k := 0; k < len(queue); k++ {
+		sh := queue[k]
+		s := int32(k + 1)
+		host := sh.host
+		var light []*html.Node
+		for c := host.FirstChild; c != nil; c = c.NextSibling {
+			light = append(light, c)
+		}
+		for _, c := range light {
+			host.RemoveChild(c)
+		}
+		for c := sh.root.FirstChild; c != nil; {
+			next := c.NextSibling
+			sh.root.RemoveChild(c)
+			host.AppendChild(c)
+			scopeOf[c] = s
+			c = next
+		}
+		// The shadow content: its slots, in tree order, and the
+		// declarative roots nested in it. A template right under the
+		// shadow root declares nothing (its parent is no element), which
+		// marking the host as hosting already says.
+		hosted := map[*html.Node]bool{host: true}
+		var slots []*html.Node
+		for n := host.FirstChild; n != nil; {
+			if n.Type == html.ElementNode && n.Namespace == "" && n.Data == "template" {
+				next := style.NextNode(n, host, false)
+				if isDeclarativeShadowRoot(n, hosted) {
+					h := n.Parent
+					hosted[h] = true
+					h.RemoveChild(n)
+					queue = append(queue, declShadow{host: h, root: n, scope: s})
+				}
+				n = next
+				continue
+			}
+			moved++
+			if moved > maxNodes {
+				return nil, readbound.TooManyNodes(pkgName, maxNodes)
+			}
+			if n.Type == html.ElementNode && n.Namespace == "" && n.Data == "slot" {
+				slots = append(slots, n)
+			}
+			n = style.NextNode(n, host, true)
+		}
+		byName := map[string]*html.Node{}
+		for _, sl := range slots {
+			name, _ := htmlAttr(sl, "name")
+			if _, seen := byName[name]; !seen {
+				byName[name] = sl
+			}
+		}
+		assigned := map[*html.Node][]*html.Node{}
+		for _, c := range light {
+			name := ""
+			switch c.Type {
+			case html.ElementNode:
+				name, _ = htmlAttr(c, "slot")
+			case html.TextNode:
+			default:
+				continue // only elements and text are slotted
+			}
+			if sl, ok := byName[name]; ok {
+				assigned[sl] = append(assigned[sl], c)
+			}
+		}
+		for _, sl := range slots {
+			a := assigned[sl]
+			if len(a) == 0 {
+				continue
+			}
+			for sl.FirstChild != nil {
+				sl.RemoveChild(sl.FirstChild)
+			}
+			for _, c := range a {
+				sl.AppendChild(c)
+				scopeOf[c] = sh.scope
+			}
+		}
+	}
+	p := htmlPrepare(doc)
+	if p.nodes > maxNodes {
+		return nil, readbound.TooManyNodes(pkgName, maxNodes)
+	}
+	inherited := make(map[*html.Node]int32, p.nodes)
+	p.tag = func(b *domtree.Builder, n *html.Node, idx int) {
+		s, ok := scopeOf[n]
+		if !ok && n.Parent != nil {
+			s = inherited[n.Parent]
+		}
+		inherited[n] = s
+		b.SetScope(idx, s)
+		if li, ok := lightIdx[n]; ok && s == 0 {
+			b.SetLightIndex(idx, int(li))
+		}
+	}
+	eng := style.New(doc, style.Options{Quirks: htmlQuirks(doc), States: p.states, Sources: &p.sheets})
+	b, err := p.styleAndBuild(doc, eng)
+	if err == nil && eng.OverBudget() {
+		eng.DropSheets()
+		b, err = p.styleAndBuild(doc, eng)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.SetLightIndex(0, 0)
+	return b.Build(), nil
+}
