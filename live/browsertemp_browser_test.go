@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/domsnap/domsnap/internal/ownerstamp"
 )
 
 // shortTemp is a fresh folder under /tmp whose path is short enough for
@@ -82,7 +84,7 @@ func TestKilledBrowserLeavesNoTempFolder(t *testing.T) {
 				}
 				// The launcher is gone too: its mark names a process
 				// that no longer exists.
-				if err := os.WriteFile(filepath.Join(base, e.Name(), ownerFile), []byte("2147483646 1"), 0o600); err != nil {
+				if err := os.WriteFile(filepath.Join(base, e.Name(), ownerstamp.File), []byte("2147483646 1"), 0o600); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -49,7 +49,7 @@ func TestToolSchemasWithAjv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Tools) != 5 {
+	if len(list.Tools) != 6 {
 		t.Fatalf("%d tools", len(list.Tools))
 	}
 

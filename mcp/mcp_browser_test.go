@@ -376,12 +376,16 @@ func TestToolsEndToEnd(t *testing.T) {
 	if code := failed(t, s2.call(t, "browser_artifact", map[string]any{"artifact": "sha256:" + strings.Repeat("0", 64)})); code != "unknown_artifact" {
 		t.Fatalf("unknown: %s", code)
 	}
-	// Files are the owner's only.
+	// Files are the owner's only, and so are folders (the downloads').
 	ents, _ := os.ReadDir(state)
 	for _, e := range ents {
 		fi, _ := e.Info()
-		if fi.Mode().Perm() != 0o600 {
-			t.Errorf("%s: mode %v", e.Name(), fi.Mode().Perm())
+		want := os.FileMode(0o600)
+		if fi.IsDir() {
+			want = 0o700
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", e.Name(), fi.Mode().Perm(), want)
 		}
 	}
 }
