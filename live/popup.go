@@ -98,6 +98,15 @@ func (h *popupHold) adopter(id target.ID) *windowKeeper {
 	return h.adopting[id]
 }
 
+// ownAttachment says whether id is a window being adopted or a tab of
+// the package's: an attachment to it that is not waiting is the package's
+// own (openPage's).
+func (h *popupHold) ownAttachment(id target.ID) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.adopting[id] != nil || h.tabs[id] != nil
+}
+
 // closePopups starts closing the windows p's browser's pages open, once
 // per browser, and counts those p opens in p.act.popups until p closes.
 func (p *Page) closePopups(ctx context.Context) error {
@@ -203,10 +212,11 @@ func (b *Browser) attached(ev *target.AttachedToTargetReply) {
 			b.popups.count(*info.OpenerID)
 		}
 	}
-	if !ev.WaitingForDebugger && !popup {
+	if !ev.WaitingForDebugger && (!popup || b.popups.ownAttachment(info.TargetID)) {
 		// A tab that was open already when the attachment began, or the
 		// package's own attachment to a tab (openPage), which the browser
-		// reports here as well: it is not this hold's to end.
+		// reports here as well, a window being adopted included: it is
+		// not this hold's to end.
 		return
 	}
 	conn, err := b.pipe.dial(ctx, string(ev.SessionID))
@@ -301,7 +311,7 @@ func (b *Browser) holdPopupDocuments(ctx context.Context) error {
 func (b *Browser) decideDocument(ev *fetch.RequestPausedReply) {
 	ctx, cancel := context.WithTimeout(b.life, popupTimeout)
 	defer cancel()
-	if k := b.popups.adopter(target.ID(ev.FrameID)); k != nil {
+	if k := b.awaitAdoption(ctx, target.ID(ev.FrameID)); k != nil {
 		// The main frame of a window being adopted: its session's policy
 		// decides, as its own guard will once it has one.
 		if k.allow(ev.Request.URL) {
@@ -329,7 +339,6 @@ func (b *Browser) decideDocument(ev *fetch.RequestPausedReply) {
 // asks for its document; a tab that does not answer in time is passed
 // over, and its frame taken for a window's.
 func (b *Browser) popupDocument(ctx context.Context, frame page.FrameID) bool {
-	b.awaitAdoption(ctx, target.ID(frame))
 	tabs := b.popups.tabList()
 	for _, p := range tabs {
 		if string(p.id) == string(frame) {

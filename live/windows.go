@@ -112,16 +112,13 @@ func (b *Browser) adopt(ctx context.Context, ev *target.AttachedToTargetReply, c
 	b.popups.setAdopting(id, k)
 	defer b.popups.setAdopting(id, nil)
 	if err := c.Runtime.RunIfWaitingForDebugger(ctx); err != nil {
-		println("DEBUG run", err.Error())
 		return false
 	}
 	p, err := openPage(ctx, b, id)
 	if err != nil {
-		println("DEBUG openPage", err.Error())
 		return false
 	}
 	if err := p.Guard(ctx, k.allow); err != nil {
-		println("DEBUG guard", err.Error())
 		p.Close()
 		return false
 	}
@@ -143,21 +140,22 @@ func (p *Page) keepWindows(k *windowKeeper) {
 // window's request can be paused before the browser reports the window.
 const unknownFrameWait = time.Second
 
-// awaitAdoption returns once no window is being adopted, when the frame
-// id may be one of theirs, and a frame no one knows yet has had a moment
-// to become known: a window's request can be paused before the browser
-// reports the window, and a frame of a window being adopted is in no
-// tab's tree until its adoption ends. It returns at once while no session
-// keeps windows.
-func (b *Browser) awaitAdoption(ctx context.Context, id target.ID) {
+// awaitAdoption waits, while a session keeps windows, until the frame id
+// is known: the main frame of a window being adopted (its keeper is
+// returned, whose policy decides its documents), or a tab's. A window's
+// request can be paused before the browser reports the window, so a frame
+// no one knows yet is given a moment to become known; and a frame of a
+// window being adopted is in no tab's tree until its adoption ends, so
+// other frames wait for adoptions to end. A window's own main frame must
+// not wait for its adoption: the browser may answer the adoption's first
+// call only once that document has committed. It returns nil at once
+// while no session keeps windows.
+func (b *Browser) awaitAdoption(ctx context.Context, id target.ID) *windowKeeper {
 	h := &b.popups
 	if h.keeping.Load() == 0 {
-		return
+		return nil
 	}
-	known := func() bool {
-		if h.adopter(id) != nil {
-			return true
-		}
+	isTab := func() bool {
 		for _, p := range h.tabList() {
 			if p.id == id {
 				return true
@@ -171,10 +169,17 @@ func (b *Browser) awaitAdoption(ctx context.Context, id target.ID) {
 		return len(h.adopting) > 0
 	}
 	unknownUntil := time.Now().Add(unknownFrameWait)
-	for (!known() && time.Now().Before(unknownUntil)) || adopting() {
+	for {
+		if k := h.adopter(id); k != nil {
+			return k
+		}
+		known := isTab()
+		if (known || !time.Now().Before(unknownUntil)) && !adopting() {
+			return nil
+		}
 		select {
 		case <-ctx.Done():
-			return
+			return nil
 		case <-time.After(pagePoll):
 		}
 	}
@@ -234,9 +239,18 @@ func (s *Session) startPages(p *Page, allow func(string) bool) {
 // switchTo makes slot i current, as a navigation: the next count is one
 // more than any the session gave.
 func (s *Session) switchTo(ctx context.Context, i int) {
-	cur := s.drv.(*currentTab)
-	n, _ := cur.Navigations(ctx)
+	n, _ := s.drv.(*currentTab).Navigations(ctx)
+	s.makeCurrent(ctx, i, n)
+}
+
+// makeCurrent makes page i current, n being the navigations the page
+// current until now had counted: the change is one more.
+func (s *Session) makeCurrent(ctx context.Context, i int, n uint64) {
 	next := s.pages[i].p
+	// A page behind another one is hidden: its animation frames stop,
+	// and the walker waits for two of them. A person looks at the page
+	// they turn to, so it is brought to the front.
+	_ = next.client.Page.BringToFront(ctx)
 	at, _ := next.countNavigations(ctx)
 	s.cur = i
 	s.drv = &currentTab{Page: next, base: n + 1, at: at}
@@ -256,9 +270,7 @@ func (s *Session) takeOpened(ctx context.Context, res *ActResult, deadline time.
 		}
 	}
 	kept := -1
-	println("DEBUG take", s.keeper.pending, len(s.keeper.adopted))
 	for _, p := range s.keeper.take(ctx, deadline) {
-		println("DEBUG got one")
 		if !s.opened(ctx, p, deadline) {
 			p.Close()
 			s.keeper.drop()
@@ -306,7 +318,6 @@ func (s *Session) opened(ctx context.Context, p *Page, deadline time.Time) bool 
 			case allowed && state.Ready == "complete":
 				return true
 			case !blank && !allowed:
-				println("DEBUG not allowed", state.Href)
 				return false
 			}
 		}
@@ -373,10 +384,7 @@ func (s *Session) removePages(ctx context.Context, drop func(*pageSlot) bool) {
 		}
 		want = sl.opener
 	}
-	s.cur = next
-	p := s.pages[next].p
-	at, _ := p.countNavigations(ctx)
-	s.drv = &currentTab{Page: p, base: n + 1, at: at}
+	s.makeCurrent(ctx, next, n)
 }
 
 // indexOf is p's place among the pages, -1 when it is none of them.
@@ -512,7 +520,9 @@ func (s *Session) pageStep(ctx context.Context, expected string, o ActOptions, c
 	if err != nil {
 		return ActResult{Outcome: OutcomeUnchanged}, err
 	}
-	obs, _, err := s.Observe(ctx, ReadOptions{When: o.When, View: o.View})
+	octx, cancel := context.WithDeadline(ctx, o.Deadline)
+	defer cancel()
+	obs, _, err := s.Observe(octx, ReadOptions{When: o.When, View: o.View})
 	if err != nil {
 		return ActResult{Outcome: OutcomeDone}, err
 	}
