@@ -279,7 +279,8 @@ func TestActClickChecksAtPress(t *testing.T) {
 // browser asks for before showing that dialog, Goto still leaves it, as a
 // person who confirms "Leave" (the trap used to fail every later
 // navigation with net::ERR_ABORTED). An action's own navigation is still
-// answered as before: the dialog is dismissed and the page stays.
+// answered as before: the dialog is dismissed (and reported as the
+// action's) and the page stays.
 func TestGotoPastBeforeunload(t *testing.T) {
 	site := newActSite(t, map[string]string{
 		"/trap": `<!DOCTYPE html><title>t</title><button id="b">Hello</button><a id="out" href="/next">Next</a>
@@ -292,8 +293,8 @@ func TestGotoPastBeforeunload(t *testing.T) {
 	wantOutcome(t, res, err, OutcomeDone)
 	res, err = a.act(Action{Kind: ActClick}, a.target("#out", "link"), 10*time.Second)
 	wantOutcome(t, res, err, OutcomeDone)
-	if a.location() != "/trap" || a.p.DialogsDismissed() != 1 {
-		t.Fatalf("the link's navigation: at %s, %d dialogs dismissed", a.location(), a.p.DialogsDismissed())
+	if a.location() != "/trap" || len(res.Dialogs) != 1 || res.Dialogs[0].Type != "beforeunload" {
+		t.Fatalf("the link's navigation: at %s, dialogs %+v", a.location(), res.Dialogs)
 	}
 	for i := 0; i < 2; i++ {
 		nav, err := a.p.Goto(a.ctx, site.url("/next?"+string(rune('a'+i))), UntilLoad, time.Now().Add(20*time.Second))
