@@ -104,6 +104,10 @@ const (
 	MaxUploads = 16
 	// MaxDownloads is how many downloads one tool-server session saves.
 	MaxDownloads = 16
+	// MaxPages is how many pages one live session keeps open: its first
+	// tab and the windows its pages opened to allowed URLs. A further
+	// window is closed before it sends anything, and counted.
+	MaxPages = 4
 )
 
 // Input bounds.

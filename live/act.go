@@ -98,6 +98,10 @@ const (
 	// a navigation it started had not committed, or while the page was
 	// still busy with requests.
 	OutcomeUncertain Outcome = "uncertain"
+	// OutcomeOpened: the action opened a window to a URL the session
+	// allows, which is now its current page (docs/reference.md#pages);
+	// the session's older revisions are navigated_revision from now on.
+	OutcomeOpened Outcome = "opened"
 )
 
 // ActOptions say how long an action waits for the page's reaction.
@@ -555,6 +559,7 @@ func (s *Session) target(expected, ref string, nav uint64) (*domsnap.ActionTarge
 func (s *Session) act(ctx context.Context, expected string, a Action, o ActOptions, target func(nav uint64) (*domsnap.ActionTarget, error)) (ActResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.prunePages(ctx)
 	tab, ok := s.drv.(actor)
 	if !ok {
 		return ActResult{}, errcode.New(errcode.UnsupportedAdapter, pkg, "", "this adapter cannot act on a page")
@@ -575,6 +580,11 @@ func (s *Session) act(ctx context.Context, expected string, a Action, o ActOptio
 	}
 	outside := tab.dialogsOutside()
 	res, sent, err := perform(ctx, tab, a, t, o)
+	if sent && s.pagesOn() {
+		// The windows it opened, each until it shows its document, within
+		// the action's deadline.
+		s.takeOpened(ctx, &res, o.Deadline)
+	}
 	res.DialogsOutside = int(outside - s.dialogsOutside)
 	s.dialogsOutside = outside
 	if sent {

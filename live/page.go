@@ -71,6 +71,9 @@ type Page struct {
 	// describes counts the DOM.describeNode calls bounded captures made,
 	// so tests can hold the cost of finding closed shadow roots and ids.
 	describes atomic.Uint64
+	// windows, when set, keeps the windows this tab's pages open to
+	// allowed URLs as pages of its session (pages.go); nil closes them all.
+	windows atomic.Pointer[windowKeeper]
 }
 
 // openPage connects to a tab the browser just created and readies it
@@ -292,6 +295,9 @@ func (p *Page) Answers(timeout time.Duration) bool {
 func (p *Page) Close() error {
 	p.once.Do(func() {
 		p.b.popups.forget(p)
+		if p.windows.Load() != nil {
+			p.b.popups.keeping.Add(-1)
+		}
 		p.stopStreams()
 		ctx, cancel := context.WithTimeout(context.Background(), closeCallTimeout)
 		defer cancel()

@@ -51,9 +51,60 @@ type popupHold struct {
 	// documents the browser-wide hold lets go.
 	tabs map[target.ID]*Page
 
+	// adopting are the windows being made pages of a session (adopt),
+	// with the keeper whose policy their main frames' documents follow
+	// until they are tabs with a guard of their own.
+	adopting map[target.ID]*windowKeeper
+	// keeping counts the tabs whose sessions keep windows: while one does,
+	// a document request of a frame no one knows yet waits a moment for
+	// its window to be adopted.
+	keeping atomic.Int32
+
 	// documentsFailed counts the document requests of windows pages
 	// opened that the browser-wide hold failed, for tests.
 	documentsFailed atomic.Int64
+}
+
+// keeperOf is the window keeper of the tab whose id is opener, nil when
+// it keeps none or is not counted.
+func (h *popupHold) keeperOf(opener target.ID) *windowKeeper {
+	h.mu.Lock()
+	owner := h.owners[opener]
+	h.mu.Unlock()
+	if owner == nil {
+		return nil
+	}
+	return owner.windows.Load()
+}
+
+// setAdopting marks a window as being adopted by k, or no longer (k nil).
+func (h *popupHold) setAdopting(id target.ID, k *windowKeeper) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.adopting == nil {
+		h.adopting = map[target.ID]*windowKeeper{}
+	}
+	if k != nil {
+		h.adopting[id] = k
+	} else {
+		delete(h.adopting, id)
+	}
+}
+
+// adopter is the keeper adopting the window id, nil when none is.
+func (h *popupHold) adopter(id target.ID) *windowKeeper {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.adopting[id]
+}
+
+// ownAttachment says whether id is a window being adopted or a tab of
+// the package's: an attachment to it that is not waiting is the package's
+// own (openPage's).
+func (h *popupHold) ownAttachment(id target.ID) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.adopting[id] != nil || h.tabs[id] != nil
 }
 
 // closePopups starts closing the windows p's browser's pages open, once
@@ -149,16 +200,23 @@ func (b *Browser) attached(ev *target.AttachedToTargetReply) {
 	defer cancel()
 	info := ev.TargetInfo
 	popup := info.OpenerID != nil
+	var keeper *windowKeeper
 	if popup && ev.WaitingForDebugger {
-		// Counted as it opens, so the action that opened it counts it,
-		// though a window in a renderer of its own may take a second to
-		// be let run and closed.
-		b.popups.count(*info.OpenerID)
+		if keeper = b.popups.keeperOf(*info.OpenerID); keeper != nil && !keeper.reserve() {
+			keeper = nil
+		}
+		if keeper == nil {
+			// Counted as it opens, so the action that opened it counts
+			// it, though a window in a renderer of its own may take a
+			// second to be let run and closed.
+			b.popups.count(*info.OpenerID)
+		}
 	}
-	if !ev.WaitingForDebugger && !popup {
+	if !ev.WaitingForDebugger && (!popup || b.popups.ownAttachment(info.TargetID)) {
 		// A tab that was open already when the attachment began, or the
 		// package's own attachment to a tab (openPage), which the browser
-		// reports here as well: it is not this hold's to end.
+		// reports here as well, a window being adopted included: it is
+		// not this hold's to end.
 		return
 	}
 	conn, err := b.pipe.dial(ctx, string(ev.SessionID))
@@ -172,6 +230,14 @@ func (b *Browser) attached(ev *target.AttachedToTargetReply) {
 		_ = c.Runtime.RunIfWaitingForDebugger(ctx)
 		_ = b.client.Target.DetachFromTarget(ctx, target.NewDetachFromTargetArgs().SetSessionID(ev.SessionID))
 		return
+	}
+	if keeper != nil {
+		if b.adopt(ctx, ev, c, keeper) {
+			return
+		}
+		// Not adopted: closed as any other window, and counted.
+		keeper.release()
+		b.popups.count(*info.OpenerID)
 	}
 	// Every request of the window fails, its first document's included,
 	// from before it runs until it is gone: a request left paused when
@@ -245,6 +311,17 @@ func (b *Browser) holdPopupDocuments(ctx context.Context) error {
 func (b *Browser) decideDocument(ev *fetch.RequestPausedReply) {
 	ctx, cancel := context.WithTimeout(b.life, popupTimeout)
 	defer cancel()
+	if k := b.awaitAdoption(ctx, target.ID(ev.FrameID)); k != nil {
+		// The main frame of a window being adopted: its session's policy
+		// decides, as its own guard will once it has one.
+		if k.allow(ev.Request.URL) {
+			_ = b.client.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID))
+		} else {
+			b.popups.documentsFailed.Add(1)
+			_ = b.client.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient))
+		}
+		return
+	}
 	if b.popupDocument(ctx, ev.FrameID) {
 		b.popups.documentsFailed.Add(1)
 		_ = b.client.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient))

@@ -53,6 +53,12 @@ type SessionOptions struct {
 	// check that retakes give the whole snapshot's answer sets it small,
 	// so that every page larger than it is retaken. 0 is the default.
 	FirstBudget int
+	// Windows, when set and the driver is a Page, keeps the windows the
+	// session's pages open during actions to URLs it allows as pages of
+	// the session (docs/reference.md#pages), their main frames guarded by
+	// it; nil closes every window a page opens. It is the policy the
+	// first page is guarded by.
+	Windows func(raw string) bool
 }
 
 // sessionBytes is the size of the random session part: 64 bits, rendered as
@@ -89,6 +95,12 @@ type Session struct {
 	// a page view to give (ViewFull or ViewChanges): the one changes are
 	// told against. nil when there is none.
 	base *domsnap.Observation
+	// keeper, pages and cur are the session's pages when it keeps the
+	// windows its pages open (pages.go): nil, nil and 0 otherwise. drv is
+	// then the current page, a currentTab.
+	keeper *windowKeeper
+	pages  []*pageSlot
+	cur    int
 	// captures counts the snapshots asked of the driver, so tests can
 	// assert how many a read took.
 	captures uint64
@@ -118,7 +130,11 @@ func NewSession(drv Driver, opts SessionOptions) (*Session, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Session{drv: drv, id: hex.EncodeToString(b[:]), opts: opts}, nil
+	s := &Session{drv: drv, id: hex.EncodeToString(b[:]), opts: opts}
+	if p, ok := drv.(*Page); ok && opts.Windows != nil {
+		s.startPages(p, opts.Windows)
+	}
+	return s, nil
 }
 
 // ID is the session part of the session's revisions.
@@ -330,6 +346,7 @@ type computeFunc func(t *domtree.Tree, rev string, req *domsnap.Checked, from *d
 func (s *Session) observeWith(ctx context.Context, spec observeSpec, compute computeFunc) (snap *Snapshot, nav uint64, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.prunePages(ctx)
 
 	req, snapper, err := s.admitRequest(spec)
 	if err != nil {

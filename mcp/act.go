@@ -25,6 +25,7 @@ type actArgs struct {
 	Dialog           string    `json:"dialog"`
 	DialogText       *string   `json:"dialog_text"`
 	Path             string    `json:"path"`
+	Page             *int      `json:"page"`
 	Wait             *waitArgs `json:"wait"`
 	View             string    `json:"view"`
 	ModelBytes       int       `json:"model_bytes"`
@@ -67,6 +68,9 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	budget, err := s.budget(a.ModelBytes)
 	if err != nil {
 		return nil, err
+	}
+	if a.Action == "switch_page" || a.Action == "close_page" {
+		return pageAct(ctx, s, ss, &a, budget)
 	}
 	action, err := a.action()
 	if err != nil {
@@ -118,6 +122,7 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 			suffix += `,"load_complete":false`
 		}
 	}
+	suffix += pagesMember(cctx, l)
 	out, err := s.save(ss, res.Observation, view, budget, suffix)
 	if err != nil && res.Outcome != live.OutcomeUnchanged {
 		// The page may have changed under the last observation.
@@ -172,4 +177,59 @@ func typeUnits(path, text string) error {
 		return errcode.New(errcode.InvalidRequest, pkg, path, "the text is longer than "+strconv.Itoa(limits.MaxTypeUnits)+" UTF-16 code units")
 	}
 	return nil
+}
+
+// pageAct is browser_act's switch_page and close_page: the live session
+// changes its current page (a navigation: older revisions are
+// navigated_revision) and observes the page that is current then.
+func pageAct(ctx context.Context, s *Server, ss *session, a *actArgs, budget int) (*sdk.CallToolResult, error) {
+	plan := a.Wait.plan()
+	if err := ss.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer ss.release()
+	_, l := ss.current()
+	if l == nil {
+		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "no page is open in this session (its browser may have exited): navigate first, then use the new revision")
+	}
+	deadline := time.Now().Add(plan.timeout)
+	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
+	defer cancel()
+	view := viewOf(a.View, actView)
+	opts := live.ActOptions{Deadline: deadline, Settle: plan.settle, When: plan.condition(deadline), View: view}
+	var res live.ActResult
+	var err error
+	if a.Action == "switch_page" {
+		res, err = l.SwitchPage(cctx, a.ExpectedRevision, *a.Page, opts)
+	} else {
+		res, err = l.ClosePage(cctx, a.ExpectedRevision, opts)
+	}
+	if err != nil {
+		return nil, ss.fail(overdue(ctx, cctx, err))
+	}
+	report, _ := json.Marshal(actReport{Action: a.Action, Outcome: string(res.Outcome)})
+	suffix := `,"action":` + string(report) + pagesMember(cctx, l)
+	return s.save(ss, res.Observation, view, budget, suffix)
+}
+
+// pageReport is one page of an answer's pages member.
+type pageReport struct {
+	Index   int    `json:"index"`
+	Origin  string `json:"origin,omitempty"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// pagesMember is the answer's pages member (with its leading comma) when
+// the session has more than one page open, "" otherwise.
+func pagesMember(ctx context.Context, l *live.Session) string {
+	pages := l.Pages(ctx)
+	if len(pages) < 2 {
+		return ""
+	}
+	out := make([]pageReport, len(pages))
+	for i, p := range pages {
+		out[i] = pageReport{Index: p.Index, Origin: p.Origin, Current: p.Current}
+	}
+	b, _ := json.Marshal(out)
+	return `,"pages":` + string(b)
 }

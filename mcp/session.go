@@ -150,15 +150,20 @@ func (ss *session) alive() bool {
 	}
 }
 
-// current returns the tab and live session, nil before the first
-// navigation or after the browser died.
+// current returns the current page and the live session, nil before the
+// first navigation or after the browser died. The session's first tab
+// (ss.page) is the current page until a window its pages opened is kept.
 func (ss *session) current() (*live.Page, *live.Session) {
 	if !ss.alive() {
 		return nil, nil
 	}
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.page, ss.live
+	l := ss.live
+	ss.mu.Unlock()
+	if l == nil {
+		return nil, nil
+	}
+	return l.CurrentPage(), l
 }
 
 // open makes sure the session has a tab in a running browser. On the
@@ -197,7 +202,7 @@ func (ss *session) openTab(ctx context.Context, b *live.Browser, newPage func(co
 		ss.reset()
 		return nil, nil, err
 	}
-	l, err := live.NewSession(p, live.SessionOptions{Browser: b.Version()})
+	l, err := live.NewSession(p, live.SessionOptions{Browser: b.Version(), Windows: ss.allow})
 	if err != nil {
 		p.Close()
 		ss.reset()
@@ -328,8 +333,12 @@ func (ss *session) profileBrowser(ctx context.Context) (_ *live.Browser, err err
 // timing out on the stuck page too.
 func (ss *session) fail(err error) error {
 	ss.mu.Lock()
-	b, p := ss.browser, ss.page
+	b, l := ss.browser, ss.live
 	ss.mu.Unlock()
+	var p *live.Page
+	if l != nil {
+		p = l.CurrentPage()
+	}
 	if b == nil || errcode.CodeOf(err) != errcode.CaptureFailed && errcode.CodeOf(err) != errcode.Timeout {
 		return err
 	}
@@ -341,7 +350,7 @@ func (ss *session) fail(err error) error {
 		return errcode.Wrap(errcode.CaptureFailed, pkg, "", "the browser exited; navigate again to start a new one", err)
 	}
 	if p != nil && errcode.CodeOf(err) == errcode.Timeout && !p.Answers(probeTimeout) {
-		ss.dropTab(p)
+		ss.dropTab(l)
 		return errcode.Wrap(errcode.Timeout, pkg, "", "the page stopped answering and its tab was closed; navigate again to open a new one", err)
 	}
 	return err
@@ -350,18 +359,18 @@ func (ss *session) fail(err error) error {
 // probeTimeout bounds the check that a browser still answers.
 const probeTimeout = 2 * time.Second
 
-// dropTab closes tab p and forgets it with its live session, if it is
-// still the session's, and keeps the browser context. Closing the tab ends
+// dropTab closes the pages of live session l and forgets it, if it is
+// still the session's, and keeps the browser context. Closing a tab ends
 // its renderer, which a page stuck in its own script would hold forever.
-func (ss *session) dropTab(p *live.Page) {
+func (ss *session) dropTab(l *live.Session) {
 	ss.mu.Lock()
-	mine := ss.page == p
+	mine := ss.live == l
 	if mine {
 		ss.page, ss.live = nil, nil
 	}
 	ss.mu.Unlock()
 	if mine {
-		p.Close()
+		l.ClosePages()
 	}
 }
 
@@ -370,7 +379,7 @@ func (ss *session) dropTab(p *live.Page) {
 // the lease, so the next holder never meets a browser still on the folder.
 func (ss *session) reset() {
 	ss.mu.Lock()
-	p, bctx, b, lease, dls := ss.page, ss.bctx, ss.browser, ss.lease, ss.downloads
+	p, l, bctx, b, lease, dls := ss.page, ss.live, ss.bctx, ss.browser, ss.lease, ss.downloads
 	ss.browser, ss.bctx, ss.page, ss.live, ss.lease, ss.downloads = nil, nil, nil, nil, nil, nil
 	if lease != nil {
 		// The next browser is bound by the binding read when it starts.
@@ -379,7 +388,9 @@ func (ss *session) reset() {
 	ss.closing.Add(1)
 	ss.mu.Unlock()
 	defer ss.closing.Done()
-	if p != nil {
+	if l != nil {
+		l.ClosePages()
+	} else if p != nil {
 		p.Close()
 	}
 	if dls != nil {

@@ -69,8 +69,8 @@ func tools() []toolDef {
 		{
 			name:  "browser_act",
 			title: "Act on the open page",
-			description: "Act on one control (ref) of your latest observation (expected_revision), wait, and answer with a fresh observation and action.outcome: done, navigated, unchanged or uncertain. " +
-				"click, check, uncheck, hover (the pointer stays: what it opens shows next), select (option: one of the control's options), type (text: the field's whole new content) and upload (path: a file below the server's upload root, into a control with files) need ref; press (key) and scroll may take one; back takes none. " +
+			description: "Act on one control (ref) of your latest observation (expected_revision), wait, and answer with a fresh observation and action.outcome: done, navigated, opened (a new window became current), unchanged or uncertain. " +
+				"click, check, uncheck, hover (the pointer stays: what it opens shows next), select (option: one of the control's options), type (text: the field's whole new content) and upload (path: a file below the server's upload root, into a control with files) need ref; press (key) and scroll may take one; back takes none. switch_page (page) and close_page change the current page. " +
 				"Dialogs the action raises are dismissed unless dialog is accept (dialog_text answers a prompt) and listed in action.dialogs. " +
 				"A refused action (not_actionable, human_only) sent nothing. After an error with action_sent, observe before acting again; never repeat an uncertain action blindly." + untrusted,
 			annotations: &sdk.ToolAnnotations{Title: "Act on the open page", ReadOnlyHint: false, DestructiveHint: yes(), IdempotentHint: false, OpenWorldHint: yes()},
@@ -266,6 +266,7 @@ func navigate(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Cal
 	if !nav.LoadComplete {
 		suffix += `,"load_complete":false`
 	}
+	suffix += pagesMember(cctx, l)
 	return s.save(ss, o, domsnap.ViewFull, budget, suffix)
 }
 
@@ -375,7 +376,7 @@ func observe(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.Call
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
-	return s.save(ss, o, view, budget, "")
+	return s.save(ss, o, view, budget, pagesMember(cctx, l))
 }
 
 type artifactArgs struct {

@@ -30,6 +30,8 @@ var valid = map[string][]string{
 		`{"expected_revision":"r","action":"click","ref":"a1.3","dialog":"accept","dialog_text":"x"}`,
 		`{"expected_revision":"r","action":"hover","ref":"a1.4"}`,
 		`{"expected_revision":"r","action":"upload","ref":"a1.5","path":"in/a.csv"}`,
+		`{"expected_revision":"r","action":"switch_page","page":1}`,
+		`{"expected_revision":"r","action":"close_page"}`,
 	},
 	"browser_download": {`{"id":"d1","offset":0,"model_bytes":1024}`},
 }
