@@ -20,6 +20,12 @@ type ViewScan struct {
 	// Region is the region reference an expansion started at, "" for a scan
 	// of the whole document.
 	Region string
+	// FramesOmitted counts the frame documents the page view did not read
+	// (docs/reference.md#the-composed-page): past limits.MaxFrames or
+	// limits.MaxFrameDepth, of an origin the session's policy does not
+	// allow, rendered in another process, or moving while captured. It is
+	// written only when not 0.
+	FramesOmitted int
 }
 
 // Control is one control of the page view: something a person can click,
@@ -103,6 +109,10 @@ type ActionTarget struct {
 	Disabled bool
 	// Files is true for a file input.
 	Files bool
+	// InFrame is true for a control inside a frame document, whose frame
+	// the capture knew as Frame: the action acts in that document.
+	InFrame bool
+	Frame   string
 }
 
 // regionAnchor is where a published region lies, so that an expansion can
@@ -166,7 +176,8 @@ func (o *Observation) pageView(light *domtree.Tree, start domtree.Node, whole bo
 		return err
 	}
 	o.controlNumbers, o.regionNumbers = cn, rn
-	o.ViewScan = ViewScan{Limit: v.Scan.Limit, Visited: v.Scan.Visited, Exhausted: v.Scan.Exhausted}
+	o.ViewScan = ViewScan{Limit: v.Scan.Limit, Visited: v.Scan.Visited, Exhausted: v.Scan.Exhausted,
+		FramesOmitted: light.Composed().FramesOmitted()}
 	o.Controls = make([]Control, len(v.Controls))
 	o.targets = make([]ActionTarget, len(v.Controls))
 	o.targetIDs = make([]elementID, len(v.Controls))
@@ -193,6 +204,7 @@ func (o *Observation) pageView(light *domtree.Tree, start domtree.Node, whole bo
 		}
 		o.Controls[i] = out
 		o.targetIDs[i] = idOf(c.Element)
+		frame, inFrame := c.Element.Frame()
 		o.targets[i] = ActionTarget{
 			Role:      c.Role,
 			Options:   out.Options,
@@ -200,6 +212,8 @@ func (o *Observation) pageView(light *domtree.Tree, start domtree.Node, whole bo
 			Checked:   c.Checked,
 			Disabled:  c.Disabled,
 			Files:     c.Files,
+			InFrame:   inFrame,
+			Frame:     frame,
 		}
 	}
 	o.ControlsOmitted = v.ControlsOmitted
@@ -309,6 +323,10 @@ func (s *ViewScan) appendJSON(b []byte, refs bool) []byte {
 	b = strconv.AppendInt(b, int64(s.Visited), 10)
 	b = append(b, `,"exhausted":`...)
 	b = strconv.AppendBool(b, s.Exhausted)
+	if s.FramesOmitted > 0 {
+		b = append(b, `,"frames_omitted":`...)
+		b = strconv.AppendInt(b, int64(s.FramesOmitted), 10)
+	}
 	if refs && s.Region != "" {
 		b = appendString(append(b, `,"region":`...), s.Region)
 	}

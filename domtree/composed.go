@@ -48,6 +48,56 @@ type scoped struct {
 	// node of a shadow tree); toComposed is the other way round, on the
 	// light tree (-1 for a light node the composed tree leaves out).
 	light, toComposed []int32
+	// scopeFrame maps the tree scope of each frame document attached to
+	// the composed tree, and of each shadow tree inside one, to the
+	// frame's id as its source gave it; nil without frames.
+	scopeFrame map[int32]string
+	// framesOmitted counts the frame documents the source did not attach
+	// (limits.MaxFrames, limits.MaxFrameDepth, a frame it was not allowed
+	// or able to read).
+	framesOmitted int
+}
+
+// SetScopeFrame says that tree scope s (not 0) is a frame document's, or
+// a shadow tree's inside one, whose frame the source knows as id ("" when
+// it does not say).
+func (b *Builder) SetScopeFrame(s int32, id string) {
+	if b.done || s == 0 {
+		return
+	}
+	if b.t.scopeFrame == nil {
+		b.t.scopeFrame = map[int32]string{}
+	}
+	b.t.scopeFrame[s] = id
+}
+
+// SetFramesOmitted records how many frame documents the source left out.
+func (b *Builder) SetFramesOmitted(n int) {
+	if !b.done && n > 0 {
+		b.t.framesOmitted = n
+	}
+}
+
+// FramesOmitted is how many frame documents the tree's source left out of
+// it (docs/reference.md#the-composed-page).
+func (t *Tree) FramesOmitted() int {
+	if t == nil {
+		return 0
+	}
+	return t.framesOmitted
+}
+
+// HasFrames reports whether t is a composed tree holding frame documents.
+func (t *Tree) HasFrames() bool { return t != nil && len(t.scopeFrame) > 0 }
+
+// Frame says whether n lies in a frame document attached to the composed
+// tree, and that frame's id as the source gave it.
+func (n Node) Frame() (id string, ok bool) {
+	if n.t == nil || n.t.scopeFrame == nil {
+		return "", false
+	}
+	id, ok = n.t.scopeFrame[n.Scope()]
+	return id, ok
 }
 
 // SetScope puts node i, added earlier, in tree scope s (0 is the main
@@ -177,7 +227,8 @@ func (n Node) Scope() int32 {
 	return n.t.scope[n.i]
 }
 
-// InShadow reports whether n lies in a shadow tree.
+// InShadow reports whether n lies in a shadow tree or a frame document:
+// outside the main document's own tree scope.
 func (n Node) InShadow() bool { return n.Scope() != 0 }
 
 // ElementByID is the first element in tree order with id exactly id in

@@ -108,6 +108,13 @@ const (
 	// tab and the windows its pages opened to allowed URLs. A further
 	// window is closed before it sends anything, and counted.
 	MaxPages = 4
+	// MaxFrames is how many frame documents (iframes' and frames') one
+	// observation's page view reads; the rest are counted as omitted.
+	MaxFrames = 16
+	// MaxFrameDepth is how deep frames nest and are still read: a frame
+	// document inside MaxFrameDepth frames is read, one deeper is counted
+	// as omitted.
+	MaxFrameDepth = 4
 )
 
 // Input bounds.

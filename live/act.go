@@ -416,7 +416,9 @@ type actor interface {
 	Driver
 	// resolve finds the node by its backend id and reads its facts; a node
 	// that cannot be found is detached. Nothing is sent.
-	resolve(ctx context.Context, backendID int64) (elemRef, elementFacts, error)
+	// A node in a frame document (inFrame) is resolved in that frame,
+	// whose id the capture gave.
+	resolve(ctx context.Context, backendID int64, frame string, inFrame bool) (elemRef, elementFacts, error)
 	// prepare readies a without sending input: for click, check,
 	// uncheck and hover it scrolls el into view and aims at its centre; for select it
 	// finds the option; for scroll it finds where and how far; for back,
@@ -622,7 +624,7 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 	var el elemRef
 	var f elementFacts
 	if t != nil {
-		if el, f, err = tab.resolve(ctx, t.BackendNodeID); err != nil {
+		if el, f, err = tab.resolve(ctx, t.BackendNodeID, t.Frame, t.InFrame); err != nil {
 			return res, false, err
 		}
 		if err := judge(a, t, f); err != nil {

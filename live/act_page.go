@@ -32,6 +32,20 @@ const actGroup = "domsnap-act"
 type actState struct {
 	world  runtime.ExecutionContextID
 	popups atomic.Int64
+	// frame is the frame document the element lies in ("" for the main
+	// document) and hops the frame owners around it, innermost first,
+	// each resolved in its own document's isolated world; off is where
+	// the element's frame's viewport starts on the page (framePlace).
+	frame string
+	hops  []frameHop
+	off   point
+}
+
+// frameHop is one frame owner around the element acted on: the owner
+// element, and where its document's viewport starts on the page.
+type frameHop struct {
+	owner elemRef
+	off   point
 }
 
 // The functions run on the element in the isolated world. None returns a
@@ -214,30 +228,56 @@ const (
 )
 
 // resolve implements actor: the node is resolved in a fresh isolated
-// world of the main frame and its facts read there.
-func (p *Page) resolve(ctx context.Context, backendID int64) (elemRef, elementFacts, error) {
+// world of its own frame (the main frame's, or the frame document's the
+// capture said it lies in) and its facts read there. For a node in a
+// frame, each frame owner around it is resolved too, in its own
+// document's world, for the hit test around the frame (framePlace).
+func (p *Page) resolve(ctx context.Context, backendID int64, frame string, inFrame bool) (elemRef, elementFacts, error) {
 	var f elementFacts
 	world, err := p.actWorld(ctx)
 	if err != nil {
 		return "", f, err
 	}
-	r, err := p.client.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().
-		SetBackendNodeID(dom.BackendNodeID(backendID)).SetExecutionContextID(world).SetObjectGroup(actGroup))
-	if err != nil || r.Object.ObjectID == nil {
-		if ctx.Err() != nil {
-			return "", f, callError(ctx, "DOM.resolveNode", err)
+	p.act.frame, p.act.hops, p.act.off = "", nil, point{}
+	if inFrame {
+		if frame == "" {
+			return "", f, notActionable(ReasonDetached, "the capture did not say which frame the element lies in")
 		}
-		var re *rpcc.ResponseError
-		if err == nil || errors.As(err, &re) {
-			return "", f, notActionable(ReasonDetached, "the element's node is no longer in the page")
+		if world, err = p.frameWorld(ctx, page.FrameID(frame)); err != nil {
+			return "", f, err
 		}
-		return "", f, callError(ctx, "DOM.resolveNode", err)
+		p.act.frame = frame
 	}
-	el := elemRef(*r.Object.ObjectID)
+	el, err := p.resolveIn(ctx, backendID, world)
+	if err != nil {
+		return "", f, err
+	}
+	if inFrame {
+		if err := p.frameOwners(ctx, page.FrameID(frame)); err != nil {
+			return "", f, err
+		}
+	}
 	if err := p.callOn(ctx, el, factsJS, &f); err != nil {
 		return "", f, err
 	}
 	return el, f, nil
+}
+
+// resolveIn resolves a node by its backend id in an isolated world.
+func (p *Page) resolveIn(ctx context.Context, backendID int64, world runtime.ExecutionContextID) (elemRef, error) {
+	r, err := p.client.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().
+		SetBackendNodeID(dom.BackendNodeID(backendID)).SetExecutionContextID(world).SetObjectGroup(actGroup))
+	if err != nil || r.Object.ObjectID == nil {
+		if ctx.Err() != nil {
+			return "", callError(ctx, "DOM.resolveNode", err)
+		}
+		var re *rpcc.ResponseError
+		if err == nil || errors.As(err, &re) {
+			return "", notActionable(ReasonDetached, "the element's node is no longer in the page")
+		}
+		return "", callError(ctx, "DOM.resolveNode", err)
+	}
+	return elemRef(*r.Object.ObjectID), nil
 }
 
 // actWorld creates the action's isolated world in the main frame.
@@ -253,6 +293,115 @@ func (p *Page) actWorld(ctx context.Context) (runtime.ExecutionContextID, error)
 	}
 	p.act.world = w.ExecutionContextID
 	return w.ExecutionContextID, nil
+}
+
+// frameWorld creates the action's isolated world in a frame. A frame that
+// is gone (it navigated or was removed since the capture) is detached.
+func (p *Page) frameWorld(ctx context.Context, frame page.FrameID) (runtime.ExecutionContextID, error) {
+	w, err := p.client.Page.CreateIsolatedWorld(ctx, page.NewCreateIsolatedWorldArgs(frame).SetWorldName(actWorld))
+	if err != nil {
+		var re *rpcc.ResponseError
+		if ctx.Err() == nil && errors.As(err, &re) {
+			return 0, notActionable(ReasonDetached, "the element's frame is no longer in the page")
+		}
+		return 0, callError(ctx, "Page.createIsolatedWorld", err)
+	}
+	return w.ExecutionContextID, nil
+}
+
+// frameOwners resolves the frame owners around frame, innermost first,
+// each in an isolated world of the document it lies in, up to the main
+// frame (at most limits.MaxFrameDepth of them, as the capture read no
+// deeper).
+func (p *Page) frameOwners(ctx context.Context, frame page.FrameID) error {
+	tree, err := p.client.Page.GetFrameTree(ctx)
+	if err != nil {
+		return callError(ctx, "Page.getFrameTree", err)
+	}
+	parent := map[page.FrameID]page.FrameID{}
+	stack := []page.FrameTree{tree.FrameTree}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range t.ChildFrames {
+			parent[c.Frame.ID] = t.Frame.ID
+			stack = append(stack, c)
+		}
+	}
+	for f := frame; f != tree.FrameTree.Frame.ID; {
+		up, ok := parent[f]
+		if !ok || len(p.act.hops) >= limits.MaxFrameDepth {
+			return notActionable(ReasonDetached, "the element's frame is no longer in the page")
+		}
+		o, err := p.client.DOM.GetFrameOwner(ctx, dom.NewGetFrameOwnerArgs(f))
+		if err != nil {
+			var re *rpcc.ResponseError
+			if ctx.Err() == nil && errors.As(err, &re) {
+				return notActionable(ReasonDetached, "the element's frame is no longer in the page")
+			}
+			return callError(ctx, "DOM.getFrameOwner", err)
+		}
+		world := p.act.world
+		if up != tree.FrameTree.Frame.ID {
+			if world, err = p.frameWorld(ctx, up); err != nil {
+				return err
+			}
+		}
+		owner, err := p.resolveIn(ctx, int64(o.BackendNodeID), world)
+		if err != nil {
+			return err
+		}
+		p.act.hops = append(p.act.hops, frameHop{owner: owner})
+		f = up
+	}
+	return nil
+}
+
+// framePlace finds, once the element is scrolled into view, where each
+// frame's viewport starts on the page: the top left corner of its owner's
+// content box. The protocol gives a node's boxes in the page's
+// coordinates, however deep its frame lies; the page in a frame hit-tests
+// in its own.
+func (p *Page) framePlace(ctx context.Context) (bool, error) {
+	if p.act.frame == "" {
+		return true, nil
+	}
+	for i := range p.act.hops {
+		m, err := p.client.DOM.GetBoxModel(ctx, dom.NewGetBoxModelArgs().SetObjectID(runtime.RemoteObjectID(p.act.hops[i].owner)))
+		if err != nil {
+			if err := boxError(ctx, "DOM.getBoxModel", err); err != nil {
+				return false, err
+			}
+			return false, nil
+		}
+		if len(m.Model.Content) != 8 {
+			return false, nil
+		}
+		at := point{m.Model.Content[0], m.Model.Content[1]}
+		if i == 0 {
+			p.act.off = at
+		} else {
+			p.act.hops[i-1].off = at
+		}
+	}
+	return true, nil
+}
+
+// hits says whether the page point at hits el in its own document and,
+// for an element in a frame, each frame owner around it in the document
+// around that owner: a frame covered by something of its parent is
+// obscured there, as a person sees it.
+func (p *Page) hits(ctx context.Context, el elemRef, at point) (bool, error) {
+	var ok bool
+	if err := p.callOn(ctx, el, hitJS, &ok, at.X-p.act.off.X, at.Y-p.act.off.Y); err != nil || !ok {
+		return false, err
+	}
+	for _, h := range p.act.hops {
+		if err := p.callOn(ctx, h.owner, hitJS, &ok, at.X-h.off.X, at.Y-h.off.Y); err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // callOn calls fn on el (or, for "", in the action's world) with args and
@@ -307,7 +456,12 @@ func (p *Page) prepare(ctx context.Context, a Action, el elemRef) (prepared, err
 			return pr, err
 		}
 		pr.At = at
-		if err := p.callOn(ctx, el, hitJS, &pr.Hits, at.X, at.Y); err != nil {
+		placed, err := p.framePlace(ctx)
+		if err != nil || !placed {
+			pr.NoBox = !placed
+			return pr, err
+		}
+		if pr.Hits, err = p.hits(ctx, el, at); err != nil {
 			return pr, err
 		}
 	case ActSelect:
@@ -572,11 +726,7 @@ func (p *Page) focus(ctx context.Context, el elemRef) error {
 // before the press sends nothing (unsent); a miss after it sends no
 // release, so no click follows, and is reported.
 func (p *Page) click(ctx context.Context, el elemRef, at point) error {
-	hits := func() (bool, error) {
-		var ok bool
-		err := p.callOn(ctx, el, hitJS, &ok, at.X, at.Y)
-		return ok, err
-	}
+	hits := func() (bool, error) { return p.hits(ctx, el, at) }
 	ok, err := hits()
 	if err != nil {
 		return err
@@ -619,8 +769,8 @@ func (p *Page) click(ctx context.Context, el elemRef, at point) error {
 // (else nothing is sent: unsent, obscured); what the page does once the
 // pointer is there is what the action is for, so it is not checked again.
 func (p *Page) hover(ctx context.Context, el elemRef, at point) error {
-	var ok bool
-	if err := p.callOn(ctx, el, hitJS, &ok, at.X, at.Y); err != nil {
+	ok, err := p.hits(ctx, el, at)
+	if err != nil {
 		return err
 	}
 	if !ok {
@@ -694,6 +844,7 @@ func (p *Page) releaseAct(ctx context.Context) {
 		return
 	}
 	p.act.world = 0
+	p.act.frame, p.act.hops, p.act.off = "", nil, point{}
 	if ctx.Err() != nil {
 		return
 	}

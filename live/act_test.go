@@ -44,7 +44,7 @@ type fakeActor struct {
 
 func (f *fakeActor) Navigations(context.Context) (uint64, error) { return f.nav, nil }
 
-func (f *fakeActor) resolve(ctx context.Context, id int64) (elemRef, elementFacts, error) {
+func (f *fakeActor) resolve(ctx context.Context, id int64, _ string, _ bool) (elemRef, elementFacts, error) {
 	f.calls = append(f.calls, "resolve")
 	return "el", f.facts, f.resolveE
 }

@@ -249,6 +249,8 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 			// flat tree (slots standing for their assigned nodes) as the
 			// page view needs it: the reply says the walk met some.
 			if (root !== null && root.firstChild !== null) shadow = true;
+			// So are frame documents, which only the whole snapshot lists.
+			if (t === 1 && (cur.localName === 'iframe' || cur.localName === 'frame')) shadow = true;
 			if (handles.length + (root === null ? 1 : 2) > limit || (!top.out && paid >= budget)) { cut = true; break; }
 			if (!top.out) paid++;
 			const i = handles.length;

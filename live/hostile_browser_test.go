@@ -155,7 +155,7 @@ func TestActInputGuard(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			a := openActTab(t, b, site.url(c.path))
 			defer a.p.releaseAct(a.ctx)
-			el, _, err := a.p.resolve(a.ctx, a.node("#f"))
+			el, _, err := a.p.resolve(a.ctx, a.node("#f"), "", false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -253,7 +253,7 @@ func TestActClickChecksAtPress(t *testing.T) {
 	// sent at all.
 	a := openActTab(t, b, site.url("/plain"))
 	defer a.p.releaseAct(a.ctx)
-	el, _, err := a.p.resolve(a.ctx, a.node("#tgt"))
+	el, _, err := a.p.resolve(a.ctx, a.node("#tgt"), "", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -217,6 +217,10 @@ func (p *Page) captureSnapshot(ctx context.Context, computedStyles []string) (js
 		}
 		return nil, callError(ctx, "DOMSnapshot.captureSnapshot", err)
 	}
+	raw, err = p.withFrames(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
 	return p.withShadowHosts(ctx, raw)
 }
 

@@ -50,7 +50,7 @@ func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int
 	}
 	if resolve != nil {
 		if rc.doc.hasBackend {
-			return nil, Malformed(nodesPath+"backendNodeId", "a bounded capture's backend node ids come from the caller")
+			return nil, Malformed("/documents/0/nodes/backendNodeId", "a bounded capture's backend node ids come from the caller")
 		}
 		// Each node's key is its index plus one (0 is no id).
 		n := len(rc.doc.parent)

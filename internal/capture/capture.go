@@ -93,9 +93,12 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := buildComposed(rc, sc)
+	c, omitted, err := buildComposed(rc, sc)
 	if err != nil {
 		return nil, err
+	}
+	if c == nil {
+		b.SetFramesOmitted(omitted)
 	}
 	b.SetComposed(c)
 	return b.Build(), nil
@@ -218,18 +221,18 @@ func fillCapture(rc *rawCapture, sc styleCols) (*domtree.Builder, error) {
 				// altogether; every HTML template has a contents fragment.
 				info.Flags |= domtree.TemplateContents
 			}
-			info.Display, info.Visibility = elementStyle(rc, sc, int32(i), layout[i], rendered[i], vis[p])
+			info.Display, info.Visibility = elementStyle(rc, d, sc, int32(i), layout[i], rendered[i], vis[p])
 			vis[i] = info.Visibility
-			attrs = elementAttrs(rc, int32(i), name, attrs[:0])
+			attrs = elementAttrs(rc, d, int32(i), name, attrs[:0])
 			idx, err = b.AddElement(parent, name, attrs, info)
 		case nodeText, nodeCDATA:
 			text := ""
-			if !isTextarea(rc, p) {
-				text = nodeValue(rc, i)
+			if !isTextarea(rc, d, p) {
+				text = nodeValue(rc, d, i)
 			}
 			idx, err = b.AddText(parent, text, backend)
 		case nodeComment:
-			idx, err = b.AddComment(parent, nodeValue(rc, i), backend)
+			idx, err = b.AddComment(parent, nodeValue(rc, d, i), backend)
 		case nodeDoctype:
 			idx, err = b.AddDoctype(parent, st.get(d.nodeName[i]), backend)
 		}
@@ -247,26 +250,24 @@ func fillCapture(rc *rawCapture, sc styleCols) (*domtree.Builder, error) {
 	return b, nil
 }
 
-func nodeValue(rc *rawCapture, i int) string {
-	if !rc.doc.hasValue {
+func nodeValue(rc *rawCapture, d *rawDoc, i int) string {
+	if !d.hasValue {
 		return ""
 	}
-	return rc.strs.get(rc.doc.nodeValue[i])
+	return rc.strs.get(d.nodeValue[i])
 }
 
 // isTextarea reports whether node p is a textarea element, whose text is
 // its value and is never read (the builder empties it too; not reading it
 // keeps it from ever becoming a string).
-func isTextarea(rc *rawCapture, p int32) bool {
-	d := &rc.doc
+func isTextarea(rc *rawCapture, d *rawDoc, p int32) bool {
 	return d.nodeType[p] == nodeElement && domtree.EqualFold(rc.strs.get(d.nodeName[p]), "textarea")
 }
 
 // elementAttrs resolves an element's attributes. An input's value attribute
 // is secret unless the input is a button (domtree.InputValueSecret): it is
 // not even decoded then.
-func elementAttrs(rc *rawCapture, i int32, name string, dst []domtree.Attr) []domtree.Attr {
-	d := &rc.doc
+func elementAttrs(rc *rawCapture, d *rawDoc, i int32, name string, dst []domtree.Attr) []domtree.Attr {
 	if !d.hasAttrs {
 		return dst
 	}
@@ -296,14 +297,13 @@ func elementAttrs(rc *rawCapture, i int32, name string, dst []domtree.Attr) []do
 // is not rendered, unless a descendant is (display: contents): then it
 // separates text like any non-inline box, and it has no visibility of its
 // own, so it takes its parent's.
-func elementStyle(rc *rawCapture, sc styleCols, i, layout int32, rendered bool, parentVis domtree.Visibility) (domtree.Display, domtree.Visibility) {
+func elementStyle(rc *rawCapture, d *rawDoc, sc styleCols, i, layout int32, rendered bool, parentVis domtree.Visibility) (domtree.Display, domtree.Visibility) {
 	if layout < 0 {
 		if rendered {
 			return domtree.DisplayBlock, parentVis
 		}
 		return domtree.DisplayNone, parentVis
 	}
-	d := &rc.doc
 	styles := d.styles[d.styleStart[layout]:d.styleStart[layout+1]]
 	display := domtree.DisplayBlock
 	if sc.display < len(styles) {

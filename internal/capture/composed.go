@@ -6,12 +6,21 @@ import (
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
 )
 
 // buildComposed builds the composed (flat) tree of a whole capture
 // (docs/reference.md#the-composed-page), or returns nil when the capture
-// holds no shadow-tree node a page view may read, so a page without web
-// components costs nothing more.
+// holds no shadow-tree node and no frame document a page view may read,
+// so a page without web components or frames costs nothing more. It also
+// returns how many frames a read document owns whose documents are not in
+// the composed tree (the composed tree records it too): over the limits,
+// left out by a live capture (its policy), unreadable, or rendered in
+// another process, whose document the capture does not hold.
+//
+// Each frame document the capture holds (the contentDocumentIndex of its
+// owner) is added under its owner, in flat-tree order, its nodes in a
+// tree scope of their own that the composed tree ties to the frame's id.
 //
 // Chromium's node arrays already walk the flat tree: a host's children are
 // its shadow root's, a slot's are its assigned nodes (its fallback content
@@ -34,20 +43,139 @@ import (
 // member, which then decides. A capture without it (one taken by other
 // means) has such roots share a scope; only ID references read scopes, so
 // at worst such a reference resolves across that one boundary.
-func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
+func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, int, error) {
 	d := &rc.doc
 	n := len(d.parent)
-	if len(d.shadow.index) == 0 || len(rc.lightIndex) != n {
-		return nil, nil
+	if len(rc.lightIndex) != n {
+		return nil, 0, nil
 	}
-	const (
-		markNone = iota
-		markOpen
-		markClosed
-		markAgent
-	)
+	shadow := false
+	for k := range d.shadow.index {
+		if k >= len(d.shadow.value) || d.shadow.value[k] < 0 || !domtree.EqualFold(rc.strs.get(d.shadow.value[k]), "user-agent") {
+			shadow = true
+			break
+		}
+	}
+	framed := false
+	for _, k := range d.contentDoc.value {
+		if int(k) <= len(rc.frames) && !rc.frames[k-1].bad {
+			framed = true
+			break
+		}
+	}
+	if !shadow && !framed {
+		// Nothing to compose: the frames the light tree names are all
+		// ones the capture does not hold.
+		return nil, lightFramesOmitted(rc), nil
+	}
+	isHost := make(map[int32]bool, len(rc.shadowHosts))
+	for k, h := range rc.shadowHosts {
+		if h <= 0 || int(h) >= n || d.nodeType[h] != nodeElement {
+			return nil, 0, Malformed("/"+shadowHostsMember+"/"+strconv.Itoa(k), "not an element of the capture")
+		}
+		isHost[h] = true
+	}
+	isAssigned := make(map[int32]bool, len(rc.assignedSlots))
+	for k, h := range rc.assignedSlots {
+		if h <= 0 || int(h) >= n || d.nodeType[h] != nodeElement {
+			return nil, 0, Malformed("/"+assignedSlotsMember+"/"+strconv.Itoa(k), "not an element of the capture")
+		}
+		isAssigned[h] = true
+	}
+	c := &composer{
+		rc: rc, sc: sc, b: domtree.NewBuilder(n),
+		scopeMode: []uint8{markNone}, scopeUp: []int32{0},
+		attached: make([]bool, len(rc.frames)),
+	}
+	if d.hasBackend {
+		c.b.SetDocumentBackendID(d.backend[0])
+	}
+	c.b.SetLightIndex(0, 0)
+	if err := c.addDoc(d, 0, 0, 0, 0, domtree.Visibility(0), isHost, isAssigned); err != nil {
+		return nil, 0, err
+	}
+	c.b.SetFramesOmitted(c.omitted)
+	return c.b.Build(), c.omitted, nil
+}
+
+// Shadow marks, as buildComposed reads them.
+const (
+	markNone = iota
+	markOpen
+	markClosed
+	markAgent
+)
+
+// composer builds a composed tree from the capture's documents: the main
+// document and, under each frame owner, the frame document the capture
+// lists for it (its contentDocumentIndex), at most limits.MaxFrames of
+// them, nested at most limits.MaxFrameDepth deep, in flat-tree order.
+type composer struct {
+	rc *rawCapture
+	sc styleCols
+	b  *domtree.Builder
+	// scopeMode and scopeUp are each tree scope's mode (markNone for a
+	// document's own scope) and the scope its host (or frame owner) lies
+	// in.
+	scopeMode []uint8
+	scopeUp   []int32
+	// attached marks the frame documents added; frames counts them and
+	// omitted the frames a read document owns that were not.
+	attached []bool
+	frames   int
+	omitted  int
+	attrs    []domtree.Attr
+}
+
+// isFrameName reports whether an element of this lower-case name owns a
+// frame: an iframe or a frame, whose document a capture lists when the
+// browser renders it in the page's own process.
+func isFrameName(name string) bool { return name == "iframe" || name == "frame" }
+
+// lightFramesOmitted counts the frames the main document's light tree
+// owns when the capture holds none of their documents (an out-of-process
+// frame's is not in the capture; one a live capture left out is empty).
+func lightFramesOmitted(rc *rawCapture) int {
+	d := &rc.doc
+	n := 0
+	owned := make(map[int32]bool, len(d.contentDoc.index))
+	for _, i := range d.contentDoc.index {
+		owned[i] = true
+	}
+	for i := 1; i < len(d.parent); i++ {
+		if rc.lightIndex[i] < 0 || d.nodeType[i] != nodeElement {
+			continue
+		}
+		if owned[int32(i)] || isFrameName(rc.lowerName(d.nodeName[i])) {
+			n++
+		}
+	}
+	return n
+}
+
+// addDoc adds document d (documents[docIdx]) under the builder's node
+// host (0 and the main document: the root), its own nodes in tree scope
+// base, at frame depth depth. isHost and isAssigned are the capture's
+// shadowHosts and assignedSlots, which only the main document has.
+//
+// Chromium's node arrays already walk the flat tree: a host's children
+// are its shadow root's, a slot's are its assigned nodes (its fallback
+// content when none are), and unassigned light children are not listed.
+// So a document's part of the composed tree is its nodes in their order,
+// leaving out what the light tree leaves out for other reasons
+// (pseudo-elements, fragments, processing instructions) and user-agent
+// shadow trees: those are the browser's own drawing of native controls,
+// where an input's typed value lives as text, and no page author put them
+// there. A frame document's doctype is left out too: the frame owner is
+// its document's place.
+func (c *composer) addDoc(d *rawDoc, docIdx, host int, base int32, depth int, rootVis domtree.Visibility, isHost, isAssigned map[int32]bool) error {
+	rc, b := c.rc, c.b
+	frameID := ""
+	if d.frameID >= 0 {
+		frameID = rc.strs.get(d.frameID)
+	}
+	n := len(d.parent)
 	mark := make([]uint8, n)
-	found := false
 	for k, i := range d.shadow.index {
 		v := int32(-1)
 		if k < len(d.shadow.value) {
@@ -63,26 +191,6 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 			}
 		}
 		mark[i] = m
-		if m != markAgent {
-			found = true
-		}
-	}
-	if !found {
-		return nil, nil
-	}
-	isHost := make(map[int32]bool, len(rc.shadowHosts))
-	for k, h := range rc.shadowHosts {
-		if h <= 0 || int(h) >= n || d.nodeType[h] != nodeElement {
-			return nil, Malformed("/"+shadowHostsMember+"/"+strconv.Itoa(k), "not an element of the capture")
-		}
-		isHost[h] = true
-	}
-	isAssigned := make(map[int32]bool, len(rc.assignedSlots))
-	for k, h := range rc.assignedSlots {
-		if h <= 0 || int(h) >= n || d.nodeType[h] != nodeElement {
-			return nil, Malformed("/"+assignedSlotsMember+"/"+strconv.Itoa(k), "not an element of the capture")
-		}
-		isAssigned[h] = true
 	}
 	skip := make([]bool, n)
 	for _, i := range d.pseudo.index {
@@ -94,6 +202,8 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		case skip[p], mark[i] == markAgent:
 			skip[i] = true
 		case d.nodeType[i] == nodeDocFragment, d.nodeType[i] == nodeProcInstr:
+			skip[i] = true
+		case docIdx != 0 && d.nodeType[i] == nodeDoctype:
 			skip[i] = true
 		}
 	}
@@ -119,16 +229,14 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 			rendered[d.parent[i]] = true
 		}
 	}
-	frames := make([]bool, n)
-	for _, i := range d.contentDoc.index {
-		frames[i] = true
+	frameDoc := make(map[int32]int32, len(d.contentDoc.index))
+	for k, i := range d.contentDoc.index {
+		frameDoc[i] = d.contentDoc.value[k]
 	}
 
-	// scope[i] is node i's scope; scopeMode and scopeUp are each scope's
-	// mode and the scope its host lies in (scope 0 is the document).
+	// scope[i] is node i's scope.
 	scope := make([]int32, n)
-	scopeMode := []uint8{markNone}
-	scopeUp := []int32{0}
+	scope[0] = base
 	isSlot := func(i int32) bool {
 		return d.nodeType[i] == nodeElement && domtree.EqualFold(rc.strs.get(d.nodeName[i]), "slot")
 	}
@@ -139,21 +247,18 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		if s, ok := hosted[host]; ok {
 			return s
 		}
-		scopeMode = append(scopeMode, m)
-		scopeUp = append(scopeUp, up)
-		s := int32(len(scopeMode) - 1)
+		s := c.addScope(m, up)
+		if docIdx != 0 {
+			c.b.SetScopeFrame(s, frameID)
+		}
 		hosted[host] = s
 		return s
 	}
 
-	b := domtree.NewBuilder(n)
-	if d.hasBackend {
-		b.SetDocumentBackendID(d.backend[0])
-	}
-	b.SetLightIndex(0, 0)
 	newIndex := make([]int32, n)
+	newIndex[0] = int32(host)
 	vis := make([]domtree.Visibility, n)
-	var attrs []domtree.Attr
+	vis[0] = rootVis
 	for i := 1; i < n; i++ {
 		if skip[i] {
 			newIndex[i] = -1
@@ -162,7 +267,7 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		p := d.parent[i]
 		switch m := mark[i]; {
 		case m == markNone:
-			scope[i] = 0
+			scope[i] = base
 		case mark[p] == markNone:
 			scope[i] = newScope(p, m, scope[p])
 		case isSlot(p):
@@ -171,14 +276,14 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 			// in the scope the host lies in. Another mode says the
 			// latter; the same mode is the capture's assignedSlots to say.
 			s := scope[p]
-			if scopeMode[s] != m || isAssigned[p] {
-				s = scopeUp[s]
-				for s != 0 && scopeMode[s] != m {
-					s = scopeUp[s]
+			if c.scopeMode[s] != m || isAssigned[p] {
+				s = c.scopeUp[s]
+				for c.scopeMode[s] != markNone && c.scopeMode[s] != m {
+					s = c.scopeUp[s]
 				}
 			}
 			scope[i] = s
-		case scopeMode[scope[p]] == m && !isHost[p]:
+		case c.scopeMode[scope[p]] == m && !isHost[p]:
 			scope[i] = scope[p]
 		default:
 			scope[i] = newScope(p, m, scope[p])
@@ -191,6 +296,7 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 		vis[i] = vis[p]
 		var idx int
 		var err error
+		sub, owns := frameDoc[int32(i)]
 		switch d.nodeType[i] {
 		case nodeElement:
 			name := rc.lowerName(d.nodeName[i])
@@ -198,21 +304,26 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 			if domtree.EqualFold(name, "template") {
 				info.Flags |= domtree.TemplateContents
 			}
-			if frames[i] {
+			if owns {
 				info.Flags |= domtree.FrameOwner
 			}
-			info.Display, info.Visibility = elementStyle(rc, sc, int32(i), layout[i], rendered[i], vis[p])
+			info.Display, info.Visibility = elementStyle(rc, d, c.sc, int32(i), layout[i], rendered[i], vis[p])
 			vis[i] = info.Visibility
-			attrs = elementAttrs(rc, int32(i), name, attrs[:0])
-			idx, err = b.AddElement(parent, name, attrs, info)
+			c.attrs = elementAttrs(rc, d, int32(i), name, c.attrs[:0])
+			idx, err = b.AddElement(parent, name, c.attrs, info)
+			if err == nil && !owns && isFrameName(name) {
+				// A frame the capture lists no document for: the
+				// browser renders it in another process.
+				c.omitted++
+			}
 		case nodeText, nodeCDATA:
 			text := ""
-			if !isTextarea(rc, p) {
-				text = nodeValue(rc, i)
+			if !isTextarea(rc, d, p) {
+				text = nodeValue(rc, d, i)
 			}
 			idx, err = b.AddText(parent, text, backend)
 		case nodeComment:
-			idx, err = b.AddComment(parent, nodeValue(rc, i), backend)
+			idx, err = b.AddComment(parent, nodeValue(rc, d, i), backend)
 		case nodeDoctype:
 			idx, err = b.AddDoctype(parent, rc.strs.get(d.nodeName[i]), backend)
 		}
@@ -222,15 +333,51 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 			if errors.As(err, &be) {
 				msg = be.Msg
 			}
-			return nil, errcode.Wrap(errcode.MalformedSnapshot, pkgName, "/documents/0/nodes/parentIndex/"+strconv.Itoa(i), msg, err)
+			return errcode.Wrap(errcode.MalformedSnapshot, pkgName, "/documents/"+strconv.Itoa(docIdx)+"/nodes/parentIndex/"+strconv.Itoa(i), msg, err)
 		}
 		newIndex[i] = int32(idx)
 		b.SetScope(idx, scope[i])
-		if mark[i] == markNone && rc.lightIndex[i] >= 0 {
+		if docIdx == 0 && mark[i] == markNone && rc.lightIndex[i] >= 0 {
 			b.SetLightIndex(idx, int(rc.lightIndex[i]))
 		}
+		if owns && d.nodeType[i] == nodeElement {
+			if err := c.addFrame(sub, idx, scope[i], depth+1, vis[i]); err != nil {
+				return err
+			}
+		}
 	}
-	return b.Build(), nil
+	return nil
+}
+
+// addScope adds a tree scope of mode m whose host lies in scope up.
+func (c *composer) addScope(m uint8, up int32) int32 {
+	c.scopeMode = append(c.scopeMode, m)
+	c.scopeUp = append(c.scopeUp, up)
+	return int32(len(c.scopeMode) - 1)
+}
+
+// addFrame adds documents[k] under the frame owner at builder index owner
+// (in scope up), at frame depth depth, or counts it omitted: past
+// limits.MaxFrames or limits.MaxFrameDepth, a document that could not be
+// read or that a live capture left out, or one some other owner holds
+// already (no browser lists one twice; a hand-made capture may).
+func (c *composer) addFrame(k int32, owner int, up int32, depth int, vis domtree.Visibility) error {
+	j := int(k) - 1
+	if j < 0 || j >= len(c.rc.frames) || c.rc.frames[j].bad || c.attached[j] ||
+		depth > limits.MaxFrameDepth || c.frames >= limits.MaxFrames {
+		c.omitted++
+		return nil
+	}
+	c.attached[j] = true
+	c.frames++
+	d := &c.rc.frames[j]
+	s := c.addScope(markNone, up)
+	id := ""
+	if d.frameID >= 0 {
+		id = c.rc.strs.get(d.frameID)
+	}
+	c.b.SetScopeFrame(s, id)
+	return c.addDoc(d, int(k), owner, s, depth, vis, nil, nil)
 }
 
 // shadowHostsMember and assignedSlotsMember are the capture's members,

@@ -116,17 +116,35 @@ func decodeDocuments(s *Scanner, rc *rawCapture) error {
 		if i == 0 {
 			return decodeDocument(s, &rc.doc, path)
 		}
-		// Frame documents are never read; only their syntax is checked.
+		// Frame documents are read for the composed tree the page view
+		// walks (buildComposed); the light tree never holds them. One
+		// that cannot be read is left out, as it always was: it is
+		// checked for its syntax alone and counted as a frame not read.
 		if s.Peek() != '{' {
 			return s.WrongType(path, "an object")
 		}
-		return s.SkipValue(path)
+		start := s.Pos
+		rc.frames = append(rc.frames, rawDoc{})
+		d := &rc.frames[len(rc.frames)-1]
+		if decodeDocument(s, d, path) != nil {
+			*d = rawDoc{url: -1, frameID: -1, bad: true}
+			s.Pos = start
+			return s.SkipValue(path)
+		}
+		return nil
 	})
 }
 
 func decodeDocument(s *Scanner, d *rawDoc, path string) error {
-	return s.Object(path, false, func(name, p string, _ []byte) error {
+	d.url, d.frameID = -1, -1
+	return s.Object(path, false, func(name, p string, _ []byte) (err error) {
 		switch name {
+		case "documentURL":
+			d.url, err = s.Int32(p)
+			return err
+		case "frameId":
+			d.frameID, err = s.Int32(p)
+			return err
 		case "nodes":
 			if d.hasNodes {
 				return dup(p)

@@ -14,6 +14,9 @@ type rawCapture struct {
 	maxNodes int
 	strs     strtab
 	doc      rawDoc
+	// frames are documents[1:], the frame documents, in capture order; a
+	// document a live capture left out (an empty object) has no nodes.
+	frames []rawDoc
 	// styleCache classifies each computed style string once, by index.
 	styleCache []styleClass
 	// nameCache holds lower-cased element and attribute names, by index.
@@ -36,6 +39,12 @@ type rawCapture struct {
 // present, so a table of the wrong length can be told from an absent one.
 type rawDoc struct {
 	hasNodes, hasLayout bool
+	// url and frameID are the string indexes of the document's
+	// documentURL and frameId, -1 when absent.
+	url, frameID int32
+	// bad marks a frame document that could not be read or validated:
+	// it is not attached.
+	bad bool
 
 	parent, nodeType, nodeName, nodeValue []int32
 	backend                               []int64

@@ -49,6 +49,18 @@ import (
 // the scrub rebuilds is malformed too, since a second copy could hide a
 // table. The work and memory are linear in the input size.
 func Scrub(raw []byte) ([]byte, error) {
+	return ScrubFrames(raw, nil)
+}
+
+// ScrubFrames is Scrub that also leaves out, when allow is not nil, every
+// frame document whose origin allow refuses (docs/reference.md#the-composed-page):
+// such a document is written as an empty object, so the document indexes
+// of the others stay, and each string only it referred to is blanked, so
+// nothing of it is in the output. allow is asked about a document's
+// documentURL; a document of about:blank, about:srcdoc or no URL has its
+// parent's origin and shares its parent's fate, and so does every
+// document inside a refused one. The main document is never left out.
+func ScrubFrames(raw []byte, allow func(url string) bool) ([]byte, error) {
 	if len(raw) > math.MaxInt32 {
 		return nil, Malformed("", "capture larger than 2 GiB")
 	}
@@ -60,7 +72,14 @@ func Scrub(raw []byte) ([]byte, error) {
 	if err != nil {
 		return nil, Coded(err)
 	}
+	if allow != nil {
+		sc.decideFrames(allow)
+	}
 	for i := range sc.docs {
+		if sc.docs[i].drop {
+			sc.dropDoc(&sc.docs[i])
+			continue
+		}
 		if err := sc.scrubDoc(&sc.docs[i], "/documents/"+strconv.Itoa(i)); err != nil {
 			return nil, err
 		}
@@ -114,6 +133,107 @@ type scrubDocTables struct {
 	emptied                   []int32
 	// secretNode marks the nodes whose layout text is dropped.
 	secretNode []bool
+
+	// url is the documentURL's string index (-1: none); frames are the
+	// document indexes its contentDocumentIndex names; drop says the
+	// document is left out (ScrubFrames).
+	url    int32
+	frames []int32
+	drop   bool
+}
+
+// decideFrames marks the frame documents allow refuses, and those inside
+// them, to be dropped. A document's parent is the one whose
+// contentDocumentIndex names it; the chain up is followed without
+// recursion, and a chain that loops (no browser writes one) is dropped.
+func (sc *scrubber) decideFrames(allow func(string) bool) {
+	n := len(sc.docs)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = -1
+	}
+	for i := range sc.docs {
+		for _, k := range sc.docs[i].frames {
+			if k > 0 && int(k) < n && parent[k] < 0 {
+				parent[k] = i
+			}
+		}
+	}
+	const (
+		undecided = iota
+		keep
+		drop
+	)
+	state := make([]uint8, n)
+	if n > 0 {
+		state[0] = keep
+	}
+	own := func(k int) uint8 {
+		u := ""
+		if v := sc.docs[k].url; v >= 0 && int(v) < len(sc.strs) && len(sc.strs[v]) >= 2 {
+			q := sc.strs[v]
+			u = jsonlex.DecodeRaw(q[1:len(q)-1], true)
+		}
+		switch {
+		case u == "" || u == "about:blank" || u == "about:srcdoc":
+			return undecided // its parent's origin
+		case allow(u):
+			return keep
+		}
+		return drop
+	}
+	var chain []int
+	for k := 1; k < n; k++ {
+		chain = chain[:0]
+		j := k
+		for j >= 0 && state[j] == undecided && len(chain) <= n {
+			chain = append(chain, j)
+			j = parent[j]
+		}
+		fate := uint8(drop) // an orphan of no origin, or a loop
+		if j >= 0 && state[j] != undecided {
+			fate = state[j]
+		}
+		for c := len(chain) - 1; c >= 0; c-- {
+			d := chain[c]
+			if fate == keep {
+				if o := own(d); o != undecided {
+					fate = o
+				}
+			}
+			state[d] = fate
+		}
+	}
+	for k := 1; k < n; k++ {
+		sc.docs[k].drop = state[k] == drop
+	}
+}
+
+// dropDoc records every string reference of a document left out as
+// removed, so that a string only it used is blanked.
+func (sc *scrubber) dropDoc(d *scrubDocTables) {
+	if sc.strClass == nil {
+		sc.strClass = make([]uint8, len(sc.strs))
+		sc.removed = make([]bool, len(sc.strs))
+		sc.kept = make([]bool, len(sc.strs))
+	}
+	for _, table := range [][]int32{d.nodeName, d.nodeValue, d.attrs, d.layoutText} {
+		for _, v := range table {
+			sc.ref(v, false)
+		}
+	}
+	for _, rs := range [][]rareRefs{d.keptRare, d.removedRare} {
+		for _, r := range rs {
+			for _, v := range r.value {
+				sc.ref(v, false)
+			}
+		}
+	}
+	for _, a := range d.keptInts {
+		for _, v := range a {
+			sc.ref(v, false)
+		}
+	}
 }
 
 type scrubber struct {
@@ -267,7 +387,7 @@ func (sc *scrubber) parseDocuments(path string) error {
 		return err
 	}
 	return s.Elements(path, func(i int) error {
-		var d scrubDocTables
+		d := scrubDocTables{url: -1}
 		if err := sc.parseDocument(&d, jsonlex.AppendIndex(path, i)); err != nil {
 			return err
 		}
@@ -302,6 +422,9 @@ func (sc *scrubber) parseDocument(d *scrubDocTables, path string) (err error) {
 		case docStringMember(name):
 			return sc.keepInts(d, p, func() ([]int32, error) {
 				v, err := s.Int32(p)
+				if err == nil && name == "documentURL" {
+					d.url = v
+				}
 				return []int32{v}, err
 			})
 		}
@@ -324,6 +447,15 @@ func (sc *scrubber) parseNodes(d *scrubDocTables, path string) (err error) {
 			d.nodeValue, err = s.int32Array(p, nil)
 		case "attributes":
 			d.attrs, d.attrStart, err = s.int32Arrays(p)
+		case "contentDocumentIndex":
+			// The frames the document owns, for ScrubFrames; copied.
+			err = sc.lenient(p, func() error {
+				r, err := sc.rare(p, true)
+				if err == nil {
+					d.frames = r.value
+				}
+				return err
+			})
 		case "inputValue", "textValue":
 			var r rareRefs
 			r, err = sc.rare(p, true)
@@ -752,6 +884,10 @@ func (sc *scrubber) writeTopMember(out []byte, m member) []byte {
 				out = append(out, ',')
 			}
 			d := &sc.docs[i]
+			if d.drop {
+				out = append(out, '{', '}')
+				continue
+			}
 			out = writeObject(out, d.members, nil, func(o []byte, dm member) []byte {
 				return sc.writeDocMember(o, d, dm)
 			})

@@ -77,6 +77,7 @@ func rawFromTables[S ~int, A ~[]S, B ~int](t *Tables[S, A, B]) (*rawCapture, err
 	}
 	d := &rc.doc
 	d.hasNodes, d.hasLayout = true, true
+	d.url, d.frameID = -1, -1
 	const np = "/documents/0/nodes/"
 	var err error
 	conv := func(name string, src []int, present *bool) []int32 {

@@ -6,24 +6,51 @@ import (
 	"github.com/domsnap/domsnap/internal/readbound"
 )
 
-const (
-	nodesPath  = "/documents/0/nodes/"
-	layoutPath = "/documents/0/layout/"
-)
-
 // validate checks every index of the raw tables once, before any is used:
 // table lengths, parents, node types, string indexes, rare-data indexes and
-// layout indexes. After it returns nil, buildCapture may index freely.
+// layout indexes, in the main document and in every frame document that
+// has nodes (one a live capture left out is an empty object). The frame
+// documents' nodes count against the same bound as the main document's.
+// After it returns nil, buildCapture may index freely.
 func validate(rc *rawCapture) error {
 	if rc.docCount == 0 {
 		return Malformed("/documents", "no document")
 	}
-	d := &rc.doc
+	if err := validateDoc(rc, &rc.doc, 0); err != nil {
+		return err
+	}
+	total := len(rc.doc.parent)
+	for k := range rc.frames {
+		// A frame document that does not hold together is left out and
+		// counted, never the capture: only the main document must.
+		d := &rc.frames[k]
+		if d.bad || validateDoc(rc, d, k+1) != nil || rc.maxNodes > 0 && total+len(d.parent) > rc.maxNodes {
+			d.bad = true
+			continue
+		}
+		total += len(d.parent)
+	}
+	return nil
+}
+
+// validateDoc validates documents[k], d.
+func validateDoc(rc *rawCapture, d *rawDoc, k int) error {
+	docPath := "/documents/" + strconv.Itoa(k)
+	nodesPath, layoutPath := docPath+"/nodes/", docPath+"/layout/"
 	if !d.hasNodes {
-		return Malformed("/documents/0/nodes", "missing")
+		return Malformed(docPath+"/nodes", "missing")
 	}
 	if !d.hasLayout {
-		return Malformed("/documents/0/layout", "missing")
+		return Malformed(docPath+"/layout", "missing")
+	}
+	nstrDoc := int32(rc.strs.len())
+	for _, v := range []struct {
+		name string
+		i    int32
+	}{{"documentURL", d.url}, {"frameId", d.frameID}} {
+		if v.i < -1 || v.i >= nstrDoc {
+			return Malformed(docPath+"/"+v.name, "string index "+strconv.Itoa(int(v.i))+" out of range [0, "+strconv.Itoa(int(nstrDoc))+")")
+		}
 	}
 	for _, req := range []struct {
 		name string

@@ -1,0 +1,150 @@
+//go:build browser
+
+package live
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/limits"
+)
+
+// framePages are pages with frames of the page's own origin.
+var framePages = map[string]string{
+	// A consent banner: a frame over the whole page, whose button removes
+	// it; the page's own button lies below it.
+	"/banner": `<!DOCTYPE html><title>banner</title><h1>News</h1><button id="read" onclick="document.title='read'">Read more</button>
+<iframe id="cmp" src="/cmp" style="position:fixed;inset:0;width:100vw;height:100vh;border:0;z-index:9"></iframe>`,
+	"/cmp": `<!DOCTYPE html><title>cmp</title><p>We value your privacy</p>
+<button onclick="parent.document.getElementById('cmp').remove()">Accept all</button>`,
+	// A form in a frame, placed lower on the page.
+	"/form": `<!DOCTYPE html><title>form</title><div style="height:1500px">Top</div>
+<iframe src="/inner" style="width:400px;height:200px;border:5px solid;padding:7px"></iframe>`,
+	"/inner": `<!DOCTYPE html><title>inner</title><label>Email <input id="e"></label>
+<button onclick="document.body.dataset.sent=document.getElementById('e').value.length">Subscribe</button>`,
+	// Frames past the limits.
+	"/many": `<!DOCTYPE html><title>many</title><div id="m"></div><script>
+const m = document.getElementById("m");
+for (let i = 0; i < 1000; i++) { const f = document.createElement("iframe"); f.srcdoc = "<button>B" + i + "</button>"; m.appendChild(f); }
+</script>`,
+	"/nest": `<!DOCTYPE html><title>nest</title><iframe src="/nest1"></iframe>`,
+	"/self": `<!DOCTYPE html><title>self</title><button>Outer</button><iframe src="/self"></iframe>`,
+}
+
+func init() {
+	for i := 1; i <= 50; i++ {
+		next := ""
+		if i < 50 {
+			next = `<iframe src="/nest` + itoa(uint64(i+1)) + `"></iframe>`
+		}
+		framePages["/nest"+itoa(uint64(i))] = `<!DOCTYPE html><button>Level ` + itoa(uint64(i)) + `</button>` + next
+	}
+}
+
+// TestFramesConsentBanner: a same-origin frame covering the page is read
+// into the page view; the page's own button below it is obscured; the
+// frame's button is clicked in the frame and takes the banner away, after
+// which the page's button is clicked.
+func TestFramesConsentBanner(t *testing.T) {
+	site := newActSite(t, framePages)
+	a, p := openComposed(t, actBrowser(t), site.srv.URL+"/banner")
+	if !strings.Contains(a.o.Text, "We value your privacy") {
+		t.Errorf("the frame's text is not in the page view: %q", a.o.Text)
+	}
+	read := a.control("button", "Read more")
+	_, err := a.s.Act(a.ctx, a.o.Revision, read.Ref, Action{Kind: ActClick}, ActOptions{Deadline: time.Now().Add(time.Minute)})
+	if Reason(err) != ReasonObscured {
+		t.Fatalf("a click below the banner: %v, want obscured", err)
+	}
+	if strings.Contains(err.Error(), "Accept") || strings.Contains(err.Error(), "privacy") {
+		t.Errorf("the refusal names the frame's content: %v", err)
+	}
+	a.observe()
+	a.act(a.control("button", "Accept all"), Action{Kind: ActClick}, OutcomeDone)
+	if strings.Contains(a.o.Text, "privacy") {
+		t.Errorf("the banner is still in the page view: %q", a.o.Text)
+	}
+	a.act(a.control("button", "Read more"), Action{Kind: ActClick}, OutcomeDone)
+	raw, err := p.Evaluate(a.ctx, "document.title")
+	if err != nil || string(raw) != `"read"` {
+		t.Errorf("the page's button was not clicked: %s %v", raw, err)
+	}
+}
+
+// TestFramesForm: a field and a button in a frame lower down the page
+// (with a border and padding around the frame's viewport) are scrolled to,
+// typed into and clicked at the right page coordinates; the typed canary is
+// in no observation.
+func TestFramesForm(t *testing.T) {
+	const canary = "CANARY-FRAME-51d2@example.test"
+	site := newActSite(t, framePages)
+	a, p := openComposed(t, actBrowser(t), site.srv.URL+"/form")
+	a.act(a.control("textbox", "Email"), Action{Kind: ActType, Text: canary}, OutcomeDone)
+	a.act(a.control("button", "Subscribe"), Action{Kind: ActClick}, OutcomeDone)
+	raw, err := p.Evaluate(a.ctx, "document.querySelector('iframe').contentDocument.body.dataset.sent")
+	if err != nil || string(raw) != `"`+itoa(uint64(len(canary)))+`"` {
+		t.Errorf("the frame's form got %s (%v), want the canary's length", raw, err)
+	}
+	for _, b := range [][]byte{a.o.Canonical(), a.observe().Canonical()} {
+		if strings.Contains(string(b), canary) {
+			t.Error("an observation holds the typed canary")
+		}
+	}
+}
+
+// TestFramesHostile: 1,000 frames, frames nested 50 deep and a frame that
+// loads itself end within the deadline, reading at most limits.MaxFrames
+// frame documents nested at most limits.MaxFrameDepth deep and counting
+// the rest. (Chromium itself refuses a frame of its own ancestor's URL.)
+func TestFramesHostile(t *testing.T) {
+	site := newActSite(t, framePages)
+	b := actBrowser(t)
+	for _, c := range []struct {
+		path     string
+		omitted  int
+		controls int
+		last     string
+	}{
+		{"/many", 1000 - limits.MaxFrames, limits.MaxFrames, "B15"},
+		{"/nest", 1, limits.MaxFrameDepth, "Level 4"},
+		// Chromium stops loading a frame of its own ancestor's URL
+		// past a few levels; whatever it nests, the bound holds.
+		{"/self", -1, -1, ""},
+	} {
+		start := time.Now()
+		at := openActTab(t, b, site.srv.URL+c.path)
+		t.Logf("%s: loaded in %v", c.path, time.Since(start).Round(time.Millisecond))
+		start = time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		o, _, err := at.s.Observe(ctx, ReadOptions{})
+		cancel()
+		if d := time.Since(start); d > 65*time.Second {
+			t.Errorf("%s: the observation took %v past a 60 s deadline", c.path, d)
+		}
+		if err != nil {
+			// Laying out a thousand documents keeps a busy machine's
+			// renderer from drawing its first frame for a minute: the
+			// deadline's code is then the clear answer.
+			if errcode.CodeOf(err) != errcode.Timeout {
+				t.Errorf("%s: %v, want an answer or timeout", c.path, err)
+			}
+			continue
+		}
+		t.Logf("%s: %d controls, %d frames omitted in %v", c.path, len(o.Controls), o.ViewScan.FramesOmitted, time.Since(start).Round(time.Millisecond))
+		if c.omitted >= 0 && o.ViewScan.FramesOmitted != c.omitted {
+			t.Errorf("%s: %d frames omitted, want %d", c.path, o.ViewScan.FramesOmitted, c.omitted)
+		}
+		if c.controls >= 0 && len(o.Controls) != c.controls {
+			t.Errorf("%s: %d controls, want %d", c.path, len(o.Controls), c.controls)
+		}
+		if c.last != "" && o.Controls[len(o.Controls)-1].Name != c.last {
+			t.Errorf("%s: last control %q, want %q", c.path, o.Controls[len(o.Controls)-1].Name, c.last)
+		}
+		if c.path == "/self" && len(o.Controls) > limits.MaxFrameDepth+1 {
+			t.Errorf("/self: %d controls, more than %d levels", len(o.Controls), limits.MaxFrameDepth+1)
+		}
+	}
+}
