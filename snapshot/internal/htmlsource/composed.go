@@ -1,10 +1,13 @@
 package htmlsource
 
 import (
+	"strings"
+
 	"golang.org/x/net/html"
 
 	"github.com/domsnap/domsnap/domtree"
 	"github.com/domsnap/domsnap/internal/readbound"
+	"github.com/domsnap/domsnap/limits"
 	"github.com/domsnap/domsnap/snapshot/internal/style"
 )
 
@@ -122,6 +125,7 @@ func buildComposed(doc *html.Node, shadows []declShadow, lightIdx map[*html.Node
 			}
 		}
 	}
+	frameScopes, omitted := attachFrames(doc, scopeOf, int32(len(queue)+1))
 	p := htmlPrepare(doc)
 	if p.nodes > maxNodes {
 		return nil, readbound.TooManyNodes(pkgName, maxNodes)
@@ -148,5 +152,74 @@ func buildComposed(doc *html.Node, shadows []declShadow, lightIdx map[*html.Node
 		return nil, err
 	}
 	b.SetLightIndex(0, 0)
+	for _, s := range frameScopes {
+		b.SetScopeFrame(s, "")
+	}
+	b.SetFramesOmitted(omitted)
 	return b.Build(), nil
+}
+
+// attachFrames puts each frame document an HTML file holds under its
+// frame owner, in flat-tree order (docs/reference.md#the-composed-page):
+// an iframe's srcdoc document, and for a frame owner with neither srcdoc
+// nor src (or src about:blank) the empty document a browser gives it. A
+// frame loaded by URL is never fetched: it is counted as omitted, as are
+// the frames past limits.MaxFrames or nested deeper than
+// limits.MaxFrameDepth, and a srcdoc the parser refuses. Each document's
+// root element becomes the owner's first child, in a tree scope of its
+// own numbered from first; the owner's own children (fallback content
+// no browser renders) stay after it, as a capture lists them. The
+// documents are found as the walk reaches them, so frames nested in
+// frames are attached in turn, without recursion. It returns the frames'
+// scopes and the count omitted.
+func attachFrames(doc *html.Node, scopeOf map[*html.Node]int32, first int32) ([]int32, int) {
+	var scopes []int32
+	omitted := 0
+	// depth holds each attached document root's frame depth.
+	depth := map[*html.Node]int{}
+	for n := doc; n != nil; n = style.NextNode(n, doc, true) {
+		if n.Type != html.ElementNode || n.Namespace != "" || (n.Data != "iframe" && n.Data != "frame") {
+			continue
+		}
+		d := 1
+		for a := n.Parent; a != nil; a = a.Parent {
+			if k, ok := depth[a]; ok {
+				d = k + 1
+				break
+			}
+		}
+		src, hasSrc := htmlAttr(n, "src")
+		srcdoc, hasSrcdoc := htmlAttr(n, "srcdoc")
+		if n.Data != "iframe" {
+			hasSrcdoc = false
+		}
+		blank := !hasSrcdoc && (!hasSrc || strings.TrimSpace(src) == "" || strings.EqualFold(strings.TrimSpace(src), "about:blank"))
+		if (!hasSrcdoc && !blank) || d > limits.MaxFrameDepth || len(scopes) >= limits.MaxFrames {
+			omitted++
+			continue
+		}
+		fd, err := html.ParseWithOptions(strings.NewReader(srcdoc), html.ParseOptionEnableScripting(true))
+		if err != nil {
+			omitted++
+			continue
+		}
+		var root *html.Node
+		for c := fd.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				root = c
+				break
+			}
+		}
+		if root == nil {
+			omitted++
+			continue
+		}
+		fd.RemoveChild(root)
+		n.InsertBefore(root, n.FirstChild)
+		s := first + int32(len(scopes))
+		scopes = append(scopes, s)
+		scopeOf[root] = s
+		depth[root] = d
+	}
+	return scopes, omitted
 }

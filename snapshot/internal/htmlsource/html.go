@@ -57,7 +57,8 @@ func Parse(data []byte, charset string, maxNodes int) (*domtree.Tree, Info, int,
 	}
 	eng := style.New(doc, style.Options{Quirks: htmlQuirks(doc), States: p.states, Sources: &p.sheets})
 	var lightIdx map[*html.Node]int32
-	if len(p.shadows) > 0 {
+	composed := len(p.shadows) > 0 || p.frames > 0
+	if composed {
 		p.tag = func(_ *domtree.Builder, n *html.Node, idx int) { lightIdx[n] = int32(idx) }
 	}
 	build := func() (*domtree.Builder, error) {
@@ -76,7 +77,7 @@ func Parse(data []byte, charset string, maxNodes int) (*domtree.Tree, Info, int,
 		return nil, info, 0, err
 	}
 	work := eng.Work()
-	if len(p.shadows) > 0 {
+	if composed {
 		// The composed tree's matching has a budget of its own; the work
 		// reported is the light tree's, which StyleMatchSteps charges.
 		c, err := buildComposed(doc, p.shadows, lightIdx, maxNodes)
@@ -97,6 +98,8 @@ type htmlPrepared struct {
 	// its elements and their attributes.
 	nodes, elements, attrs int
 	hosts                  map[*html.Node]bool
+	// frames counts the frame owners (iframe and frame elements).
+	frames int
 	// shadows are the declarative shadow roots detached, in tree order:
 	// each template, its contents still its children, and its host.
 	shadows []declShadow
@@ -192,6 +195,8 @@ func htmlPrepare(doc *html.Node) *htmlPrepared {
 				}
 			case "select", "textarea":
 				controls = append(controls, n)
+			case "iframe", "frame":
+				p.frames++
 			case "progress":
 				// Without a value a progress bar is indeterminate; a
 				// checkbox only becomes so by script.
