@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mafredri/cdp"
 	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/input"
 	"github.com/mafredri/cdp/protocol/page"
@@ -15,6 +16,7 @@ import (
 	"github.com/mafredri/cdp/rpcc"
 
 	"github.com/domsnap/domsnap/errcode"
+	"github.com/domsnap/domsnap/internal/capture"
 	"github.com/domsnap/domsnap/limits"
 )
 
@@ -39,6 +41,20 @@ type actState struct {
 	frame string
 	hops  []frameHop
 	off   point
+	// remote is the session on the element's frame when the browser
+	// renders that frame in another process (remoteframes.go), and el
+	// the element, whose calls go through it; nil otherwise.
+	remote *remoteFrame
+	el     elemRef
+}
+
+// clientFor is the protocol client that reaches el: the out-of-process
+// frame's session for the element acted on in one, the tab's otherwise.
+func (p *Page) clientFor(el elemRef) *cdp.Client {
+	if p.act.remote != nil && el != "" && el == p.act.el {
+		return p.act.remote.client
+	}
+	return p.client
 }
 
 // frameHop is one frame owner around the element acted on: the owner
@@ -239,19 +255,34 @@ func (p *Page) resolve(ctx context.Context, backendID int64, frame string, inFra
 		return "", f, err
 	}
 	p.act.frame, p.act.hops, p.act.off = "", nil, point{}
+	client := p.client
 	if inFrame {
 		if frame == "" {
 			return "", f, notActionable(ReasonDetached, "the capture did not say which frame the element lies in")
 		}
-		if world, err = p.frameWorld(ctx, page.FrameID(frame)); err != nil {
+		if backendID>>capture.RemoteIDShift != 0 {
+			// A node of an out-of-process frame: its own process
+			// numbers it with the low bits.
+			backendID &= 1<<capture.RemoteIDShift - 1
+			r, err := p.attachFrame(ctx, frame)
+			if err != nil {
+				if ctx.Err() == nil {
+					return "", f, notActionable(ReasonDetached, "the element's frame is no longer in the page")
+				}
+				return "", f, err
+			}
+			p.act.remote, client = r, r.client
+		}
+		if world, err = p.frameWorldOn(ctx, client, page.FrameID(frame)); err != nil {
 			return "", f, err
 		}
 		p.act.frame = frame
 	}
-	el, err := p.resolveIn(ctx, backendID, world)
+	el, err := p.resolveOn(ctx, client, backendID, world)
 	if err != nil {
 		return "", f, err
 	}
+	p.act.el = el
 	if inFrame {
 		if err := p.frameOwners(ctx, page.FrameID(frame)); err != nil {
 			return "", f, err
@@ -265,7 +296,12 @@ func (p *Page) resolve(ctx context.Context, backendID int64, frame string, inFra
 
 // resolveIn resolves a node by its backend id in an isolated world.
 func (p *Page) resolveIn(ctx context.Context, backendID int64, world runtime.ExecutionContextID) (elemRef, error) {
-	r, err := p.client.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().
+	return p.resolveOn(ctx, p.client, backendID, world)
+}
+
+// resolveOn is resolveIn through client.
+func (p *Page) resolveOn(ctx context.Context, client *cdp.Client, backendID int64, world runtime.ExecutionContextID) (elemRef, error) {
+	r, err := client.DOM.ResolveNode(ctx, dom.NewResolveNodeArgs().
 		SetBackendNodeID(dom.BackendNodeID(backendID)).SetExecutionContextID(world).SetObjectGroup(actGroup))
 	if err != nil || r.Object.ObjectID == nil {
 		if ctx.Err() != nil {
@@ -298,7 +334,12 @@ func (p *Page) actWorld(ctx context.Context) (runtime.ExecutionContextID, error)
 // frameWorld creates the action's isolated world in a frame. A frame that
 // is gone (it navigated or was removed since the capture) is detached.
 func (p *Page) frameWorld(ctx context.Context, frame page.FrameID) (runtime.ExecutionContextID, error) {
-	w, err := p.client.Page.CreateIsolatedWorld(ctx, page.NewCreateIsolatedWorldArgs(frame).SetWorldName(actWorld))
+	return p.frameWorldOn(ctx, p.client, frame)
+}
+
+// frameWorldOn is frameWorld through client.
+func (p *Page) frameWorldOn(ctx context.Context, client *cdp.Client, frame page.FrameID) (runtime.ExecutionContextID, error) {
+	w, err := client.Page.CreateIsolatedWorld(ctx, page.NewCreateIsolatedWorldArgs(frame).SetWorldName(actWorld))
 	if err != nil {
 		var re *rpcc.ResponseError
 		if ctx.Err() == nil && errors.As(err, &re) {
@@ -330,6 +371,11 @@ func (p *Page) frameOwners(ctx context.Context, frame page.FrameID) error {
 	}
 	for f := frame; f != tree.FrameTree.Frame.ID; {
 		up, ok := parent[f]
+		if !ok && f == frame && p.act.remote != nil {
+			// The tab's frame tree may not list a frame another
+			// process renders; its owner is then the page's.
+			up, ok = tree.FrameTree.Frame.ID, true
+		}
 		if !ok || len(p.act.hops) >= limits.MaxFrameDepth {
 			return notActionable(ReasonDetached, "the element's frame is no longer in the page")
 		}
@@ -422,7 +468,7 @@ func (p *Page) callOn(ctx context.Context, el elemRef, fn string, out any, args 
 		}
 		a.Arguments = append(a.Arguments, runtime.CallArgument{Value: b})
 	}
-	r, err := p.client.Runtime.CallFunctionOn(ctx, a)
+	r, err := p.clientFor(el).Runtime.CallFunctionOn(ctx, a)
 	if err != nil {
 		if ctx.Err() == nil {
 			var re *rpcc.ResponseError
@@ -455,12 +501,17 @@ func (p *Page) prepare(ctx context.Context, a Action, el elemRef) (prepared, err
 			pr.NoBox = !ok
 			return pr, err
 		}
-		pr.At = at
 		placed, err := p.framePlace(ctx)
 		if err != nil || !placed {
 			pr.NoBox = !placed
 			return pr, err
 		}
+		if p.act.remote != nil {
+			// Another process gives the element's box in its frame's
+			// own coordinates.
+			at.X, at.Y = at.X+p.act.off.X, at.Y+p.act.off.Y
+		}
+		pr.At = at
 		if pr.Hits, err = p.hits(ctx, el, at); err != nil {
 			return pr, err
 		}
@@ -489,6 +540,12 @@ func (p *Page) prepare(ctx context.Context, a Action, el elemRef) (prepared, err
 			if err != nil {
 				return pr, err
 			}
+			if ok && p.act.remote != nil {
+				if ok, err = p.framePlace(ctx); err != nil {
+					return pr, err
+				}
+				at.X, at.Y = at.X+p.act.off.X, at.Y+p.act.off.Y
+			}
 			if ok {
 				pr.At = point{clamp(at.X, vp[0]), clamp(at.Y, vp[1])}
 			}
@@ -514,10 +571,10 @@ func clamp(v, n float64) float64 {
 // (DOM.getContentQuads); false when it has none.
 func (p *Page) aimAt(ctx context.Context, el elemRef) (point, bool, error) {
 	obj := runtime.RemoteObjectID(el)
-	if err := p.client.DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(obj)); err != nil {
+	if err := p.clientFor(el).DOM.ScrollIntoViewIfNeeded(ctx, dom.NewScrollIntoViewIfNeededArgs().SetObjectID(obj)); err != nil {
 		return point{}, false, boxError(ctx, "DOM.scrollIntoViewIfNeeded", err)
 	}
-	q, err := p.client.DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(obj))
+	q, err := p.clientFor(el).DOM.GetContentQuads(ctx, dom.NewGetContentQuadsArgs().SetObjectID(obj))
 	if err != nil {
 		return point{}, false, boxError(ctx, "DOM.getContentQuads", err)
 	}
@@ -709,7 +766,7 @@ func inputRefused(bad string, sent, cancelled bool) error {
 }
 
 func (p *Page) focus(ctx context.Context, el elemRef) error {
-	if err := p.client.DOM.Focus(ctx, dom.NewFocusArgs().SetObjectID(runtime.RemoteObjectID(el))); err != nil {
+	if err := p.clientFor(el).DOM.Focus(ctx, dom.NewFocusArgs().SetObjectID(runtime.RemoteObjectID(el))); err != nil {
 		return callError(ctx, "DOM.focus", err)
 	}
 	return nil
@@ -805,7 +862,7 @@ func (p *Page) upload(ctx context.Context, el elemRef, path string) error {
 		return &unsent{notActionable(ReasonWrongRole, "the element stopped being an enabled file input before the file was given; nothing was sent")}
 	}
 	args := dom.NewSetFileInputFilesArgs([]string{path}).SetObjectID(runtime.RemoteObjectID(el))
-	if err := p.client.DOM.SetFileInputFiles(ctx, args); err != nil {
+	if err := p.clientFor(el).DOM.SetFileInputFiles(ctx, args); err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return cancelled(cerr)
 		}
@@ -844,7 +901,11 @@ func (p *Page) releaseAct(ctx context.Context) {
 		return
 	}
 	p.act.world = 0
-	p.act.frame, p.act.hops, p.act.off = "", nil, point{}
+	p.act.frame, p.act.hops, p.act.off, p.act.el = "", nil, point{}, ""
+	if r := p.act.remote; r != nil {
+		p.act.remote = nil
+		defer r.close()
+	}
 	if ctx.Err() != nil {
 		return
 	}

@@ -148,3 +148,48 @@ func TestFramesHostile(t *testing.T) {
 		}
 	}
 }
+
+// crossSitePages hold a frame of another site: the page is served on
+// 127.0.0.1 and its frame on localhost, which the browser renders in a
+// process of its own.
+var crossSitePages = map[string]string{
+	"/outer": `<!DOCTYPE html><title>outer</title><div style="height:900px">Top</div><button>Like</button>
+<iframe id="x" style="width:420px;height:160px;border:3px solid;padding:5px"></iframe>
+<script>document.getElementById("x").src = location.href.replace("127.0.0.1", "localhost").replace("/outer", "/remote");</script>`,
+	"/remote": `<!DOCTYPE html><title>remote</title><label>Work email <input id="e"></label>
+<button onclick="location = '/sent?n=' + document.getElementById('e').value.length">Join</button>`,
+	"/sent": `<!DOCTYPE html><title>sent</title><p>Joined.</p>`,
+}
+
+// TestFramesOutOfProcess: a frame of another site, rendered by the browser
+// in another process, is captured in its own process and read into the
+// page view under its frame element; its field is typed into and its
+// button clicked at the page's coordinates (the frame lies below the fold,
+// with a border and padding), and the frame's navigation answers done;
+// the typed canary is in no observation.
+func TestFramesOutOfProcess(t *testing.T) {
+	const canary = "CANARY-REMOTE-0d4e@example.test"
+	site := newActSite(t, crossSitePages)
+	a, _ := openComposed(t, actBrowser(t), site.srv.URL+"/outer")
+	if a.o.ViewScan.FramesOmitted != 0 {
+		t.Errorf("%d frames omitted, want the remote frame read", a.o.ViewScan.FramesOmitted)
+	}
+	a.act(a.control("textbox", "Work email"), Action{Kind: ActType, Text: canary}, OutcomeDone)
+	a.act(a.control("button", "Join"), Action{Kind: ActClick}, OutcomeDone)
+	want := "GET /sent?n=" + itoa(uint64(len(canary)))
+	found := false
+	for _, s := range site.requests() {
+		found = found || s == want
+	}
+	if !found {
+		t.Errorf("the frame's button sent %v, want %q", site.requests(), want)
+	}
+	if !strings.Contains(a.observe().Text, "Joined.") {
+		t.Errorf("the frame's new document is not in the page view: %q", a.o.Text)
+	}
+	for _, b := range [][]byte{a.o.Canonical()} {
+		if strings.Contains(string(b), canary) {
+			t.Error("an observation holds the typed canary")
+		}
+	}
+}

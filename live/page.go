@@ -221,6 +221,10 @@ func (p *Page) captureSnapshot(ctx context.Context, computedStyles []string) (js
 	if err != nil {
 		return nil, err
 	}
+	raw, err = p.withRemoteFrames(ctx, raw, computedStyles)
+	if err != nil {
+		return nil, err
+	}
 	return p.withShadowHosts(ctx, raw)
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/dom"
 	"github.com/mafredri/cdp/protocol/fetch"
 	"github.com/mafredri/cdp/protocol/network"
 	"github.com/mafredri/cdp/protocol/page"
@@ -350,6 +351,15 @@ func (b *Browser) popupDocument(ctx context.Context, frame page.FrameID) bool {
 		tree, err := p.client.Page.GetFrameTree(tctx)
 		cancel()
 		if err == nil && holdsFrame(tree.FrameTree, frame) {
+			return false
+		}
+		// A frame another process renders (a frame of another site)
+		// may be missing from the tab's tree, but its owner element is
+		// one of the tab's documents'.
+		tctx, cancel = context.WithTimeout(ctx, frameTreeWait)
+		_, err = p.client.DOM.GetFrameOwner(tctx, dom.NewGetFrameOwnerArgs(frame))
+		cancel()
+		if err == nil {
 			return false
 		}
 	}

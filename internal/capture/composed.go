@@ -63,6 +63,9 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, int, error) {
 			break
 		}
 	}
+	for _, sub := range rc.subs {
+		framed = framed || !sub.bad
+	}
 	if !shadow && !framed {
 		// Nothing to compose: the frames the light tree names are all
 		// ones the capture does not hold.
@@ -83,15 +86,20 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, int, error) {
 		isAssigned[h] = true
 	}
 	c := &composer{
-		rc: rc, sc: sc, b: domtree.NewBuilder(n),
+		top: rc, sc: sc, b: domtree.NewBuilder(n),
 		scopeMode: []uint8{markNone}, scopeUp: []int32{0},
-		attached: make([]bool, len(rc.frames)),
+		attached: map[*rawDoc]bool{}, subAt: map[[2]int32]int{},
+	}
+	for k, sub := range rc.subs {
+		if _, dup := c.subAt[[2]int32{sub.doc, sub.node}]; !sub.bad && !dup {
+			c.subAt[[2]int32{sub.doc, sub.node}] = k
+		}
 	}
 	if d.hasBackend {
 		c.b.SetDocumentBackendID(d.backend[0])
 	}
 	c.b.SetLightIndex(0, 0)
-	if err := c.addDoc(d, 0, 0, 0, 0, domtree.Visibility(0), isHost, isAssigned); err != nil {
+	if err := c.addDoc(rc, d, 0, false, 0, 0, 0, 0, domtree.Visibility(0), isHost, isAssigned); err != nil {
 		return nil, 0, err
 	}
 	c.b.SetFramesOmitted(c.omitted)
@@ -111,17 +119,20 @@ const (
 // lists for it (its contentDocumentIndex), at most limits.MaxFrames of
 // them, nested at most limits.MaxFrameDepth deep, in flat-tree order.
 type composer struct {
-	rc *rawCapture
-	sc styleCols
-	b  *domtree.Builder
+	top *rawCapture
+	sc  styleCols
+	b   *domtree.Builder
 	// scopeMode and scopeUp are each tree scope's mode (markNone for a
 	// document's own scope) and the scope its host (or frame owner) lies
 	// in.
 	scopeMode []uint8
 	scopeUp   []int32
 	// attached marks the frame documents added; frames counts them and
-	// omitted the frames a read document owns that were not.
-	attached []bool
+	// omitted the frames a read document owns that were not. subAt finds
+	// the out-of-process frame's capture (of top.subs) for an owner, by
+	// its document and node index in top.
+	attached map[*rawDoc]bool
+	subAt    map[[2]int32]int
 	frames   int
 	omitted  int
 	attrs    []domtree.Attr
@@ -168,8 +179,8 @@ func lightFramesOmitted(rc *rawCapture) int {
 // where an input's typed value lives as text, and no page author put them
 // there. A frame document's doctype is left out too: the frame owner is
 // its document's place.
-func (c *composer) addDoc(d *rawDoc, docIdx, host int, base int32, depth int, rootVis domtree.Visibility, isHost, isAssigned map[int32]bool) error {
-	rc, b := c.rc, c.b
+func (c *composer) addDoc(rc *rawCapture, d *rawDoc, docIdx int, frame bool, host int, base int32, depth int, idBase int64, rootVis domtree.Visibility, isHost, isAssigned map[int32]bool) error {
+	b := c.b
 	frameID := ""
 	if d.frameID >= 0 {
 		frameID = rc.strs.get(d.frameID)
@@ -203,7 +214,7 @@ func (c *composer) addDoc(d *rawDoc, docIdx, host int, base int32, depth int, ro
 			skip[i] = true
 		case d.nodeType[i] == nodeDocFragment, d.nodeType[i] == nodeProcInstr:
 			skip[i] = true
-		case docIdx != 0 && d.nodeType[i] == nodeDoctype:
+		case frame && d.nodeType[i] == nodeDoctype:
 			skip[i] = true
 		}
 	}
@@ -248,7 +259,7 @@ func (c *composer) addDoc(d *rawDoc, docIdx, host int, base int32, depth int, ro
 			return s
 		}
 		s := c.addScope(m, up)
-		if docIdx != 0 {
+		if frame {
 			c.b.SetScopeFrame(s, frameID)
 		}
 		hosted[host] = s
@@ -290,13 +301,17 @@ func (c *composer) addDoc(d *rawDoc, docIdx, host int, base int32, depth int, ro
 		}
 		parent := int(newIndex[p])
 		var backend int64
-		if d.hasBackend {
-			backend = d.backend[i]
+		if d.hasBackend && d.backend[i] != 0 {
+			backend = d.backend[i] | idBase
 		}
 		vis[i] = vis[p]
 		var idx int
 		var err error
 		sub, owns := frameDoc[int32(i)]
+		remote := -1
+		if k, ok := c.subAt[[2]int32{int32(docIdx), int32(i)}]; ok && rc == c.top && !owns {
+			remote = k
+		}
 		switch d.nodeType[i] {
 		case nodeElement:
 			name := rc.lowerName(d.nodeName[i])
@@ -311,9 +326,10 @@ func (c *composer) addDoc(d *rawDoc, docIdx, host int, base int32, depth int, ro
 			vis[i] = info.Visibility
 			c.attrs = elementAttrs(rc, d, int32(i), name, c.attrs[:0])
 			idx, err = b.AddElement(parent, name, c.attrs, info)
-			if err == nil && !owns && isFrameName(name) {
+			if err == nil && !owns && remote < 0 && isFrameName(name) {
 				// A frame the capture lists no document for: the
-				// browser renders it in another process.
+				// browser renders it in another process, and the live
+				// layer did not add that process's capture.
 				c.omitted++
 			}
 		case nodeText, nodeCDATA:
@@ -337,11 +353,16 @@ func (c *composer) addDoc(d *rawDoc, docIdx, host int, base int32, depth int, ro
 		}
 		newIndex[i] = int32(idx)
 		b.SetScope(idx, scope[i])
-		if docIdx == 0 && mark[i] == markNone && rc.lightIndex[i] >= 0 {
+		if rc == c.top && docIdx == 0 && mark[i] == markNone && rc.lightIndex[i] >= 0 {
 			b.SetLightIndex(idx, int(rc.lightIndex[i]))
 		}
-		if owns && d.nodeType[i] == nodeElement {
-			if err := c.addFrame(sub, idx, scope[i], depth+1, vis[i]); err != nil {
+		switch {
+		case owns && d.nodeType[i] == nodeElement:
+			if err := c.addFrame(rc, sub, idx, scope[i], depth+1, idBase, vis[i]); err != nil {
+				return err
+			}
+		case remote >= 0 && d.nodeType[i] == nodeElement:
+			if err := c.addRemote(remote, idx, scope[i], depth+1, vis[i]); err != nil {
 				return err
 			}
 		}
@@ -361,23 +382,53 @@ func (c *composer) addScope(m uint8, up int32) int32 {
 // limits.MaxFrames or limits.MaxFrameDepth, a document that could not be
 // read or that a live capture left out, or one some other owner holds
 // already (no browser lists one twice; a hand-made capture may).
-func (c *composer) addFrame(k int32, owner int, up int32, depth int, vis domtree.Visibility) error {
+func (c *composer) addFrame(rc *rawCapture, k int32, owner int, up int32, depth int, idBase int64, vis domtree.Visibility) error {
 	j := int(k) - 1
-	if j < 0 || j >= len(c.rc.frames) || c.rc.frames[j].bad || c.attached[j] ||
+	if j < 0 || j >= len(rc.frames) || rc.frames[j].bad || c.attached[&rc.frames[j]] ||
 		depth > limits.MaxFrameDepth || c.frames >= limits.MaxFrames {
 		c.omitted++
 		return nil
 	}
-	c.attached[j] = true
+	d := &rc.frames[j]
+	c.attached[d] = true
 	c.frames++
-	d := &c.rc.frames[j]
 	s := c.addScope(markNone, up)
 	id := ""
 	if d.frameID >= 0 {
-		id = c.rc.strs.get(d.frameID)
+		id = rc.strs.get(d.frameID)
 	}
 	c.b.SetScopeFrame(s, id)
-	return c.addDoc(d, int(k), owner, s, depth, vis, nil, nil)
+	return c.addDoc(rc, d, int(k), true, owner, s, depth, idBase, vis, nil, nil)
+}
+
+// RemoteIDShift places the backend node ids of an out-of-process frame's
+// capture apart from the page's own: the browser numbers each process's
+// nodes on its own, so the composed tree gives the nodes of top.subs[k]
+// the id id | (k+1)<<RemoteIDShift, and the live layer, acting on one,
+// takes the low bits back for that frame's process. No process numbers
+// its nodes that high.
+const RemoteIDShift = 44
+
+// addRemote adds top.subs[k], an out-of-process frame's capture, under
+// the frame owner at builder index owner, as addFrame adds a document of
+// the capture itself; the documents it holds in turn are attached from
+// its own documents.
+func (c *composer) addRemote(k int, owner int, up int32, depth int, vis domtree.Visibility) error {
+	sub := &c.top.subs[k]
+	if depth > limits.MaxFrameDepth || c.frames >= limits.MaxFrames || c.attached[&sub.rc.doc] {
+		c.omitted++
+		return nil
+	}
+	d := &sub.rc.doc
+	c.attached[d] = true
+	c.frames++
+	s := c.addScope(markNone, up)
+	id := ""
+	if d.frameID >= 0 {
+		id = sub.rc.strs.get(d.frameID)
+	}
+	c.b.SetScopeFrame(s, id)
+	return c.addDoc(sub.rc, d, 0, true, owner, s, depth, int64(k+1)<<RemoteIDShift, vis, nil, nil)
 }
 
 // shadowHostsMember and assignedSlotsMember are the capture's members,
@@ -437,4 +488,62 @@ func ShadowHostCandidates(data []byte, maxNodes, max int) (index []int32, backen
 		backend = append(backend, d.backend[p])
 	}
 	return index, backend, nil
+}
+
+// MainDocumentURL reads a capture's documents[0].documentURL.
+func MainDocumentURL(data []byte) (string, error) {
+	rc, err := decodeRawAs(data, 0, nil, true)
+	if err != nil {
+		return "", err
+	}
+	if u := rc.doc.url; u >= 0 && int(u) < rc.strs.len() {
+		return rc.strs.get(u), nil
+	}
+	return "", nil
+}
+
+// RemoteOwner is a frame owner whose document a capture does not hold:
+// the browser renders it in another process. Doc and Node place it in
+// the capture; Backend is its backend node id.
+type RemoteOwner struct {
+	Doc, Node int32
+	Backend   int64
+}
+
+// RemoteOwners lists, in document order (the main document's first, then
+// each frame document's that the capture holds), the iframe and frame
+// elements of a whole capture that own no document of it: the frames the
+// browser renders in another process, whose documents the live layer
+// captures apart (subframesMember). At most max are returned.
+func RemoteOwners(data []byte, maxNodes, max int) ([]RemoteOwner, error) {
+	rc, err := decodeRaw(data, maxNodes)
+	if err != nil {
+		return nil, err
+	}
+	if err := validate(rc); err != nil {
+		return nil, err
+	}
+	var out []RemoteOwner
+	for k := 0; k <= len(rc.frames) && len(out) < max; k++ {
+		d := &rc.doc
+		if k > 0 {
+			if d = &rc.frames[k-1]; d.bad {
+				continue
+			}
+		}
+		if !d.hasBackend {
+			continue
+		}
+		owned := make(map[int32]bool, len(d.contentDoc.index))
+		for _, i := range d.contentDoc.index {
+			owned[i] = true
+		}
+		for i := 1; i < len(d.parent) && len(out) < max; i++ {
+			if d.nodeType[i] != nodeElement || owned[int32(i)] || !isFrameName(rc.lowerName(d.nodeName[i])) {
+				continue
+			}
+			out = append(out, RemoteOwner{Doc: int32(k), Node: int32(i), Backend: d.backend[i]})
+		}
+	}
+	return out, nil
 }

@@ -28,6 +28,13 @@ type extraMember struct {
 
 // decodeRawWith is decodeRaw that also requires extra, when not nil, once.
 func decodeRawWith(data []byte, maxNodes int, extra *extraMember) (*rawCapture, error) {
+	return decodeRawAs(data, maxNodes, extra, false)
+}
+
+// decodeRawAs is decodeRawWith; sub says the capture is an out-of-process
+// frame's inside another (subframesMember), whose own subframes member,
+// were it there, is dropped unread: only one level is read.
+func decodeRawAs(data []byte, maxNodes int, extra *extraMember, sub bool) (*rawCapture, error) {
 	if len(data) > math.MaxInt32 {
 		return nil, Malformed("", "capture larger than 2 GiB")
 	}
@@ -58,6 +65,12 @@ func decodeRawWith(data []byte, maxNodes int, extra *extraMember) (*rawCapture, 
 			var err error
 			rc.assignedSlots, err = s.int32Array(p, nil)
 			return err
+		case name == subframesMember && !sub:
+			if rc.hasSubs {
+				return dup(p)
+			}
+			rc.hasSubs = true
+			return decodeSubframes(s, rc, p)
 		case name == shadowHostsMember:
 			if rc.hasShadowHosts {
 				return dup(p)
@@ -410,4 +423,42 @@ func reindex(err error, path string, i int) error {
 		e.Pointer = jsonlex.AppendIndex(path, i)
 	}
 	return err
+}
+
+// decodeSubframes reads the subframes member: an array of
+// {"owner":[document,node],"capture":{...}}, each the capture of an
+// out-of-process frame's document and the frame owner it belongs under.
+// One that cannot be read is kept as bad (counted as a frame not read),
+// never the whole capture's failure.
+func decodeSubframes(s *Scanner, rc *rawCapture, path string) error {
+	return s.Elements(path, func(i int) error {
+		p := jsonlex.AppendIndex(path, i)
+		sub := rawSub{doc: -1, node: -1}
+		err := s.Object(p, true, func(name, mp string, _ []byte) error {
+			switch name {
+			case "owner":
+				v, err := s.int32Array(mp, nil)
+				if err == nil && len(v) == 2 {
+					sub.doc, sub.node = v[0], v[1]
+				}
+				return err
+			case "capture":
+				raw, err := s.RawValue(mp)
+				if err != nil {
+					return err
+				}
+				if sub.rc, err = decodeRawAs(raw, rc.maxNodes, nil, true); err != nil {
+					sub.rc = nil
+				}
+				return nil
+			}
+			return s.SkipValue(mp)
+		})
+		if err != nil {
+			return err
+		}
+		sub.bad = sub.rc == nil || sub.doc < 0 || sub.node < 0
+		rc.subs = append(rc.subs, sub)
+		return nil
+	})
 }

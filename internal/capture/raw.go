@@ -17,6 +17,10 @@ type rawCapture struct {
 	// frames are documents[1:], the frame documents, in capture order; a
 	// document a live capture left out (an empty object) has no nodes.
 	frames []rawDoc
+	// subs are the captures of out-of-process frames the live layer
+	// added (subframesMember), each with the frame owner it belongs under.
+	subs    []rawSub
+	hasSubs bool
 	// styleCache classifies each computed style string once, by index.
 	styleCache []styleClass
 	// nameCache holds lower-cased element and attribute names, by index.
@@ -132,3 +136,16 @@ func (t *strtab) get(i int32) string {
 	t.cache[i], t.cached[i] = s, true
 	return s
 }
+
+// rawSub is one out-of-process frame's capture: the frame owner's
+// document and node index in the enclosing capture, and the capture
+// itself; bad marks one that cannot be read or does not fit.
+type rawSub struct {
+	doc, node int32
+	rc        *rawCapture
+	bad       bool
+}
+
+// subframesMember is the capture's member, added by the live layer, that
+// holds the captures of out-of-process frames.
+const subframesMember = "subframes"

@@ -84,6 +84,23 @@ func ScrubFrames(raw []byte, allow func(url string) bool) ([]byte, error) {
 			return nil, err
 		}
 	}
+	for i := range sc.subs {
+		// A frame's capture is scrubbed as a capture of its own, under
+		// the same policy; the main document of one the policy refuses
+		// (the live layer never adds one) is dropped whole.
+		sub := &sc.subs[i]
+		if allow != nil {
+			if u, err := MainDocumentURL(sub.capture); err != nil || !allow(u) {
+				sub.capture = nil
+				continue
+			}
+		}
+		out, err := ScrubFrames(sub.capture, allow)
+		if err != nil {
+			return nil, err
+		}
+		sub.capture = out
+	}
 	sc.finishStrings()
 	out := make([]byte, 0, len(raw)+8)
 	return writeObject(out, top, nil, sc.writeTopMember), nil
@@ -239,6 +256,9 @@ func (sc *scrubber) dropDoc(d *scrubDocTables) {
 type scrubber struct {
 	s    Scanner
 	docs []scrubDocTables
+	// subs are the out-of-process frames' captures (subframesMember).
+	subs    []scrubSub
+	hasSubs bool
 	// strs are the spans of the string table's entries, quotes included.
 	strs     [][]byte
 	hasStrs  bool
@@ -312,10 +332,43 @@ func (sc *scrubber) parseTop() ([]member, error) {
 			return sc.parseDocuments(p)
 		case "strings":
 			return sc.parseStrings(p)
+		case subframesMember:
+			return sc.parseSubframes(p)
 		}
 		return sc.s.SkipValue(p)
 	})
 }
+
+// parseSubframes reads the captures of out-of-process frames, each to be
+// scrubbed as a capture of its own; members other than owner and capture
+// are dropped.
+func (sc *scrubber) parseSubframes(path string) error {
+	s := &sc.s
+	sc.hasSubs = true
+	return s.Elements(path, func(i int) error {
+		p := jsonlex.AppendIndex(path, i)
+		var sub scrubSub
+		err := s.Object(p, true, func(name, mp string, _ []byte) (err error) {
+			switch name {
+			case "owner":
+				sub.owner, err = s.RawValue(mp)
+			case "capture":
+				sub.capture, err = s.RawValue(mp)
+			default:
+				err = s.SkipValue(mp)
+			}
+			return err
+		})
+		if err == nil && (sub.owner == nil || sub.capture == nil) {
+			err = Malformed(p, "a subframe needs its owner and its capture")
+		}
+		sc.subs = append(sc.subs, sub)
+		return err
+	})
+}
+
+// scrubSub is one out-of-process frame's capture as the scrub reads it.
+type scrubSub struct{ owner, capture []byte }
 
 // object reads an object the scrub rebuilds and returns its members in
 // input order, each with its name and value as written. A repeated name is
@@ -891,6 +944,24 @@ func (sc *scrubber) writeTopMember(out []byte, m member) []byte {
 			out = writeObject(out, d.members, nil, func(o []byte, dm member) []byte {
 				return sc.writeDocMember(o, d, dm)
 			})
+		}
+		return append(out, ']')
+	case m.name == subframesMember && sc.hasSubs:
+		out = append(out, '[')
+		first := true
+		for _, sub := range sc.subs {
+			if sub.capture == nil {
+				continue
+			}
+			if !first {
+				out = append(out, ',')
+			}
+			first = false
+			out = append(out, `{"owner":`...)
+			out = append(out, sub.owner...)
+			out = append(out, `,"capture":`...)
+			out = append(out, sub.capture...)
+			out = append(out, '}')
 		}
 		return append(out, ']')
 	case m.name == "strings" && sc.hasStrs:

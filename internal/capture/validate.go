@@ -30,6 +30,35 @@ func validate(rc *rawCapture) error {
 		}
 		total += len(d.parent)
 	}
+	for k := range rc.subs {
+		sub := &rc.subs[k]
+		if sub.bad {
+			continue
+		}
+		if int(sub.doc) > len(rc.frames) || (sub.doc > 0 && rc.frames[sub.doc-1].bad) {
+			sub.bad = true
+			continue
+		}
+		od := &rc.doc
+		if sub.doc > 0 {
+			od = &rc.frames[sub.doc-1]
+		}
+		if int(sub.node) >= len(od.parent) || od.nodeType[sub.node] != nodeElement || validate(sub.rc) != nil {
+			sub.bad = true
+			continue
+		}
+		n := len(sub.rc.doc.parent)
+		for j := range sub.rc.frames {
+			if !sub.rc.frames[j].bad {
+				n += len(sub.rc.frames[j].parent)
+			}
+		}
+		if rc.maxNodes > 0 && total+n > rc.maxNodes {
+			sub.bad = true
+			continue
+		}
+		total += n
+	}
 	return nil
 }
 
