@@ -94,7 +94,9 @@ func TestFramesConsentBanner(t *testing.T) {
 // file or log); when it does not, the frame is never read: nothing of it
 // (a canary in its text) is in any answer or stored file, the answer
 // counts it in view_scan.frames_omitted, and the page's own controls are
-// all the page view lists.
+// all the page view lists. Both for a frame of another origin of the
+// page's site, which the browser renders in the page's process, and for
+// one of another site, which it renders in a process of its own.
 func TestFramesCrossOriginForm(t *testing.T) {
 	const typed = "CANARY-NEWS-a7e3@example.test"
 	const inside = "CANARY-INSIDE-5b19"
@@ -112,15 +114,36 @@ func TestFramesCrossOriginForm(t *testing.T) {
 		mu.Unlock()
 	})
 	// 127.0.0.1 on another port: another origin of the same site, which
-	// the browser renders in the page's own process.
+	// the browser renders in the page's own process; localhost: another
+	// site, which it renders in a process of its own.
+	for _, c := range []struct{ name, formOrigin string }{
+		{"same site", form.URL},
+		{"other site", strings.Replace(form.URL, "127.0.0.1", "localhost", 1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			crossOriginForm(t, c.formOrigin, typed, inside, func() []string {
+				mu.Lock()
+				defer mu.Unlock()
+				g := got
+				got = nil
+				return g
+			})
+		})
+	}
+}
+
+// crossOriginForm runs TestFramesCrossOriginForm's cases with the form's
+// frame served from formOrigin; posted returns the emails the form's
+// server got since it was last asked.
+func crossOriginForm(t *testing.T, formOrigin, typed, inside string, posted func() []string) {
 	web := frameSite(t, map[string]string{
 		"/": `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Blog</title></head><body>
-<main><h1>A blog</h1><button>Like</button><iframe title="Newsletter" src="` + form.URL + `/signup" style="width:500px;height:200px"></iframe></main></body></html>`,
+<main><h1>A blog</h1><button>Like</button><iframe title="Newsletter" src="` + formOrigin + `/signup" style="width:500px;height:200px"></iframe></main></body></html>`,
 	}, nil)
 
 	t.Run("allowed", func(t *testing.T) {
 		state := filepath.Join(t.TempDir(), "state")
-		s := start(t, state, "--allow-origin", web.URL, "--allow-origin", form.URL)
+		s := start(t, state, "--allow-origin", web.URL, "--allow-origin", formOrigin)
 		var outs [][]byte
 		keep := func(res *sdk.CallToolResult) []byte {
 			b := ok(t, res)
@@ -139,12 +162,9 @@ func TestFramesCrossOriginForm(t *testing.T) {
 		if !strings.Contains(v.Text, "You are subscribed.") {
 			t.Errorf("after submitting, the page view reads %q", v.Text)
 		}
-		mu.Lock()
-		if len(got) != 1 || got[0] != typed {
+		if got := posted(); len(got) != 1 || got[0] != typed {
 			t.Errorf("the form's server got %d submissions, want the typed email once", len(got))
 		}
-		got = nil
-		mu.Unlock()
 		keep(s.call(t, "browser_artifact", map[string]any{"artifact": v.Artifact}))
 		s.stop(t)
 		nowhere(t, typed, outs, state, s.stderr.Bytes(), 1)
