@@ -17,6 +17,8 @@ import (
 type fdoc struct {
 	url, text string
 	frames    []int
+	// value, when set, adds an input pre-filled with it.
+	value string
 }
 
 // frameCapture writes a capture of docs, documents[0] the main one.
@@ -40,6 +42,11 @@ func frameCapture(docs []fdoc) string {
 		attrs := [][]int{{}, {}, {}, {}, {}}
 		layout := []int{1, 2, 3, 4}
 		var owners, owned []int
+		if d.value != "" {
+			layout = append(layout, len(parent))
+			parent, typ, name, value = append(parent, 2), append(typ, 1), append(name, str("INPUT")), append(value, -1)
+			attrs = append(attrs, []int{str("value"), str(d.value)})
+		}
 		for _, f := range d.frames {
 			i := len(parent)
 			parent, typ, name, value, attrs = append(parent, 2), append(typ, 1), append(name, str("IFRAME")), append(value, -1), append(attrs, []int{})
@@ -52,7 +59,11 @@ func frameCapture(docs []fdoc) string {
 		for i := range styles {
 			styles[i] = []int{str("block"), str("visible")}
 		}
-		nodes := map[string]any{"parentIndex": parent, "nodeType": typ, "nodeName": name, "nodeValue": value, "attributes": attrs,
+		backend := make([]int, len(parent))
+		for i := range backend {
+			backend[i] = 1000*k + i + 1
+		}
+		nodes := map[string]any{"parentIndex": parent, "nodeType": typ, "nodeName": name, "nodeValue": value, "attributes": attrs, "backendNodeId": backend,
 			"contentDocumentIndex": map[string]any{"index": owners, "value": owned}}
 		out = append(out, map[string]any{"documentURL": str(d.url), "frameId": str("F" + strconv.Itoa(k)), "nodes": nodes,
 			"layout": map[string]any{"nodeIndex": layout, "styles": styles}})
@@ -200,5 +211,53 @@ func TestScrubFramesLeavesOutRefusedOrigins(t *testing.T) {
 	all, err := ScrubFrames([]byte(frameCapture(docs)), nil)
 	if err != nil || !strings.Contains(string(all), "CANARY-B-INSIDE") {
 		t.Errorf("without a policy every frame stays (%v)", err)
+	}
+}
+
+// withSubframe adds to capture main (one document) the capture sub as an
+// out-of-process frame under main's node owner.
+func withSubframe(main, sub string, owner int) string {
+	return strings.TrimSuffix(main, "}") + `,"subframes":[{"owner":[0,` + strconv.Itoa(owner) + `],"capture":` + sub + `}]}`
+}
+
+// TestSubframesComposedAndScrubbed: an out-of-process frame's capture is
+// read under its owner, its backend ids set apart by RemoteIDShift and its
+// frame id kept; the scrub takes a value out of it, and drops it whole
+// when the policy refuses its origin.
+func TestSubframesComposedAndScrubbed(t *testing.T) {
+	main := frameCapture([]fdoc{{url: "https://a.test/", text: "Main", frames: []int{-1}}})
+	// A pre-filled input in the frame: its value must go.
+	sub := frameCapture([]fdoc{{url: "https://b.test/form", text: "Join", value: "CANARY-VALUE-77"}})
+	both := withSubframe(main, sub, 5)
+	light, err := Decode([]byte(both), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, frames := buttons(light)
+	if strings.Join(texts, ",") != "Main,Join" || frames[1] != "F0" || light.Composed().FramesOmitted() != 0 {
+		t.Fatalf("buttons %v in frames %v, %d omitted", texts, frames, light.Composed().FramesOmitted())
+	}
+	for n := range light.Composed().All() {
+		if n.Is("button") && n.FirstChild().Data() == "Join" && n.BackendNodeID()>>RemoteIDShift != 1 {
+			t.Errorf("the frame's button has backend id %d, not set apart", n.BackendNodeID())
+		}
+	}
+	out, err := Scrub([]byte(both))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "CANARY-VALUE-77") || !strings.Contains(string(out), "Join") {
+		t.Errorf("the scrubbed capture: %s", out)
+	}
+	out, err = ScrubFrames([]byte(both), func(u string) bool { return strings.HasPrefix(u, "https://a.test/") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "Join") || strings.Contains(string(out), "b.test") {
+		t.Errorf("a refused frame's capture stayed: %s", out)
+	}
+	light, err = Decode(out, nil, 0)
+	if err != nil || light.Composed().FramesOmitted() != 1 {
+		t.Errorf("the refused frame is not counted (%v)", err)
 	}
 }
