@@ -4,6 +4,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +192,73 @@ func TestFramesOutOfProcess(t *testing.T) {
 		if strings.Contains(string(b), canary) {
 			t.Error("an observation holds the typed canary")
 		}
+	}
+}
+
+// movingFramePages hold frames that change while the page is read.
+var movingFramePages = map[string]string{
+	// A frame removed and put back on every task.
+	"/flap": `<!DOCTYPE html><title>flap</title><button>Stay</button><div id="d"></div><script>
+const d = document.getElementById("d");
+let n = 0;
+const flap = () => { d.innerHTML = n++ % 2 ? "" : '<iframe srcdoc="<button>Flapping</button>"></iframe>'; setTimeout(flap, 0); };
+flap();
+</script>`,
+	// A frame of another site that loads itself again and again.
+	"/renav-outer": `<!DOCTYPE html><title>renav</title><button>Stay</button><iframe id="x"></iframe>
+<script>document.getElementById("x").src = location.href.replace("127.0.0.1", "localhost").replace("/renav-outer", "/renav");</script>`,
+	"/renav": `<!DOCTYPE html><title>renav inner</title><button>Moving</button><script>setTimeout(() => location.reload(), 5)</script>`,
+	// A frame that removes itself when its button is pressed down.
+	"/gone": `<!DOCTYPE html><title>gone</title><iframe id="g" srcdoc="<button>Vanish</button>"></iframe>`,
+}
+
+// TestFramesMovingWhileCaptured: frames that are removed and put back on
+// every task, or that load themselves again and again in another
+// process, end every observation within its deadline with one state of
+// the page (the frame read whole, or counted); acting on a control of a
+// frame removed since the observation is refused as detached, with
+// nothing sent.
+func TestFramesMovingWhileCaptured(t *testing.T) {
+	site := newActSite(t, movingFramePages)
+	b := actBrowser(t)
+	for _, path := range []string{"/flap", "/renav-outer"} {
+		at := openActTab(t, b, site.srv.URL+path)
+		for i := 0; i < 3; i++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			start := time.Now()
+			o, _, err := at.s.Observe(ctx, ReadOptions{})
+			cancel()
+			if d := time.Since(start); d > 25*time.Second {
+				t.Errorf("%s: the observation took %v past a 20 s deadline", path, d)
+			}
+			if err != nil {
+				if c := errcode.CodeOf(err); c != errcode.Timeout {
+					t.Errorf("%s: %v, want an answer or timeout", path, err)
+				}
+				continue
+			}
+			var names []string
+			for _, c := range o.Controls {
+				names = append(names, c.Name)
+			}
+			got := strings.Join(names, ",")
+			switch {
+			case got == "Stay" && o.ViewScan.FramesOmitted <= 1:
+			case (got == "Stay,Flapping" || got == "Stay,Moving") && o.ViewScan.FramesOmitted == 0:
+			default:
+				t.Errorf("%s: controls %q with %d frames omitted: not one state of the page", path, got, o.ViewScan.FramesOmitted)
+			}
+			t.Logf("%s: %q, %d omitted", path, got, o.ViewScan.FramesOmitted)
+		}
+	}
+	a, p := openComposed(t, b, site.srv.URL+"/gone")
+	c := a.control("button", "Vanish")
+	if _, err := p.Evaluate(a.ctx, `document.getElementById("g").remove(), 1`); err != nil {
+		t.Fatal(err)
+	}
+	_, err := a.s.Act(a.ctx, a.o.Revision, c.Ref, Action{Kind: ActClick}, ActOptions{Deadline: time.Now().Add(time.Minute)})
+	var sent *SentError
+	if Reason(err) != ReasonDetached || errors.As(err, &sent) {
+		t.Errorf("a click in a removed frame: %v, want detached with nothing sent", err)
 	}
 }
