@@ -3,12 +3,14 @@
 package live
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	domsnap "github.com/domsnap/domsnap"
 	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/limits"
 )
@@ -174,6 +176,25 @@ func TestFramesOutOfProcess(t *testing.T) {
 	a, _ := openComposed(t, actBrowser(t), site.srv.URL+"/outer")
 	if a.o.ViewScan.FramesOmitted != 0 {
 		t.Errorf("%d frames omitted, want the remote frame read", a.o.ViewScan.FramesOmitted)
+	}
+	// A saved capture keeps the frame's document: read back, it gives
+	// the same observation.
+	o, snap, err := a.s.Observe(a.ctx, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.o = o
+	_, in := saveAndLoad(t, snap.Envelope(), false)
+	back, err := domsnap.Observe(in.Tree, in.Revision, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := domsnap.Observe(snap.Tree, snap.Revision, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(saved.Canonical(), back.Canonical()) || !strings.Contains(string(back.Canonical()), "Work email") {
+		t.Errorf("the saved capture reads back differently:\n%v", jsonDiff(saved.Canonical(), back.Canonical()))
 	}
 	a.act(a.control("textbox", "Work email"), Action{Kind: ActType, Text: canary}, OutcomeDone)
 	a.act(a.control("button", "Join"), Action{Kind: ActClick}, OutcomeDone)
