@@ -357,9 +357,9 @@ func (b *Browser) popupDocument(ctx context.Context, frame page.FrameID) bool {
 		// may be missing from the tab's tree, but its owner element is
 		// one of the tab's documents'.
 		tctx, cancel = context.WithTimeout(ctx, frameTreeWait)
-		_, err = p.client.DOM.GetFrameOwner(tctx, dom.NewGetFrameOwnerArgs(frame))
+		o, err := p.client.DOM.GetFrameOwner(tctx, dom.NewGetFrameOwnerArgs(frame))
 		cancel()
-		if err == nil {
+		if err == nil && o.BackendNodeID != 0 {
 			return false
 		}
 	}
