@@ -283,3 +283,39 @@ func TestPagesHostileWindows(t *testing.T) {
 	}
 	a.shows("moved page")
 }
+
+// TestPagesFramesNotHeld: while a session keeps windows, the documents of
+// its tab's frames go on at once; only a frame no tab holds waits to be
+// known. (Before, every frame document of every tab waited a second.)
+func TestPagesFramesNotHeld(t *testing.T) {
+	site := newActSite(t, map[string]string{
+		"/": `<!DOCTYPE html><title>home</title><p>home page</p>
+<button onclick="for (let i = 0; i < 3; i++) { const f = document.createElement('iframe'); f.src = '/frame?' + i; document.body.append(f); }">Add frames</button>`,
+		"/frame": `<!DOCTYPE html><p>a frame</p>`,
+	})
+	b := actBrowser(t)
+	a := pagesTab(t, b, site.srv.URL, site.url("/"))
+	a.act(a.control("button", "Add frames"), Action{Kind: ActClick}, OutcomeDone)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		n := 0
+		for _, r := range site.requests() {
+			if strings.HasPrefix(r, "GET /frame?") {
+				n++
+			}
+		}
+		if n == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 3 frames asked for their documents", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := b.popups.framesWaited.Load(); n != 0 {
+		t.Fatalf("the tab's frame documents waited %d times", n)
+	}
+	if n := b.popups.documentsFailed.Load(); n != 0 {
+		t.Fatalf("%d of the tab's documents failed", n)
+	}
+}
