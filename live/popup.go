@@ -64,6 +64,9 @@ type popupHold struct {
 	// documentsFailed counts the document requests of windows pages
 	// opened that the browser-wide hold failed, for tests.
 	documentsFailed atomic.Int64
+	// framesWaited counts the pauses judgeFrame made waiting for a frame
+	// to become known, for tests: a tab's frames never wait.
+	framesWaited atomic.Int64
 }
 
 // keeperOf is the window keeper of the tab whose id is opener, nil when
@@ -280,7 +283,7 @@ func (b *Browser) attached(ev *target.AttachedToTargetReply) {
 
 // holdPopupDocuments pauses every document request of the browser's
 // pages at the browser's own session, and fails those that are no tab's
-// (popupDocument), until the browser shuts down. Each is decided on
+// (judgeFrame), until the browser shuts down. Each is decided on
 // its own, so a slow answer about one does not hold up the rest.
 func (b *Browser) holdPopupDocuments(ctx context.Context) error {
 	paused, err := b.client.Fetch.RequestPaused(b.life)
@@ -312,38 +315,38 @@ func (b *Browser) holdPopupDocuments(ctx context.Context) error {
 func (b *Browser) decideDocument(ev *fetch.RequestPausedReply) {
 	ctx, cancel := context.WithTimeout(b.life, popupTimeout)
 	defer cancel()
-	if k := b.awaitAdoption(ctx, target.ID(ev.FrameID)); k != nil {
-		// The main frame of a window being adopted: its session's policy
-		// decides, as its own guard will once it has one.
-		if k.allow(ev.Request.URL) {
-			_ = b.client.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID))
-		} else {
-			b.popups.documentsFailed.Add(1)
-			_ = b.client.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient))
-		}
-		return
-	}
-	if b.popupDocument(ctx, ev.FrameID) {
+	k, tab := b.judgeFrame(ctx, ev.FrameID)
+	// The answer gets a time of its own: judging may have used up ctx.
+	ctx, cancel = context.WithTimeout(b.life, answerTimeout)
+	defer cancel()
+	switch {
+	case k != nil && k.allow(ev.Request.URL), tab:
+		// A tab's frame, or the main frame of a window being adopted
+		// whose session's policy allows the document, as its own guard
+		// will once it has one.
+		_ = b.client.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID))
+	default:
 		b.popups.documentsFailed.Add(1)
 		_ = b.client.Fetch.FailRequest(ctx, fetch.NewFailRequestArgs(ev.RequestID, network.ErrorReasonBlockedByClient))
-		return
 	}
-	_ = b.client.Fetch.ContinueRequest(ctx, fetch.NewContinueRequestArgs(ev.RequestID))
 }
 
-// popupDocument says whether frame is none of the tabs': neither the main
-// frame of a tab the package opened (its target's id) nor a frame of one
-// of their documents. That leaves the windows pages opened. The browser
-// may list such a window only after its first request is paused, so the
-// frame is judged by what is known to be the tabs', not by what is known
-// to be a window. A frame of a tab is in the tab's frame tree before it
-// asks for its document; a tab that does not answer in time is passed
-// over, and its frame taken for a window's.
-func (b *Browser) popupDocument(ctx context.Context, frame page.FrameID) bool {
+// answerTimeout bounds the answer to a paused request.
+const answerTimeout = 5 * time.Second
+
+// tabsHold says whether frame is one of the tabs': the main frame of a tab
+// the package opened (its target's id) or a frame of one of their
+// documents. What is not is a window's a page opened. The browser may list
+// such a window only after its first request is paused, so the frame is
+// judged by what is known to be the tabs', not by what is known to be a
+// window. A frame of a tab is in the tab's frame tree before it asks for
+// its document; a tab that does not answer in time is passed over, and
+// its frame taken for a window's.
+func (b *Browser) tabsHold(ctx context.Context, frame page.FrameID) bool {
 	tabs := b.popups.tabList()
 	for _, p := range tabs {
 		if string(p.id) == string(frame) {
-			return false
+			return true
 		}
 	}
 	for _, p := range tabs {
@@ -351,7 +354,7 @@ func (b *Browser) popupDocument(ctx context.Context, frame page.FrameID) bool {
 		tree, err := p.client.Page.GetFrameTree(tctx)
 		cancel()
 		if err == nil && holdsFrame(tree.FrameTree, frame) {
-			return false
+			return true
 		}
 		// A frame another process renders (a frame of another site)
 		// may be missing from the tab's tree, but its owner element is
@@ -363,7 +366,7 @@ func (b *Browser) popupDocument(ctx context.Context, frame page.FrameID) bool {
 			return false
 		}
 	}
-	return true
+	return false
 }
 
 // frameTreeWait bounds one tab's answer about its frames.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mafredri/cdp"
+	"github.com/mafredri/cdp/protocol/page"
 	"github.com/mafredri/cdp/protocol/runtime"
 	"github.com/mafredri/cdp/protocol/target"
 
@@ -135,54 +136,49 @@ func (p *Page) keepWindows(k *windowKeeper) {
 	}
 }
 
-// unknownFrameWait is how long a document request of a frame no tab holds
-// waits, while a session keeps windows, for its window to be adopted: a
-// window's request can be paused before the browser reports the window.
+// unknownFrameWait is how long a document request of a frame no tab
+// holds waits, while a session keeps windows, for its window to be
+// adopted: a window's request can be paused before the browser reports
+// the window.
 const unknownFrameWait = time.Second
 
-// awaitAdoption waits, while a session keeps windows, until the frame id
-// is known: the main frame of a window being adopted (its keeper is
-// returned, whose policy decides its documents), or a tab's. A window's
-// request can be paused before the browser reports the window, so a frame
-// no one knows yet is given a moment to become known; and a frame of a
-// window being adopted is in no tab's tree until its adoption ends, so
-// other frames wait for adoptions to end. A window's own main frame must
-// not wait for its adoption: the browser may answer the adoption's first
-// call only once that document has committed. It returns nil at once
-// while no session keeps windows.
-func (b *Browser) awaitAdoption(ctx context.Context, id target.ID) *windowKeeper {
+// judgeFrame says whose frame a paused document request is for: the main
+// frame of a window being adopted (its keeper, whose policy decides its
+// documents until its own guard does), a frame of the package's tabs
+// (tab: the request goes on), or neither, a window a page opened (the
+// request fails). A tab's frames are answered at once. While a session
+// keeps windows, a frame no one knows yet is given a moment to become
+// known, and waits for the adoptions under way, since a frame of a window
+// being adopted is in no tab's tree until its adoption ends. A window's
+// own main frame never waits for its adoption: the browser may answer the
+// adoption's first call only once that document has committed.
+func (b *Browser) judgeFrame(ctx context.Context, frame page.FrameID) (k *windowKeeper, tab bool) {
 	h := &b.popups
-	if h.keeping.Load() == 0 {
-		return nil
-	}
-	isTab := func() bool {
-		for _, p := range h.tabList() {
-			if p.id == id {
-				return true
-			}
-		}
-		return false
-	}
-	adopting := func() bool {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		return len(h.adopting) > 0
-	}
 	unknownUntil := time.Now().Add(unknownFrameWait)
 	for {
-		if k := h.adopter(id); k != nil {
-			return k
+		if k := h.adopter(target.ID(frame)); k != nil {
+			return k, false
 		}
-		known := isTab()
-		if (known || !time.Now().Before(unknownUntil)) && !adopting() {
-			return nil
+		if b.tabsHold(ctx, frame) {
+			return nil, true
 		}
+		if h.keeping.Load() == 0 || (!time.Now().Before(unknownUntil) && !h.anyAdopting()) {
+			return nil, false
+		}
+		h.framesWaited.Add(1)
 		select {
 		case <-ctx.Done():
-			return nil
+			return nil, false
 		case <-time.After(pagePoll):
 		}
 	}
+}
+
+// anyAdopting says whether a window is being adopted.
+func (h *popupHold) anyAdopting() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.adopting) > 0
 }
 
 // PageInfo describes one of a session's open pages.

@@ -4,6 +4,7 @@ package live
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +192,130 @@ func TestPagesKeepAllowedWindows(t *testing.T) {
 		if strings.Contains(r, "details") && !strings.HasPrefix(r, "GET /details?id=") {
 			t.Errorf("unexpected request %s", r)
 		}
+	}
+}
+
+// TestPagesHostileWindows: a click that asks for a thousand windows keeps
+// at most MaxPages pages and ends within its deadline (the browser's popup
+// blocker lets one through); a window that sends its opener to a refused
+// origin gets nothing sent there, the opener staying where it was; one
+// that sends its opener to an allowed address moves it, which the session
+// sees when it turns back to it.
+func TestPagesHostileWindows(t *testing.T) {
+	other := newActSite(t, map[string]string{"/": `<p>elsewhere</p>`})
+	site := newActSite(t, map[string]string{
+		"/": `<!DOCTYPE html><title>home</title><p>home page</p>
+<button onclick="for (let i = 0; i < 1000; i++) window.open('/details?id=' + i)">Open a thousand</button>
+<button onclick="window.open('/turn?to=` + url.QueryEscape(other.url("/")+"?opener") + `')">Turn away</button>
+<button onclick="window.open('/turn?to=%2Fmoved')">Move me</button>`,
+		"/details": `<!DOCTYPE html><title>details</title><p>details page</p>`,
+		"/turn":    `<!DOCTYPE html><title>turn</title><p>turning page</p><script>opener.location = new URLSearchParams(location.search).get("to")</script>`,
+		"/moved":   `<!DOCTYPE html><title>moved</title><p>moved page</p>`,
+	})
+	b := actBrowser(t)
+	a := pagesTab(t, b, site.srv.URL, site.url("/"))
+	origin := site.srv.URL
+	tabs := pageTargets(t, &actTab{t: t, ctx: a.ctx, p: a.s.CurrentPage()}, -1)
+
+	c := a.control("button", "Open a thousand")
+	res, err := a.s.Act(a.ctx, a.o.Revision, c.Ref, Action{Kind: ActClick}, ActOptions{Deadline: time.Now().Add(30 * time.Second)})
+	wantOutcome(t, res, err, OutcomeOpened)
+	a.o = res.Observation
+	a.shows("details page")
+	if n := len(a.s.Pages(a.ctx)); n < 2 || n > limits.MaxPages {
+		t.Fatalf("%d pages after a thousand windows", n)
+	}
+	if n := pageTargets(t, &actTab{t: t, ctx: a.ctx, p: a.s.CurrentPage()}, -1); n > tabs-1+limits.MaxPages {
+		t.Fatalf("%d tabs open in the browser, want at most %d", n, tabs-1+limits.MaxPages)
+	}
+	for len(a.s.Pages(a.ctx)) > 1 {
+		if res, err = a.s.ClosePage(a.ctx, a.o.Revision, ActOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		a.o = res.Observation
+	}
+	a.shows("home page")
+
+	// The window turns its opener to a refused origin: nothing is sent.
+	// The click answers opened, or navigation_refused (the input sent)
+	// when the opener's refusal came within the action's wait; either way
+	// the window is the current page.
+	c = a.control("button", "Turn away")
+	res, err = a.s.Act(a.ctx, a.o.Revision, c.Ref, Action{Kind: ActClick}, ActOptions{Deadline: time.Now().Add(30 * time.Second)})
+	switch {
+	case err != nil && (errcode.CodeOf(err) != errcode.NavigationRefused || !ActionSent(err)):
+		t.Fatalf("turn away: %v", err)
+	case err == nil && res.Outcome != OutcomeOpened:
+		t.Fatalf("turn away: outcome %s", res.Outcome)
+	}
+	a.observe()
+	a.shows("turning page")
+	a.wantPages(2, 1, origin)
+	res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 0, ActOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.o = res.Observation
+	a.shows("home page")
+	if got := other.requests(); len(got) != 0 {
+		t.Fatalf("the refused origin was asked %v", got)
+	}
+
+	// The window moves its opener within the policy: seen on turning back.
+	a.act(a.control("button", "Move me"), Action{Kind: ActClick}, OutcomeOpened)
+	a.shows("turning page")
+	a.wantPages(3, 2, origin)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 0, ActOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.o = res.Observation
+		if strings.Contains(a.o.Text, "moved page") || time.Now().After(deadline) {
+			break
+		}
+		// Not there yet: look from the window again, then turn back.
+		if res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 2, ActOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		a.o = res.Observation
+	}
+	a.shows("moved page")
+}
+
+// TestPagesFramesNotHeld: while a session keeps windows, the documents of
+// its tab's frames go on at once; only a frame no tab holds waits to be
+// known. (Before, every frame document of every tab waited a second.)
+func TestPagesFramesNotHeld(t *testing.T) {
+	site := newActSite(t, map[string]string{
+		"/": `<!DOCTYPE html><title>home</title><p>home page</p>
+<button onclick="for (let i = 0; i < 3; i++) { const f = document.createElement('iframe'); f.src = '/frame?' + i; document.body.append(f); }">Add frames</button>`,
+		"/frame": `<!DOCTYPE html><p>a frame</p>`,
+	})
+	b := actBrowser(t)
+	a := pagesTab(t, b, site.srv.URL, site.url("/"))
+	a.act(a.control("button", "Add frames"), Action{Kind: ActClick}, OutcomeDone)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		n := 0
+		for _, r := range site.requests() {
+			if strings.HasPrefix(r, "GET /frame?") {
+				n++
+			}
+		}
+		if n == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 3 frames asked for their documents", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := b.popups.framesWaited.Load(); n != 0 {
+		t.Fatalf("the tab's frame documents waited %d times", n)
+	}
+	if n := b.popups.documentsFailed.Load(); n != 0 {
+		t.Fatalf("%d of the tab's documents failed", n)
 	}
 }

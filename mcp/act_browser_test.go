@@ -266,6 +266,7 @@ const widgets = `<!DOCTYPE html><html><body><main>
 <label>Locked <input type="text" name="locked" disabled></label>
 <label><input type="checkbox" name="remember" checked> Remember me</label>
 <button onclick="window.open('/widgets')">Open popup</button>
+<button onclick="window.open('http://elsewhere.invalid/')">Open elsewhere</button>
 <a href="OTHER/">Elsewhere</a>
 <form method="post" action="/hang"><button>Send</button></form>
 <button onclick="fetch('/slow')">Slow</button>
@@ -381,13 +382,20 @@ func TestActRefusals(t *testing.T) {
 	if u.Action.Outcome != "unchanged" {
 		t.Fatalf("check on a checked box: %+v", u.Action)
 	}
-	// A window the page opens is closed and counted.
-	pop := s.acted(t, map[string]any{"expected_revision": u.Revision, "action": "click", "ref": u.ref(t, "button", "Open popup")})
-	if pop.Action.Outcome != "done" || pop.Action.PopupsClosed != 1 {
+	// A window the page opens to an allowed address becomes the current
+	// page; closing it returns to the first.
+	pop := s.acted(t, map[string]any{"expected_revision": u.Revision, "action": "click", "ref": u.ref(t, "button", "Open popup"), "view": "full"})
+	if pop.Action.Outcome != "opened" || pop.Action.PopupsClosed != 0 {
 		t.Fatalf("popup: %+v", pop.Action)
 	}
+	back := s.acted(t, map[string]any{"expected_revision": pop.Revision, "action": "close_page", "view": "full"})
+	// One to an address out of the allowed origins is closed and counted.
+	pop = s.acted(t, map[string]any{"expected_revision": back.Revision, "action": "click", "ref": back.ref(t, "button", "Open elsewhere"), "view": "full"})
+	if pop.Action.Outcome != "done" || pop.Action.PopupsClosed != 1 {
+		t.Fatalf("popup elsewhere: %+v", pop.Action)
+	}
 	// The reference of an older observation is stale.
-	if code, sent := actFailed(t, s.act(t, map[string]any{"expected_revision": u.Revision, "action": "click", "ref": u.ref(t, "button", "Slow")})); code != "stale_revision" || sent {
+	if code, sent := actFailed(t, s.act(t, map[string]any{"expected_revision": back.Revision, "action": "click", "ref": back.ref(t, "button", "Slow")})); code != "stale_revision" || sent {
 		t.Fatalf("an older observation's reference: %s sent %v", code, sent)
 	}
 	// A link out of the allowed origins is stopped: navigation_refused,

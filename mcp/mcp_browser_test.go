@@ -459,9 +459,22 @@ func TestNavigationPolicy(t *testing.T) {
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, refused.URL+"/", http.StatusFound)
 	})
+	// /leave moves itself once /leave-go answers, which the test lets it
+	// do after browser_navigate answered: a move on a timer raced the
+	// navigation's own wait on a loaded machine.
+	goLeave := make(chan struct{})
+	var leaveOnce sync.Once
+	letLeave := func() { leaveOnce.Do(func() { close(goLeave) }) }
+	defer letLeave()
 	mux.HandleFunc("/leave", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(tableRows(2) + `<script>addEventListener("load", () => setTimeout(() => { location.href = "` + refused.URL + `/" }, 50))</script>`))
+		w.Write([]byte(tableRows(2) + `<script>fetch("/leave-go").then(() => { location.href = "` + refused.URL + `/" })</script>`))
+	})
+	mux.HandleFunc("/leave-go", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-goLeave:
+		case <-r.Context().Done():
+		}
 	})
 	mux.HandleFunc("/download", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
@@ -494,6 +507,7 @@ func TestNavigationPolicy(t *testing.T) {
 	}
 	before := tab.Refused()
 	ok(t, s.call(t, "browser_navigate", map[string]any{"url": allowed.URL + "/leave"}))
+	letLeave()
 	waitUntil(t, time.Minute, "the guard to refuse the page's move", func() bool { return tab.Refused() > before })
 	after := parse(t, ok(t, s.call(t, "browser_observe", map[string]any{})))
 	if len(after.Inventory) != 1 || after.Inventory[0].Kind != "table" {

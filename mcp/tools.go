@@ -70,7 +70,7 @@ func tools() []toolDef {
 			name:  "browser_act",
 			title: "Act on the open page",
 			description: "Act on one control (ref) of your latest observation (expected_revision), wait, and answer with a fresh observation and action.outcome: done, navigated, opened (a new window became current), unchanged or uncertain. " +
-				"click, check, uncheck, hover (the pointer stays: what it opens shows next), select (option: one of the control's options), type (text: the field's whole new content) and upload (path: a file below the server's upload root, into a control with files) need ref; press (key) and scroll may take one; back takes none. switch_page (page) and close_page change the current page. " +
+				"click, check, uncheck, hover (the pointer stays there), select (option: one of the control's options), type (text: the field's whole new content) and upload (path, into a control with files) need ref; press (key) and scroll may take one; back takes none. switch_page (page) and close_page change the current page. " +
 				"Dialogs the action raises are dismissed unless dialog is accept (dialog_text answers a prompt) and listed in action.dialogs. " +
 				"A refused action (not_actionable, human_only) sent nothing. After an error with action_sent, observe before acting again; never repeat an uncertain action blindly." + untrusted,
 			annotations: &sdk.ToolAnnotations{Title: "Act on the open page", ReadOnlyHint: false, DestructiveHint: yes(), IdempotentHint: false, OpenWorldHint: yes()},
@@ -79,7 +79,7 @@ func tools() []toolDef {
 		{
 			name:        "browser_download",
 			title:       "Read a downloaded file",
-			description: "Read a file an action downloaded (id from action.downloads): its head (name, media_type, bytes, sha256, offset, length, next_offset while more remains), then the bytes from offset within model_bytes, as text or a base64 blob. Nothing downloaded is opened or run." + untrusted,
+			description: "Read a file an action downloaded (id from action.downloads): its head (name, media_type, bytes, sha256, next_offset while more remains), then the bytes from offset within model_bytes, as text or a base64 blob. Nothing downloaded is opened or run." + untrusted,
 			annotations: &sdk.ToolAnnotations{Title: "Read a downloaded file", ReadOnlyHint: true, OpenWorldHint: no()},
 			handle:      browserDownload,
 		},

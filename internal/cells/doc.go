@@ -54,8 +54,8 @@
 //     A button inside an editable region gives no content label either.
 //   - A native label contributes like a referenced one: its non-empty
 //     aria-label, else its visible text, in which a visible <img> gives its
-//     alt where it stands. A button's own content (label source 4) is read
-//     as text alone, as the reference says.
+//     alt where it stands, and so does a button's own content (label
+//     source 4), as browsers name <button><img alt="Delete"></button>.
 //   - A label element, native or referenced, contributes nothing when it is
 //     or lies inside an editable control, an option, an optgroup or a
 //     datalist: option text is never read through a label, even outside a

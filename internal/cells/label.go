@@ -35,8 +35,16 @@ func label(control domtree.Node) Summary {
 					return s
 				}
 			}
-		} else if !insideEditable(control) && (!w.walk(control) || !w.text.empty()) {
-			return w.summary()
+		} else if !insideEditable(control) {
+			// A button's content reads an image's alt where it stands, as
+			// browsers name it: <button><img alt="Delete"></button> is
+			// "Delete", not a button without a name.
+			w.alt = true
+			done := w.walk(control)
+			w.alt = false
+			if !done || !w.text.empty() {
+				return w.summary()
+			}
 		}
 	}
 	if s, ok := attrSource(control, "title"); ok {
@@ -130,8 +138,8 @@ func (l *labeler) contribute(el domtree.Node) bool {
 	}
 	// A label's text reads an image's alt, as a control's content name
 	// does: a label holding only <img alt="Search"> names its control
-	// "Search". The walker is shared with a button's own content (source
-	// 4), which reads text alone, so the switch is set for this walk only.
+	// "Search". The walker is shared with the other sources, which read
+	// attributes or text alone, so the switch is set for this walk only.
 	l.w.alt = true
 	done := l.w.walk(el)
 	l.w.alt = false

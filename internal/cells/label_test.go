@@ -95,8 +95,10 @@ func TestLabelSources(t *testing.T) {
 		{"submit blank value falls through", []any{in(A{"type", "submit"}, A{"value", " "}, A{"title", "T"})}, ok("T")},
 		{"text input value is never a source", []any{in(A{"type", "text"}, A{"value", "typed"})}, Summary{}},
 		{"empty button falls through", []any{E("button", A{"id", "c"}, A{"title", "T"})}, ok("T")},
-		{"button content reads no image alt", []any{E("button", A{"id", "c"}, E("img", A{"alt", "X"}), "Go")}, ok("Go")},
-		{"button content after an empty label reads no image alt", []any{E("label", A{"for", "c"}, E("img", A{"alt", ""})), E("button", A{"id", "c"}, E("img", A{"alt", "X"}), "Go")}, ok("Go")},
+		{"button content reads an image's alt in place", []any{E("button", A{"id", "c"}, E("img", A{"alt", "X"}), "Go")}, ok("XGo")},
+		{"a button holding only an image is named by its alt", []any{E("button", A{"id", "c"}, E("img", A{"alt", "Delete"}))}, ok("Delete")},
+		{"a hidden image gives a button nothing", []any{E("button", A{"id", "c"}, A{"title", "T"}, E("img", DisplayNone, A{"alt", "gone"}))}, ok("T")},
+		{"button content after an empty label reads its image's alt", []any{E("label", A{"for", "c"}, E("img", A{"alt", ""})), E("button", A{"id", "c"}, E("img", A{"alt", "X"}), "Go")}, ok("XGo")},
 		{"button inside contenteditable: content not read", []any{E("div", A{"contenteditable", "true"}, E("button", A{"id", "c"}, "typed"))}, Summary{}},
 		// 5, 6.
 		{"title", []any{in(A{"title", " T "}, A{"placeholder", "P"})}, ok("T")},
