@@ -363,7 +363,7 @@ func (b *Browser) tabsHold(ctx context.Context, frame page.FrameID) bool {
 		o, err := p.client.DOM.GetFrameOwner(tctx, dom.NewGetFrameOwnerArgs(frame))
 		cancel()
 		if err == nil && o.BackendNodeID != 0 {
-			return false
+			return true
 		}
 	}
 	return false
