@@ -607,9 +607,48 @@ func quadArea(q dom.Quad) float64 {
 	return math.Abs(a) / 2
 }
 
-// send implements actor: the input itself. Text is never part of an
-// error: the call that carries it is reported without its cause.
+// send implements actor: the input itself (sendInput). An input that
+// closes its own tab (a button calling window.close()) ends the tab's
+// session while the call that carried it may be unanswered, and a command
+// in flight when a session ends gets no reply: waiting for it would spend
+// the action's whole deadline. So the calls end when the session does, and
+// an input the tab's closing cut short counts as sent: the tab's closing
+// is its effect, which the session sees at its next step (prunePages). A
+// refusal made before anything went out stays a refusal.
 func (p *Page) send(ctx context.Context, a Action, el elemRef, pr prepared) error {
+	if p.detached == nil {
+		return p.sendInput(ctx, a, el, pr)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-p.detached:
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	err := p.sendInput(sctx, a, el, pr)
+	var u *unsent
+	if err != nil && ctx.Err() == nil && !errors.As(err, &u) && p.tabDetached() {
+		return nil
+	}
+	return err
+}
+
+// tabDetached says whether the browser has ended the tab's session.
+func (p *Page) tabDetached() bool {
+	select {
+	case <-p.detached:
+		return true
+	default:
+		return false
+	}
+}
+
+// sendInput sends the action's input. Text is never part of an error: the
+// call that carries it is reported without its cause.
+func (p *Page) sendInput(ctx context.Context, a Action, el elemRef, pr prepared) error {
 	switch a.Kind {
 	case ActClick, ActCheck, ActUncheck:
 		return p.click(ctx, el, pr.At)

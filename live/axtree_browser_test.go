@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mafredri/cdp/protocol/accessibility"
+	"github.com/mafredri/cdp/protocol/page"
 
 	"github.com/domsnap/domsnap/internal/pageserve"
 	"github.com/domsnap/domsnap/internal/testkit/axcompare"
@@ -121,9 +122,32 @@ func axControls(ctx context.Context, b *live.Browser, data []byte) ([]axcompare.
 	if err != nil {
 		return nil, err
 	}
-	ax, err := p.Client().Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs())
+	nodes, err := axTreeAllFrames(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	return axcompare.Compare(data, raw, ax.Nodes)
+	return axcompare.Compare(data, raw, nodes)
+}
+
+// axTreeAllFrames answers Chromium's accessibility tree of every frame of
+// the tab, main frame first: a frame's tree is asked for by its frame id
+// (the full tree without one is the main frame's alone), and the page view
+// lists the controls of srcdoc frames beside the main document's.
+func axTreeAllFrames(ctx context.Context, p *live.Page) ([]accessibility.AXNode, error) {
+	tree, err := p.Client().Page.GetFrameTree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var nodes []accessibility.AXNode
+	pending := []page.FrameTree{tree.FrameTree}
+	for len(pending) > 0 {
+		ft := pending[0]
+		pending = append(pending[1:], ft.ChildFrames...)
+		ax, err := p.Client().Accessibility.GetFullAXTree(ctx, accessibility.NewGetFullAXTreeArgs().SetFrameID(ft.Frame.ID))
+		if err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, ax.Nodes...)
+	}
+	return nodes, nil
 }

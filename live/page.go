@@ -71,6 +71,9 @@ type Page struct {
 	// describes counts the DOM.describeNode calls bounded captures made,
 	// so tests can hold the cost of finding closed shadow roots and ids.
 	describes atomic.Uint64
+	// detached is closed once the browser has ended the tab's session
+	// (the tab closed): a command then in flight is never answered.
+	detached <-chan struct{}
 	// windows, when set, keeps the windows this tab's pages open to
 	// allowed URLs as pages of its session (pages.go); nil closes them all.
 	windows atomic.Pointer[windowKeeper]
@@ -109,7 +112,8 @@ func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error
 		nav.Close()
 		return nil, callError(ctx, "Page.javascriptDialogOpening", err)
 	}
-	p = &Page{b: b, id: id, conn: conn, client: c, navigate: nav, life: life, endLife: endLife, dialogsDone: make(chan struct{})}
+	p = &Page{b: b, id: id, conn: conn, client: c, navigate: nav, life: life, endLife: endLife, dialogsDone: make(chan struct{}),
+		detached: b.pipe.detachedSignal(string(att.SessionID))}
 	go p.dismissDialogs(dialogs)
 	if err := c.Page.Enable(ctx); err != nil {
 		p.stopStreams()

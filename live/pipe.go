@@ -99,7 +99,18 @@ func (p *devtoolsPipe) read() {
 		}
 		p.mu.Lock()
 		c := p.conns[m.session]
+		var ended *pipeConn
+		if m.method == "Target.detachedFromTarget" {
+			// The browser's own session never detaches; an event that
+			// names no session names no connection.
+			if sid := detachedSession(m.params); sid != "" {
+				ended = p.conns[sid]
+			}
+		}
 		p.mu.Unlock()
+		if ended != nil {
+			ended.markDetached()
+		}
 		// A message of a session no longer open (a reply to a call that
 		// timed out on a tab closed since) has nobody to go to. A session
 		// sends nothing before its first command, which is only sent once
@@ -226,7 +237,7 @@ func (p *devtoolsPipe) open(session string) (*pipeConn, error) {
 	if _, dup := p.conns[session]; dup {
 		return nil, errors.New("a connection to this session is already open")
 	}
-	c := &pipeConn{p: p, session: session, wake: make(chan struct{}, 1)}
+	c := &pipeConn{p: p, session: session, wake: make(chan struct{}, 1), detached: make(chan struct{})}
 	p.conns[session] = c
 	pipeConns.Add(1)
 	return c, nil
@@ -251,9 +262,42 @@ type pipeConn struct {
 	queue  []wireMessage
 	closed bool
 	wake   chan struct{} // holds a token when queue or closed changed
+	// detached is closed once the browser has said the session ended
+	// (its target closed or went away): a command sent before that and
+	// still unanswered gets no reply.
+	detached   chan struct{}
+	detachOnce sync.Once
 	// raw holds the calls made through invokeRaw that await their reply,
 	// by request id.
 	raw map[uint64]*rawCall
+}
+
+// markDetached records that the browser ended the session.
+func (c *pipeConn) markDetached() {
+	c.detachOnce.Do(func() { close(c.detached) })
+}
+
+// detachedSignal is closed once the browser has ended session; nil when no
+// connection to session is open.
+func (p *devtoolsPipe) detachedSignal(session string) <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c := p.conns[session]; c != nil {
+		return c.detached
+	}
+	return nil
+}
+
+// detachedSession is the session a Target.detachedFromTarget event's
+// params name, "" when they name none.
+func detachedSession(params []byte) string {
+	var ev struct {
+		SessionID string `json:"sessionId"`
+	}
+	if json.Unmarshal(params, &ev) != nil {
+		return ""
+	}
+	return ev.SessionID
 }
 
 // push queues a message for the session's reader.

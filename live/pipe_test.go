@@ -405,3 +405,67 @@ func TestPipeCloseUnblocksWrite(t *testing.T) {
 		t.Fatal("the reader did not stop")
 	}
 }
+
+// TestPipeMarksDetachedSessions: the browser's Target.detachedFromTarget,
+// sent on the session that attached (the browser's own or a tab's, for the
+// frames a tab attached to), marks the named session's connection detached,
+// and no other; a session without a connection gets no signal.
+func TestPipeMarksDetachedSessions(t *testing.T) {
+	child, p, err := newPipes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.start()
+	defer func() {
+		p.close()
+		child[0].Close()
+		child[1].Close()
+		if !p.wait(5 * time.Second) {
+			t.Error("the reader did not stop")
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, s := range []string{"", "tab", "frame"} {
+		if _, err := p.dial(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.detachedSignal("nobody") != nil {
+		t.Fatal("a session without a connection has a signal")
+	}
+	tab, frame, browser := p.detachedSignal("tab"), p.detachedSignal("frame"), p.detachedSignal("")
+	isDetached := func(c <-chan struct{}, within time.Duration) bool {
+		select {
+		case <-c:
+			return true
+		case <-time.After(within):
+			return false
+		}
+	}
+	send := func(msg string) {
+		if _, err := child[1].WriteString(msg + "\x00"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Another session's end, and a sessionId nested deeper, mark nothing.
+	send(`{"method":"Target.detachedFromTarget","params":{"sessionId":"elsewhere"}}`)
+	send(`{"method":"Target.detachedFromTarget","params":{"targetInfo":{"sessionId":"tab"}}}`)
+	send(`{"method":"Target.attachedToTarget","params":{"sessionId":"tab"}}`)
+	// The frame's end, said on the tab's session.
+	send(`{"method":"Target.detachedFromTarget","params":{"sessionId":"frame","targetId":"F"},"sessionId":"tab"}`)
+	if !isDetached(frame, 5*time.Second) {
+		t.Fatal("the frame's session was not marked detached")
+	}
+	if isDetached(tab, 0) || isDetached(browser, 0) {
+		t.Fatal("a session the browser did not end was marked detached")
+	}
+	// The tab's end, said on the browser's session.
+	send(`{"method":"Target.detachedFromTarget","params":{"targetId":"T","sessionId":"tab"}}`)
+	if !isDetached(tab, 5*time.Second) {
+		t.Fatal("the tab's session was not marked detached")
+	}
+	if isDetached(browser, 0) {
+		t.Fatal("the browser's own session was marked detached")
+	}
+}

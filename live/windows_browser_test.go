@@ -75,7 +75,7 @@ func TestPagesKeepAllowedWindows(t *testing.T) {
 <a target="_blank" href="/details?id=1">Details</a>
 <a target="_blank" href="` + other.url("/") + `?link">Partner</a>
 <button onclick="window.open()">Open blank</button>`,
-		"/details": `<!DOCTYPE html><title>details</title><p>details page</p><button onclick="window.close()">Close me</button>`,
+		"/details": `<!DOCTYPE html><title>details</title><p>details page</p><button onclick="window.close()">Close me</button><button onmousedown="window.close()">Close at press</button>`,
 	})
 	b := actBrowser(t)
 	a := pagesTab(t, b, site.srv.URL, site.url("/"))
@@ -175,6 +175,19 @@ func TestPagesKeepAllowedWindows(t *testing.T) {
 	a.observe()
 	a.shows("home page")
 	a.wantPages(limits.MaxPages-2, 0, origin)
+
+	// One that closes itself as the button goes down: the tab may be gone
+	// before the press is answered, or while the release is in flight;
+	// either way the click is done, well within its deadline.
+	res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 1, ActOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.o = res.Observation
+	a.act(a.control("button", "Close at press"), Action{Kind: ActClick}, OutcomeDone)
+	a.observe()
+	a.shows("home page")
+	a.wantPages(limits.MaxPages-3, 0, origin)
 
 	for len(a.s.Pages(a.ctx)) > 1 {
 		if res, err = a.s.ClosePage(a.ctx, a.o.Revision, ActOptions{}); err != nil {

@@ -28,7 +28,17 @@ func TestProcessesFindsMarkedChild(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ps, err := Processes(marker)
+	// Start returns once the child has begun its exec, which may be before
+	// the kernel has written the new program's environment: /proc shows
+	// it empty for that moment, so the child is looked for until it shows.
+	var ps []Process
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		ps, err = Processes(marker)
+		if err != nil || len(ps) > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil || len(ps) != 1 || ps[0].PID != cmd.Process.Pid {
 		cmd.Process.Kill()
 		t.Fatalf("found %v, %v; want the child %d", ps, err, cmd.Process.Pid)
