@@ -55,6 +55,16 @@ func (a *appTab) wantPages(n, current int, origin string) {
 	}
 }
 
+// switchTo makes page i current; its observation becomes the latest.
+func (a *appTab) switchTo(i int) {
+	a.t.Helper()
+	res, err := a.s.SwitchPage(a.ctx, a.o.Revision, i, ActOptions{})
+	if err != nil || res.Observation == nil {
+		a.t.Fatalf("switch to page %d: %v", i, err)
+	}
+	a.o = res.Observation
+}
+
 // shows fails unless the latest page view's text holds s.
 func (a *appTab) shows(s string) {
 	a.t.Helper()
@@ -92,17 +102,13 @@ func TestPagesKeepAllowedWindows(t *testing.T) {
 	}
 	a.observe()
 
-	res, err := a.s.SwitchPage(a.ctx, a.o.Revision, 0, ActOptions{})
-	if err != nil || res.Observation == nil {
-		t.Fatalf("switch: %v", err)
-	}
-	a.o = res.Observation
+	a.switchTo(0)
 	a.shows("home page")
 	a.wantPages(2, 0, origin)
 
 	// A window to a refused origin: closed, counted, never asked.
 	c := a.control("link", "Partner")
-	res, err = a.s.Act(a.ctx, a.o.Revision, c.Ref, Action{Kind: ActClick}, ActOptions{Deadline: time.Now().Add(30 * time.Second)})
+	res, err := a.s.Act(a.ctx, a.o.Revision, c.Ref, Action{Kind: ActClick}, ActOptions{Deadline: time.Now().Add(30 * time.Second)})
 	wantOutcome(t, res, err, OutcomeDone)
 	if res.PopupsClosed != 1 {
 		t.Fatalf("%d windows closed, want 1", res.PopupsClosed)
@@ -128,10 +134,7 @@ func TestPagesKeepAllowedWindows(t *testing.T) {
 	// click opens one window: the browser's popup blocker spends the
 	// click's activation on the first.)
 	for n := 3; n <= limits.MaxPages+1; n++ {
-		if res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 0, ActOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		a.o = res.Observation
+		a.switchTo(0)
 		c = a.control("link", "Details")
 		res, err = a.s.Act(a.ctx, a.o.Revision, c.Ref, Action{Kind: ActClick}, ActOptions{Deadline: time.Now().Add(30 * time.Second)})
 		a.o = res.Observation
@@ -151,10 +154,7 @@ func TestPagesKeepAllowedWindows(t *testing.T) {
 	if n := pageTargets(t, &actTab{t: t, ctx: a.ctx, p: a.s.CurrentPage()}, tabs-1+limits.MaxPages); n != tabs-1+limits.MaxPages {
 		t.Fatalf("%d tabs open in the browser, want %d", n, tabs-1+limits.MaxPages)
 	}
-	if res, err = a.s.SwitchPage(a.ctx, a.o.Revision, limits.MaxPages-1, ActOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	a.o = res.Observation
+	a.switchTo(limits.MaxPages-1)
 
 	// Closing the current page returns to its opener, the first tab.
 	res, err = a.s.ClosePage(a.ctx, a.o.Revision, ActOptions{})
@@ -166,11 +166,7 @@ func TestPagesKeepAllowedWindows(t *testing.T) {
 	a.wantPages(limits.MaxPages-1, 0, origin)
 
 	// A page that closes itself: the session goes back to its opener.
-	res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 1, ActOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.o = res.Observation
+	a.switchTo(1)
 	a.act(a.control("button", "Close me"), Action{Kind: ActClick}, OutcomeDone)
 	a.observe()
 	a.shows("home page")
@@ -179,11 +175,7 @@ func TestPagesKeepAllowedWindows(t *testing.T) {
 	// One that closes itself as the button goes down: the tab may be gone
 	// before the press is answered, or while the release is in flight;
 	// either way the click is done, well within its deadline.
-	res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 1, ActOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.o = res.Observation
+	a.switchTo(1)
 	a.act(a.control("button", "Close at press"), Action{Kind: ActClick}, OutcomeDone)
 	a.observe()
 	a.shows("home page")
@@ -264,11 +256,7 @@ func TestPagesHostileWindows(t *testing.T) {
 	a.observe()
 	a.shows("turning page")
 	a.wantPages(2, 1, origin)
-	res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 0, ActOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.o = res.Observation
+	a.switchTo(0)
 	a.shows("home page")
 	if got := other.requests(); len(got) != 0 {
 		t.Fatalf("the refused origin was asked %v", got)
@@ -280,19 +268,12 @@ func TestPagesHostileWindows(t *testing.T) {
 	a.wantPages(3, 2, origin)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 0, ActOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.o = res.Observation
+		a.switchTo(0)
 		if strings.Contains(a.o.Text, "moved page") || time.Now().After(deadline) {
 			break
 		}
 		// Not there yet: look from the window again, then turn back.
-		if res, err = a.s.SwitchPage(a.ctx, a.o.Revision, 2, ActOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		a.o = res.Observation
+		a.switchTo(2)
 	}
 	a.shows("moved page")
 }

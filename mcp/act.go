@@ -76,29 +76,21 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	if err != nil {
 		return nil, err
 	}
-	plan := a.Wait.plan()
-	if err := ss.acquire(ctx); err != nil {
+	t, err := beginAct(ctx, ss, &a)
+	if err != nil {
 		return nil, err
 	}
-	defer ss.release()
-	_, l := ss.current()
-	if l == nil {
-		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "no page is open in this session (its browser may have exited): navigate first, then use the new revision")
-	}
-	deadline := time.Now().Add(plan.timeout)
-	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
-	defer cancel()
+	defer t.end()
+	cctx, l, deadline := t.ctx, t.l, t.opts.Deadline
 	if action.Kind == live.ActUpload {
 		if action.File, err = ss.stage(cctx, a.Path); err != nil {
 			return nil, err
 		}
 	}
-	view := viewOf(a.View, actView)
-	opts := live.ActOptions{Deadline: deadline, Settle: plan.settle, When: plan.condition(deadline), View: view}
-	if a.Wait != nil && a.Wait.Until != "" {
-		opts.Until, opts.UntilSet = plan.until, true
+	if plan := a.Wait.plan(); a.Wait != nil && a.Wait.Until != "" {
+		t.opts.Until, t.opts.UntilSet = plan.until, true
 	}
-	res, err := l.Act(cctx, a.ExpectedRevision, a.Ref, action, opts)
+	res, err := l.Act(cctx, a.ExpectedRevision, a.Ref, action, t.opts)
 	if err != nil {
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
@@ -123,7 +115,7 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 		}
 	}
 	suffix += pagesMember(cctx, l)
-	out, err := s.save(ss, res.Observation, view, budget, suffix)
+	out, err := s.save(ss, res.Observation, t.opts.View, budget, suffix)
 	if err != nil && res.Outcome != live.OutcomeUnchanged {
 		// The page may have changed under the last observation.
 		return nil, &live.SentError{Err: err}
@@ -183,33 +175,56 @@ func typeUnits(path, text string) error {
 // changes its current page (a navigation: older revisions are
 // navigated_revision) and observes the page that is current then.
 func pageAct(ctx context.Context, s *Server, ss *session, a *actArgs, budget int) (*sdk.CallToolResult, error) {
-	plan := a.Wait.plan()
-	if err := ss.acquire(ctx); err != nil {
+	t, err := beginAct(ctx, ss, a)
+	if err != nil {
 		return nil, err
 	}
-	defer ss.release()
+	defer t.end()
+	var res live.ActResult
+	if a.Action == "switch_page" {
+		res, err = t.l.SwitchPage(t.ctx, a.ExpectedRevision, *a.Page, t.opts)
+	} else {
+		res, err = t.l.ClosePage(t.ctx, a.ExpectedRevision, t.opts)
+	}
+	if err != nil {
+		return nil, ss.fail(overdue(ctx, t.ctx, err))
+	}
+	report, _ := json.Marshal(actReport{Action: a.Action, Outcome: string(res.Outcome)})
+	suffix := `,"action":` + string(report) + pagesMember(t.ctx, t.l)
+	return s.save(ss, res.Observation, t.opts.View, budget, suffix)
+}
+
+// actTurn is what every browser_act call holds while it runs: the
+// session's turn (acquired), its live session, and the options of the
+// call's wait, whose deadline ctx outlives by the capture's grace.
+type actTurn struct {
+	l    *live.Session
+	ctx  context.Context
+	opts live.ActOptions
+	end  func()
+}
+
+// beginAct takes the session's turn for a browser_act call and plans its
+// wait; the caller ends the turn (end) once the answer is made. A session
+// whose browser has gone has no page to act on.
+func beginAct(ctx context.Context, ss *session, a *actArgs) (actTurn, error) {
+	plan := a.Wait.plan()
+	if err := ss.acquire(ctx); err != nil {
+		return actTurn{}, err
+	}
 	_, l := ss.current()
 	if l == nil {
-		return nil, errcode.New(errcode.ForeignRevision, pkg, "", "no page is open in this session (its browser may have exited): navigate first, then use the new revision")
+		ss.release()
+		return actTurn{}, errcode.New(errcode.ForeignRevision, pkg, "", "no page is open in this session (its browser may have exited): navigate first, then use the new revision")
 	}
 	deadline := time.Now().Add(plan.timeout)
 	cctx, cancel := context.WithDeadline(ctx, deadline.Add(captureGrace))
-	defer cancel()
-	view := viewOf(a.View, actView)
-	opts := live.ActOptions{Deadline: deadline, Settle: plan.settle, When: plan.condition(deadline), View: view}
-	var res live.ActResult
-	var err error
-	if a.Action == "switch_page" {
-		res, err = l.SwitchPage(cctx, a.ExpectedRevision, *a.Page, opts)
-	} else {
-		res, err = l.ClosePage(cctx, a.ExpectedRevision, opts)
-	}
-	if err != nil {
-		return nil, ss.fail(overdue(ctx, cctx, err))
-	}
-	report, _ := json.Marshal(actReport{Action: a.Action, Outcome: string(res.Outcome)})
-	suffix := `,"action":` + string(report) + pagesMember(cctx, l)
-	return s.save(ss, res.Observation, view, budget, suffix)
+	return actTurn{
+		l:    l,
+		ctx:  cctx,
+		opts: live.ActOptions{Deadline: deadline, Settle: plan.settle, When: plan.condition(deadline), View: viewOf(a.View, actView)},
+		end:  func() { cancel(); ss.release() },
+	}, nil
 }
 
 // pageReport is one page of an answer's pages member.
