@@ -30,7 +30,6 @@ const (
 	whyEmbeddedWidget = "embedded-widget: an ARIA widget inside a label is not an editable control, so its text is read like any " +
 		"element's (docs/reference.md#cell-text); aria-valuenow, aria-valuetext and aria-selected are never consulted"
 	whyCSSContent = "css-content: CSS generated content (::before, ::after, counters) is never text (docs/reference.md#the-tree)"
-	whyImageAlt   = "image-alt: text is the concatenation of visible text nodes (docs/reference.md#cell-text); an <img> alt inside content is not text"
 	whySpacing    = "spacing: only non-inline-level elements and <br> separate text (docs/reference.md#cell-text); inline-block is inline-level"
 )
 
@@ -80,8 +79,6 @@ var labelDivergences = map[labelKey]labelDivergence{
 	{"pages/comp_name_from_content.html", 27}:       {"button name from content with ::before and ::after in rtl", whyCSSContent},
 	{"pages/comp_name_from_content.html", 30}:       {"button name from fallback content with ::before and ::after", whyCSSContent},
 	{"pages/comp_name_from_content.html", 33}:       {"button name from fallback content mixing attr() and strings with ::before and ::after", whyCSSContent},
-	{"pages/comp_name_from_content.html", 41}:       {"button name from content for each child including image", whyImageAlt},
-	{"pages/comp_name_from_content.html", 44}:       {"button name from content for each child including nested image", whyImageAlt},
 	{"pages/comp_name_from_content.html", 59}:       {"button name from content for each child (no space, display:inline-block)", whySpacing},
 }
 

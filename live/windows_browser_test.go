@@ -154,7 +154,7 @@ func TestPagesKeepAllowedWindows(t *testing.T) {
 	if n := pageTargets(t, &actTab{t: t, ctx: a.ctx, p: a.s.CurrentPage()}, tabs-1+limits.MaxPages); n != tabs-1+limits.MaxPages {
 		t.Fatalf("%d tabs open in the browser, want %d", n, tabs-1+limits.MaxPages)
 	}
-	a.switchTo(limits.MaxPages-1)
+	a.switchTo(limits.MaxPages - 1)
 
 	// Closing the current page returns to its opener, the first tab.
 	res, err = a.s.ClosePage(a.ctx, a.o.Revision, ActOptions{})
