@@ -20,7 +20,7 @@ var npmPackages embed.FS
 //go:embed pages
 var pageFiles embed.FS
 
-// npmWait bounds npm ci: it fetches three libraries and their few
+// npmWait bounds npm ci: it fetches five libraries and their few
 // dependencies, some megabytes.
 const npmWait = 5 * time.Minute
 
@@ -28,6 +28,9 @@ const npmWait = 5 * time.Minute
 // Grid (ag-grid-community), which keeps only the rows on screen in the
 // document, with its Price column sortable; /table.html is a staff list of
 // TableRows people paged ten at a time by DataTables (datatables.net).
+// The forms of web components, /shoelace.html (Shoelace), /material.html
+// (Material Web) and /lit.html (a LitElement of the page's own), each print
+// a line built of what was submitted.
 const (
 	GridRows  = 1000
 	TableRows = 57
