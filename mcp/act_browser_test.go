@@ -51,6 +51,7 @@ type control struct {
 	Ref, Role, Name string
 	Checked         any
 	Disabled        bool
+	Required        bool
 	Options         []string
 	In              *struct {
 		Kind            string
