@@ -33,7 +33,7 @@ type describeBackendArgs struct {
 // without such elements is returned as it is; a question the browser does
 // not answer leaves that element out, never the capture.
 func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.RawMessage, error) {
-	if !bytes.Contains(raw, []byte(`"shadowRootType":{"index":[`)) || bytes.Contains(raw, []byte(`"shadowRootType":{"index":[]`)) {
+	if !marksShadow(raw) {
 		return raw, nil
 	}
 	index, backend, err := capture.ShadowHostCandidates(raw, limits.MaxTreeNodes, maxHostQuestions)
@@ -88,6 +88,23 @@ func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.R
 	}
 	out = append(out, '}')
 	return out, nil
+}
+
+// marksShadow says whether some document of a whole capture marks a node
+// with a shadow root type. Each document has the member, a frame's
+// document too, so one document's empty list says nothing of the others'.
+func marksShadow(raw []byte) bool {
+	key := []byte(`"shadowRootType":{"index":[`)
+	for rest := raw; ; {
+		k := bytes.Index(rest, key)
+		if k < 0 {
+			return false
+		}
+		rest = rest[k+len(key):]
+		if len(rest) > 0 && rest[0] != ']' {
+			return true
+		}
+	}
 }
 
 // describedShadow reads a description of one node and says whether it

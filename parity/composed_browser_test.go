@@ -4,6 +4,7 @@ package parity
 
 import (
 	"context"
+	"html"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -15,13 +16,19 @@ import (
 // and default slots (some taking nothing, some with fallback), light
 // children with slot attributes that may match no slot, ids repeated
 // across tree scopes, labels for them, aria-labelledby references, and
-// controls, aria-hidden hosts and hidden elements among them. No text is
-// whitespace alone, so nothing depends on how a line box treats it.
+// controls, aria-hidden hosts and hidden elements among them, and srcdoc
+// frames (at most two deep) whose documents hold the same, their own
+// declarative shadow roots included. A frame is never put under a hidden
+// element: offline a frame document inherits from its frame element, a
+// listed divergence. No text is whitespace alone, so nothing depends on
+// how a line box treats it.
 func composedPage(seed uint64) []byte {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	var b strings.Builder
 	b.WriteString(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>composed</title></head><body>`)
-	hosts := 0
+	hosts, frames, frameDepth := 0, 0, 0
+	// shown is false under a hidden or aria-hidden element.
+	shown := true
 	var node func(depth int, inShadow bool)
 	ids := []string{"a", "b", "c"}
 	slots := []string{"", "s1", "s2"}
@@ -68,11 +75,30 @@ func composedPage(seed uint64) []byte {
 			case 1:
 				attr = ` style="visibility:hidden"`
 			}
+			was := shown
+			shown = shown && attr == ""
 			b.WriteString(`<` + tag + attr + `>`)
 			for range 1 + r.IntN(3) {
 				node(depth+1, inShadow)
 			}
 			b.WriteString(`</` + tag + `>`)
+			shown = was
+		case 9:
+			if !shown || frameDepth >= 2 || frames >= 6 {
+				b.WriteString(`<b>no frame</b>`)
+				return
+			}
+			frames++
+			frameDepth++
+			outer := b
+			b = strings.Builder{}
+			for range 1 + r.IntN(3) {
+				node(depth+1, false)
+			}
+			doc := b.String()
+			b = outer
+			frameDepth--
+			b.WriteString(`<iframe title="frame ` + strconv.Itoa(frames) + `" srcdoc="` + html.EscapeString(doc) + `"></iframe>`)
 		default:
 			hosts++
 			name := "x-h" + strconv.Itoa(hosts)
@@ -81,6 +107,9 @@ func composedPage(seed uint64) []byte {
 				attr = ` aria-hidden="true"`
 			}
 			mode := []string{"open", "closed"}[r.IntN(2)]
+			was := shown
+			shown = shown && attr == ""
+			defer func() { shown = was }()
 			b.WriteString(`<` + name + attr + `><template shadowrootmode="` + mode + `">`)
 			for range 1 + r.IntN(4) {
 				node(depth+1, true)
@@ -110,7 +139,7 @@ func composedPage(seed uint64) []byte {
 }
 
 // TestComposedPagesOfflineEqualLive is a property over random pages of
-// declarative shadow roots: the observation (inventory and page view:
+// declarative shadow roots and srcdoc frames: the observation (inventory and page view:
 // controls, names resolved per tree scope, regions, text) of the HTML
 // file offline is the live page's byte for byte. The extraction is left
 // out: it walks the light tree, where the light children of shadow hosts
@@ -118,7 +147,7 @@ func composedPage(seed uint64) []byte {
 func TestComposedPagesOfflineEqualLive(t *testing.T) {
 	b := launch(t)
 	ctx := context.Background()
-	shadowControls := 0
+	shadowControls, frameControls := 0, 0
 	for seed := uint64(1); seed <= 48; seed++ {
 		page := composedPage(seed)
 		rep, err := Check(ctx, b, page, nil)
@@ -131,9 +160,12 @@ func TestComposedPagesOfflineEqualLive(t *testing.T) {
 		if strings.Contains(string(rep.Inventory.Offline), `"role":"button"`) && strings.Contains(string(page), "<template") {
 			shadowControls++
 		}
+		if strings.Contains(string(rep.Inventory.Offline), `"role":"button"`) && strings.Contains(string(page), "srcdoc=") {
+			frameControls++
+		}
 	}
 	// The property must have seen pages with controls and shadow roots.
-	if shadowControls < 5 {
-		t.Errorf("only %d pages with controls and shadow roots", shadowControls)
+	if shadowControls < 5 || frameControls < 5 {
+		t.Errorf("only %d pages with controls and shadow roots, %d with controls and frames", shadowControls, frameControls)
 	}
 }

@@ -84,3 +84,84 @@ func TestHTMLSrcdocFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLSrcdocFrameShadows: a srcdoc frame document's declarative shadow
+// roots are read as the main document's are: their content, slotted light
+// content included, lies in the frame (each shadow tree in a scope of its
+// own), shadow roots nested in them and frames inside their content are
+// read in turn, and the shadow trees do not count against MaxFrames.
+func TestHTMLSrcdocFrameShadows(t *testing.T) {
+	shadowed := func(label string) string {
+		return `<my-card><template shadowrootmode="open"><button>` + label + `</button><slot></slot></template>` +
+			`<button>Slotted` + label + `</button></my-card>`
+	}
+	inner := `<x-outer><template shadowrootmode="closed"><x-inner><template shadowrootmode="open"><button>Deep</button>` +
+		`<iframe srcdoc="` + html.EscapeString(shadowed("Nested")) + `"></iframe></template></x-inner></template></x-outer>`
+	for _, c := range []struct {
+		name, page, want string
+	}{
+		{"one root", `<button>Main</button><iframe srcdoc="` + html.EscapeString(shadowed("S")) + `"></iframe>`, "Main,*S,*SlottedS"},
+		{"nested roots and a frame inside", `<button>Main</button><iframe srcdoc="` + html.EscapeString(inner) + `"></iframe>`, "Main,*Deep,*Nested,*SlottedNested"},
+		{"a template that declares nothing", `<iframe srcdoc="` + html.EscapeString(`<template shadowrootmode="open"><button>T</button></template><button>B</button>`) + `"></iframe>`, "*B"},
+	} {
+		light, _, err := ParseHTML([]byte(c.page), HTMLOptions{})
+		if err != nil {
+			t.Fatal(c.name, err)
+		}
+		if got := strings.Join(frameButtons(light), ","); got != c.want {
+			t.Errorf("%s: buttons %s, want %s", c.name, got, c.want)
+		}
+		if got := light.Composed().FramesOmitted(); got != 0 {
+			t.Errorf("%s: %d omitted, want 0", c.name, got)
+		}
+	}
+
+	// The shadow tree's nodes are in a scope of their own, not the frame
+	// document's, and an ID reference resolves inside it.
+	page := `<iframe srcdoc="` + html.EscapeString(`<label for="f">Outside</label><my-field><template shadowrootmode="open">`+
+		`<label for="f">Inside</label><input id="f"></template></my-field><input id="f">`) + `"></iframe>`
+	light, _, err := ParseHTML([]byte(page), HTMLOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inputs []domtree.Node
+	for n := range light.Composed().All() {
+		if n.Is("input") {
+			inputs = append(inputs, n)
+		}
+	}
+	if len(inputs) != 2 {
+		t.Fatalf("%d inputs in the composed tree, want 2", len(inputs))
+	}
+	if inputs[0].Scope() == inputs[1].Scope() {
+		t.Errorf("the shadow tree's input shares the frame document's scope %d", inputs[0].Scope())
+	}
+	for i, want := range []string{"Inside", "Outside"} {
+		if _, ok := inputs[i].Frame(); !ok {
+			t.Errorf("input %d is not in the frame", i)
+		}
+		var labels []string
+		for l := range inputs[i].LabelsFor("f") {
+			labels = append(labels, l.FirstChild().Data())
+		}
+		if len(labels) != 1 || labels[0] != want {
+			t.Errorf("input %d is labelled by %v, want the one saying %s", i, labels, want)
+		}
+	}
+
+	// MaxFrames counts frame documents, not the shadow trees inside them.
+	var b strings.Builder
+	for i := 0; i < limits.MaxFrames; i++ {
+		b.WriteString(`<iframe srcdoc="` + html.EscapeString(shadowed("B"+strconv.Itoa(i))) + `"></iframe>`)
+	}
+	b.WriteString(`<iframe srcdoc="<button>Over</button>"></iframe>`)
+	light, _, err = ParseHTML([]byte(b.String()), HTMLOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := frameButtons(light)
+	if len(got) != 2*limits.MaxFrames || got[len(got)-1] != "*SlottedB"+strconv.Itoa(limits.MaxFrames-1) || light.Composed().FramesOmitted() != 1 {
+		t.Errorf("%d frames with a shadow root each and one more: %d buttons (last %q), %d omitted; want %d, 1 omitted",
+			limits.MaxFrames, len(got), got[len(got)-1], light.Composed().FramesOmitted(), 2*limits.MaxFrames)
+	}
+}

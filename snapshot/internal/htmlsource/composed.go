@@ -30,7 +30,8 @@ type declShadow struct {
 // first slot of a name in tree order takes them), its own children staying
 // as fallback when none are, and light children no slot takes are
 // dropped. Declarative shadow roots inside shadow content are found and
-// attached in turn, from a queue, never by recursion.
+// attached in turn, from a queue, never by recursion; then the frame
+// documents, each with its own declarative shadow roots (attachFrames).
 //
 // The rearranged tree is styled as one document: its style elements,
 // shadow trees' included, apply everywhere, and a slotted node inherits
@@ -39,93 +40,15 @@ type declShadow struct {
 //
 // The parsed tree is not used again after this, so it is changed in place.
 func buildComposed(doc *html.Node, shadows []declShadow, lightIdx map[*html.Node]int32, maxNodes int) (*domtree.Tree, error) {
-	// scopeOf holds the scope of every node whose scope is not its flat
-	// parent's: the top nodes of a shadow root, and light nodes assigned
-	// to a slot in another scope.
-	scopeOf := map[*html.Node]int32{}
-	queue := append([]declShadow(nil), shadows...)
-	moved := 0
-	for k := 0; k < len(queue); k++ {
-		sh := queue[k]
-		s := int32(k + 1)
-		host := sh.host
-		var light []*html.Node
-		for c := host.FirstChild; c != nil; c = c.NextSibling {
-			light = append(light, c)
-		}
-		for _, c := range light {
-			host.RemoveChild(c)
-		}
-		for c := sh.root.FirstChild; c != nil; {
-			next := c.NextSibling
-			sh.root.RemoveChild(c)
-			host.AppendChild(c)
-			scopeOf[c] = s
-			c = next
-		}
-		// The shadow content: its slots, in tree order, and the
-		// declarative roots nested in it. A template right under the
-		// shadow root declares nothing (its parent is no element), which
-		// marking the host as hosting already says.
-		hosted := map[*html.Node]bool{host: true}
-		var slots []*html.Node
-		for n := host.FirstChild; n != nil; {
-			if n.Type == html.ElementNode && n.Namespace == "" && n.Data == "template" {
-				next := style.NextNode(n, host, false)
-				if isDeclarativeShadowRoot(n, hosted) {
-					h := n.Parent
-					hosted[h] = true
-					h.RemoveChild(n)
-					queue = append(queue, declShadow{host: h, root: n, scope: s})
-				}
-				n = next
-				continue
-			}
-			moved++
-			if moved > maxNodes {
-				return nil, readbound.TooManyNodes(pkgName, maxNodes)
-			}
-			if n.Type == html.ElementNode && n.Namespace == "" && n.Data == "slot" {
-				slots = append(slots, n)
-			}
-			n = style.NextNode(n, host, true)
-		}
-		byName := map[string]*html.Node{}
-		for _, sl := range slots {
-			name, _ := htmlAttr(sl, "name")
-			if _, seen := byName[name]; !seen {
-				byName[name] = sl
-			}
-		}
-		assigned := map[*html.Node][]*html.Node{}
-		for _, c := range light {
-			name := ""
-			switch c.Type {
-			case html.ElementNode:
-				name, _ = htmlAttr(c, "slot")
-			case html.TextNode:
-			default:
-				continue // only elements and text are slotted
-			}
-			if sl, ok := byName[name]; ok {
-				assigned[sl] = append(assigned[sl], c)
-			}
-		}
-		for _, sl := range slots {
-			a := assigned[sl]
-			if len(a) == 0 {
-				continue
-			}
-			for sl.FirstChild != nil {
-				sl.RemoveChild(sl.FirstChild)
-			}
-			for _, c := range a {
-				sl.AppendChild(c)
-				scopeOf[c] = sh.scope
-			}
-		}
+	c := &composer{scopeOf: map[*html.Node]int32{}, next: 1, maxNodes: maxNodes}
+	if err := c.attachShadows(shadows, false); err != nil {
+		return nil, err
 	}
-	frameScopes, omitted := attachFrames(doc, scopeOf, int32(len(queue)+1))
+	omitted, err := c.attachFrames(doc)
+	if err != nil {
+		return nil, err
+	}
+	scopeOf, frameScopes := c.scopeOf, c.frameScopes
 	p := htmlPrepare(doc)
 	if p.nodes > maxNodes {
 		return nil, readbound.TooManyNodes(pkgName, maxNodes)
@@ -159,6 +82,117 @@ func buildComposed(doc *html.Node, shadows []declShadow, lightIdx map[*html.Node
 	return b.Build(), nil
 }
 
+// composer is buildComposed's rearrangement of the parsed tree.
+type composer struct {
+	// scopeOf holds the scope of every node whose scope is not its flat
+	// parent's: the top nodes of a shadow root or a frame document, and
+	// light nodes assigned to a slot in another scope.
+	scopeOf map[*html.Node]int32
+	// next is the next tree scope to give, in the order the roots are
+	// attached: the main document's shadow roots first, then each frame
+	// document followed by its own shadow roots.
+	next int32
+	// frameScopes are the scopes of frame documents and of the shadow
+	// trees inside them; frames counts the frame documents attached.
+	frameScopes []int32
+	frames      int
+	// moved counts the shadow content's nodes, bounded by maxNodes.
+	moved, maxNodes int
+}
+
+// attachShadows attaches each declarative shadow root of queue to its
+// host, and those found nested in their content in turn, from the queue,
+// never by recursion (buildComposed says how). inFrame says the roots lie
+// in a frame document, so their scopes are the frame's too.
+func (c *composer) attachShadows(queue []declShadow, inFrame bool) error {
+	queue = append([]declShadow(nil), queue...)
+	for k := 0; k < len(queue); k++ {
+		sh := queue[k]
+		s := c.next
+		c.next++
+		if inFrame {
+			c.frameScopes = append(c.frameScopes, s)
+		}
+		host := sh.host
+		var light []*html.Node
+		for n := host.FirstChild; n != nil; n = n.NextSibling {
+			light = append(light, n)
+		}
+		for _, n := range light {
+			host.RemoveChild(n)
+		}
+		for n := sh.root.FirstChild; n != nil; {
+			next := n.NextSibling
+			sh.root.RemoveChild(n)
+			host.AppendChild(n)
+			c.scopeOf[n] = s
+			n = next
+		}
+		// The shadow content: its slots, in tree order, and the
+		// declarative roots nested in it. A template right under the
+		// shadow root declares nothing (its parent is no element), which
+		// marking the host as hosting already says.
+		hosted := map[*html.Node]bool{host: true}
+		var slots []*html.Node
+		for n := host.FirstChild; n != nil; {
+			if n.Type == html.ElementNode && n.Namespace == "" && n.Data == "template" {
+				next := style.NextNode(n, host, false)
+				if isDeclarativeShadowRoot(n, hosted) {
+					h := n.Parent
+					hosted[h] = true
+					h.RemoveChild(n)
+					queue = append(queue, declShadow{host: h, root: n, scope: s})
+				}
+				n = next
+				continue
+			}
+			c.moved++
+			if c.moved > c.maxNodes {
+				return readbound.TooManyNodes(pkgName, c.maxNodes)
+			}
+			if n.Type == html.ElementNode && n.Namespace == "" && n.Data == "slot" {
+				slots = append(slots, n)
+			}
+			n = style.NextNode(n, host, true)
+		}
+		byName := map[string]*html.Node{}
+		for _, sl := range slots {
+			name, _ := htmlAttr(sl, "name")
+			if _, seen := byName[name]; !seen {
+				byName[name] = sl
+			}
+		}
+		assigned := map[*html.Node][]*html.Node{}
+		for _, n := range light {
+			name := ""
+			switch n.Type {
+			case html.ElementNode:
+				name, _ = htmlAttr(n, "slot")
+			case html.TextNode:
+			default:
+				continue // only elements and text are slotted
+			}
+			if sl, ok := byName[name]; ok {
+				assigned[sl] = append(assigned[sl], n)
+			}
+		}
+		for _, sl := range slots {
+			a := assigned[sl]
+			if len(a) == 0 {
+				continue
+			}
+			for sl.FirstChild != nil {
+				sl.RemoveChild(sl.FirstChild)
+			}
+			for _, n := range a {
+				sl.AppendChild(n)
+				c.scopeOf[n] = sh.scope
+			}
+		}
+	}
+	return nil
+}
+
 // attachFrames puts each frame document an HTML file holds under its
 // frame owner, in flat-tree order (docs/reference.md#the-composed-page):
 // an iframe's srcdoc document, and for a frame owner with neither srcdoc
@@ -167,13 +201,13 @@ func buildComposed(doc *html.Node, shadows []declShadow, lightIdx map[*html.Node
 // the frames past limits.MaxFrames or nested deeper than
 // limits.MaxFrameDepth, and a srcdoc the parser refuses. Each document's
 // root element becomes the owner's first child, in a tree scope of its
-// own numbered from first; the owner's own children (fallback content
-// no browser renders) stay after it, as a capture lists them. The
-// documents are found as the walk reaches them, so frames nested in
-// frames are attached in turn, without recursion. It returns the frames'
-// scopes and the count omitted.
-func attachFrames(doc *html.Node, scopeOf map[*html.Node]int32, first int32) ([]int32, int) {
-	var scopes []int32
+// own; the owner's own children (fallback content no browser renders)
+// stay after it, as a capture lists them. A document's declarative shadow
+// roots are attached as soon as the document is, each in a scope of the
+// frame's. The documents are found as the walk reaches them, so frames
+// nested in frames, or in their shadow trees, are attached in turn,
+// without recursion. It returns the count omitted.
+func (c *composer) attachFrames(doc *html.Node) (int, error) {
 	omitted := 0
 	// depth holds each attached document root's frame depth.
 	depth := map[*html.Node]int{}
@@ -194,7 +228,7 @@ func attachFrames(doc *html.Node, scopeOf map[*html.Node]int32, first int32) ([]
 			hasSrcdoc = false
 		}
 		blank := !hasSrcdoc && (!hasSrc || strings.TrimSpace(src) == "" || strings.EqualFold(strings.TrimSpace(src), "about:blank"))
-		if (!hasSrcdoc && !blank) || d > limits.MaxFrameDepth || len(scopes) >= limits.MaxFrames {
+		if (!hasSrcdoc && !blank) || d > limits.MaxFrameDepth || c.frames >= limits.MaxFrames {
 			omitted++
 			continue
 		}
@@ -204,9 +238,9 @@ func attachFrames(doc *html.Node, scopeOf map[*html.Node]int32, first int32) ([]
 			continue
 		}
 		var root *html.Node
-		for c := fd.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type == html.ElementNode {
-				root = c
+		for k := fd.FirstChild; k != nil; k = k.NextSibling {
+			if k.Type == html.ElementNode {
+				root = k
 				break
 			}
 		}
@@ -214,12 +248,47 @@ func attachFrames(doc *html.Node, scopeOf map[*html.Node]int32, first int32) ([]
 			omitted++
 			continue
 		}
+		// The document's own shadow roots are found while it is still a
+		// document: the root element is never a host.
+		shadows := documentShadows(root)
 		fd.RemoveChild(root)
 		n.InsertBefore(root, n.FirstChild)
-		s := first + int32(len(scopes))
-		scopes = append(scopes, s)
-		scopeOf[root] = s
+		s := c.next
+		c.next++
+		c.frames++
+		c.frameScopes = append(c.frameScopes, s)
+		c.scopeOf[root] = s
 		depth[root] = d
+		for i := range shadows {
+			shadows[i].scope = s
+		}
+		if err := c.attachShadows(shadows, true); err != nil {
+			return 0, err
+		}
 	}
-	return scopes, omitted
+	return omitted, nil
+}
+
+// documentShadows detaches the declarative shadow roots of the document
+// whose root element is root, in tree order, as parsing the main document
+// does (htmlPrepare), and returns them; roots nested in a shadow root's
+// content stay in it, for attachShadows to find.
+func documentShadows(root *html.Node) []declShadow {
+	var out []declShadow
+	hosts := map[*html.Node]bool{}
+	for n := root; n != nil; {
+		if n.Type == html.ElementNode && n.Namespace == "" && n.Data == "template" {
+			next := style.NextNode(n, root, false)
+			if isDeclarativeShadowRoot(n, hosts) {
+				host := n.Parent
+				hosts[host] = true
+				host.RemoveChild(n)
+				out = append(out, declShadow{host: host, root: n})
+			}
+			n = next
+			continue
+		}
+		n = style.NextNode(n, root, true)
+	}
+	return out
 }
