@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -213,6 +214,70 @@ func TestFramesOutOfProcess(t *testing.T) {
 		if strings.Contains(string(b), canary) {
 			t.Error("an observation holds the typed canary")
 		}
+	}
+}
+
+// nestedScopePages nest two open shadow roots in one another in three
+// documents: the page's, a srcdoc frame's (rendered in the page's process)
+// and a frame's of another site (rendered in a process of its own). In
+// each, the inner root's button and the outer root's button are labelled
+// by an element id=n of their own tree, and both trees have one.
+var nestedScopePages = map[string]string{
+	"/scopes": `<!DOCTYPE html><title>scopes</title>` + nestedScopes("Page") + `
+<iframe srcdoc="` + strings.ReplaceAll(nestedScopes("Srcdoc"), `"`, "&quot;") + `"></iframe>
+<iframe id="x"></iframe>
+<script>document.getElementById("x").src = location.href.replace("127.0.0.1", "localhost").replace("/scopes", "/scopes-remote");</script>`,
+	"/scopes-remote": `<!DOCTYPE html><title>remote scopes</title>` + nestedScopes("Remote"),
+}
+
+// nestedScopes is a host whose open root holds an id=n, a button
+// labelled by it and a host whose open root holds its own.
+func nestedScopes(doc string) string {
+	return `<x-outer><template shadowrootmode="open"><span id="n">` + doc + ` outer</span>` +
+		`<x-inner><template shadowrootmode="open"><span id="n">` + doc + ` inner</span>` +
+		`<button aria-labelledby="n">i</button></template></x-inner>` +
+		`<button aria-labelledby="n">o</button></template></x-outer>`
+}
+
+// TestFramesNestedShadowScopes: nested shadow roots of one mode are told
+// apart in a frame's document as in the page's, whether the frame is
+// rendered in the page's process or another (the capture's marks cannot
+// tell them apart, so the browser is asked in each), so each button is
+// named from its own tree, as Chromium names it; a saved capture keeps
+// what the browser said and reads back to the same names.
+func TestFramesNestedShadowScopes(t *testing.T) {
+	site := newActSite(t, nestedScopePages)
+	a, _ := openComposed(t, actBrowser(t), site.srv.URL+"/scopes")
+	if a.o.ViewScan.FramesOmitted != 0 {
+		t.Errorf("%d frames omitted, want both read", a.o.ViewScan.FramesOmitted)
+	}
+	want := []string{"Page outer", "Page inner", "Srcdoc outer", "Srcdoc inner", "Remote outer", "Remote inner"}
+	names := func(o *domsnap.Observation) map[string]int {
+		got := map[string]int{}
+		for _, c := range o.Controls {
+			if c.Role == "button" {
+				got[c.Name]++
+			}
+		}
+		return got
+	}
+	got := names(a.o)
+	for _, w := range want {
+		if got[w] != 1 {
+			t.Errorf("%d buttons named %q, want 1; the buttons: %v", got[w], w, got)
+		}
+	}
+	o, snap, err := a.s.Observe(a.ctx, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, in := saveAndLoad(t, snap.Envelope(), false)
+	back, err := domsnap.Observe(in.Tree, in.Revision, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(names(o), names(back)) || !maps.Equal(names(o), got) {
+		t.Errorf("read back from the saved capture: %v, want %v", names(back), names(o))
 	}
 }
 

@@ -246,7 +246,9 @@ func (p *Page) captureRemote(ctx context.Context, ids map[string]target.SessionI
 	if err != nil {
 		return nil, nil
 	}
-	return out, nil
+	// Its shadow hosts, asked of its own process, which numbers its
+	// nodes.
+	return askShadowHosts(ctx, r.conn, out)
 }
 
 // ctxErr is nil while ctx lasts (a call about a frame that failed leaves

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/mafredri/cdp/rpcc"
+
 	"github.com/domsnap/domsnap/internal/capture"
 	"github.com/domsnap/domsnap/internal/jsonlex"
 	"github.com/domsnap/domsnap/limits"
@@ -22,31 +24,42 @@ type describeBackendArgs struct {
 	Depth         int   `json:"depth"`
 }
 
-// withShadowHosts adds to a whole capture the elements that host a shadow
-// root, and the slots whose children are assigned nodes, where its marks
-// cannot say so (capture.ShadowHostCandidates: an
+// withShadowHosts adds to a whole capture of the page the elements that
+// host a shadow root, and the slots whose children are assigned nodes,
+// where its marks cannot say so (askShadowHosts).
+func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.RawMessage, error) {
+	return askShadowHosts(ctx, p.conn, raw)
+}
+
+// askShadowHosts adds to a whole capture, taken over conn, the elements
+// that host a shadow root, and the slots whose children are assigned
+// nodes, where its marks cannot say so (capture.ShadowHostCandidates: an
 // element in a shadow tree whose children are marked with the same mode
-// may host a root of that mode, or hold light children of its own), as
-// its shadowHosts and assignedSlots members, so that ID references resolve in the tree scope
-// a browser resolves them in (docs/reference.md#the-composed-page). The
-// browser says which host one when it describes each alone. A capture
+// may host a root of that mode, or hold light children of its own): the
+// main document's as its shadowHosts and assignedSlots members, those of
+// its frame documents as frameShadowHosts and frameAssignedSlots, pairs of
+// a document index and a node index. So ID references resolve in the tree
+// scope a browser resolves them in (docs/reference.md#the-composed-page).
+// The browser says which host one when it describes each alone. A capture
 // without such elements is returned as it is; a question the browser does
 // not answer leaves that element out, never the capture.
-func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.RawMessage, error) {
+func askShadowHosts(ctx context.Context, conn *rpcc.Conn, raw json.RawMessage) (json.RawMessage, error) {
 	if !marksShadow(raw) {
 		return raw, nil
 	}
-	index, backend, err := capture.ShadowHostCandidates(raw, limits.MaxTreeNodes, maxHostQuestions)
-	if err != nil || len(index) == 0 {
+	cands, err := capture.ShadowHostCandidates(raw, limits.MaxTreeNodes, maxHostQuestions)
+	if err != nil || len(cands) == 0 {
 		// The capture's own reader reports what is wrong with it.
 		return raw, nil
 	}
-	var hosts, slots []int32
-	for k, id := range backend {
-		if id == 0 {
+	// members: shadowHosts, assignedSlots, then the frames' two, whose
+	// entries are pairs.
+	var members [4][]int32
+	for _, c := range cands {
+		if c.Backend == 0 {
 			continue
 		}
-		reply, err := invokeRaw(ctx, p.conn, "DOM.describeNode", &describeBackendArgs{BackendNodeID: id, Depth: 0})
+		reply, err := invokeRaw(ctx, conn, "DOM.describeNode", &describeBackendArgs{BackendNodeID: c.Backend, Depth: 0})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, callError(ctx, "DOM.describeNode", err)
@@ -54,37 +67,42 @@ func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.R
 			continue
 		}
 		host, assigned := describedShadow(reply)
-		if host {
-			hosts = append(hosts, index[k])
+		for m, yes := range []bool{host, assigned} {
+			switch {
+			case !yes:
+			case c.Doc == 0:
+				members[m] = append(members[m], c.Node)
+			default:
+				members[m+2] = append(members[m+2], c.Doc, c.Node)
+			}
 		}
-		if assigned {
-			slots = append(slots, index[k])
-		}
-	}
-	if len(hosts) == 0 && len(slots) == 0 {
-		return raw, nil
 	}
 	end := bytes.LastIndexByte(raw, '}')
 	if end < 0 {
 		return raw, nil
 	}
-	out := make([]byte, 0, len(raw)+32+8*(len(hosts)+len(slots)))
-	out = append(out, raw[:end]...)
-	for _, m := range []struct {
-		name  string
-		nodes []int32
-	}{{"shadowHosts", hosts}, {"assignedSlots", slots}} {
-		if len(m.nodes) == 0 {
+	out := raw[:end:end]
+	added := false
+	for m, name := range []string{"shadowHosts", "assignedSlots", "frameShadowHosts", "frameAssignedSlots"} {
+		if len(members[m]) == 0 {
 			continue
 		}
-		out = append(out, `,"`+m.name+`":[`...)
-		for k, h := range m.nodes {
+		if !added {
+			out = make([]byte, 0, len(raw)+64+8*(len(members[0])+len(members[1])+len(members[2])+len(members[3])))
+			out = append(out, raw[:end]...)
+			added = true
+		}
+		out = append(out, `,"`+name+`":[`...)
+		for k, h := range members[m] {
 			if k > 0 {
 				out = append(out, ',')
 			}
 			out = strconv.AppendInt(out, int64(h), 10)
 		}
 		out = append(out, ']')
+	}
+	if !added {
+		return raw, nil
 	}
 	out = append(out, '}')
 	return out, nil

@@ -71,24 +71,15 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, int, error) {
 		// ones the capture does not hold.
 		return nil, lightFramesOmitted(rc), nil
 	}
-	isHost := make(map[int32]bool, len(rc.shadowHosts))
-	for k, h := range rc.shadowHosts {
-		if h <= 0 || int(h) >= n || d.nodeType[h] != nodeElement {
-			return nil, 0, Malformed("/"+shadowHostsMember+"/"+strconv.Itoa(k), "not an element of the capture")
-		}
-		isHost[h] = true
-	}
-	isAssigned := make(map[int32]bool, len(rc.assignedSlots))
-	for k, h := range rc.assignedSlots {
-		if h <= 0 || int(h) >= n || d.nodeType[h] != nodeElement {
-			return nil, 0, Malformed("/"+assignedSlotsMember+"/"+strconv.Itoa(k), "not an element of the capture")
-		}
-		isAssigned[h] = true
+	sets, err := readShadowSets(rc)
+	if err != nil {
+		return nil, 0, err
 	}
 	c := &composer{
 		top: rc, sc: sc, b: domtree.NewBuilder(n),
 		scopeMode: []uint8{markNone}, scopeUp: []int32{0},
 		attached: map[*rawDoc]bool{}, subAt: map[[2]int32]int{},
+		sets: sets,
 	}
 	for k, sub := range rc.subs {
 		if _, dup := c.subAt[[2]int32{sub.doc, sub.node}]; !sub.bad && !dup {
@@ -99,7 +90,7 @@ func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, int, error) {
 		c.b.SetDocumentBackendID(d.backend[0])
 	}
 	c.b.SetLightIndex(0, 0)
-	if err := c.addDoc(rc, d, 0, false, 0, 0, 0, 0, domtree.Visibility(0), isHost, isAssigned); err != nil {
+	if err := c.addDoc(rc, d, 0, false, 0, 0, 0, 0, domtree.Visibility(0), sets[0]); err != nil {
 		return nil, 0, err
 	}
 	c.b.SetFramesOmitted(c.omitted)
@@ -136,6 +127,78 @@ type composer struct {
 	frames   int
 	omitted  int
 	attrs    []domtree.Attr
+	// sets are the top capture's shadowSets, by document index.
+	sets map[int32]shadowSets
+}
+
+// shadowSets are what the live layer found of one document's nodes
+// (ShadowHostCandidates): the elements that host a shadow root and the
+// slots whose children are assigned nodes.
+type shadowSets struct {
+	hosts, assigned map[int32]bool
+}
+
+// readShadowSets reads a capture's shadowHosts and assignedSlots (the main
+// document's, under index 0) and frameShadowHosts and frameAssignedSlots
+// (pairs of a frame document's index and a node of it). A node that is no
+// element of its document, or a pair naming no document, makes the
+// capture malformed; a pair in a frame document that is left out is
+// dropped with it.
+func readShadowSets(rc *rawCapture) (map[int32]shadowSets, error) {
+	sets := map[int32]shadowSets{}
+	add := func(member string, doc, node int32, k int, assigned bool) error {
+		d := &rc.doc
+		if doc > 0 {
+			d = &rc.frames[doc-1]
+			if d.bad {
+				return nil
+			}
+		}
+		if node <= 0 || int(node) >= len(d.parent) || d.nodeType[node] != nodeElement {
+			return Malformed("/"+member+"/"+strconv.Itoa(k), "not an element of the capture")
+		}
+		set, ok := sets[doc]
+		if !ok {
+			set = shadowSets{hosts: map[int32]bool{}, assigned: map[int32]bool{}}
+			sets[doc] = set
+		}
+		if assigned {
+			set.assigned[node] = true
+		} else {
+			set.hosts[node] = true
+		}
+		return nil
+	}
+	for _, m := range []struct {
+		name     string
+		nodes    []int32
+		assigned bool
+	}{{shadowHostsMember, rc.shadowHosts, false}, {assignedSlotsMember, rc.assignedSlots, true}} {
+		for k, h := range m.nodes {
+			if err := add(m.name, 0, h, k, m.assigned); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, m := range []struct {
+		name     string
+		pairs    []int32
+		assigned bool
+	}{{frameShadowHostsMember, rc.frameShadowHosts, false}, {frameAssignedSlotsMember, rc.frameAssignedSlots, true}} {
+		if len(m.pairs)%2 != 0 {
+			return nil, Malformed("/"+m.name, "an odd number of indexes: pairs of a document and a node")
+		}
+		for k := 0; k < len(m.pairs); k += 2 {
+			doc := m.pairs[k]
+			if doc < 1 || int(doc) > len(rc.frames) {
+				return nil, Malformed("/"+m.name+"/"+strconv.Itoa(k), "not a frame document of the capture")
+			}
+			if err := add(m.name, doc, m.pairs[k+1], k+1, m.assigned); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return sets, nil
 }
 
 // isFrameName reports whether an element of this lower-case name owns a
@@ -166,8 +229,8 @@ func lightFramesOmitted(rc *rawCapture) int {
 
 // addDoc adds document d (documents[docIdx]) under the builder's node
 // host (0 and the main document: the root), its own nodes in tree scope
-// base, at frame depth depth. isHost and isAssigned are the capture's
-// shadowHosts and assignedSlots, which only the main document has.
+// base, at frame depth depth. sets is what the live layer found of its
+// shadow hosts and assigned slots (readShadowSets).
 //
 // Chromium's node arrays already walk the flat tree: a host's children
 // are its shadow root's, a slot's are its assigned nodes (its fallback
@@ -179,7 +242,7 @@ func lightFramesOmitted(rc *rawCapture) int {
 // where an input's typed value lives as text, and no page author put them
 // there. A frame document's doctype is left out too: the frame owner is
 // its document's place.
-func (c *composer) addDoc(rc *rawCapture, d *rawDoc, docIdx int, frame bool, host int, base int32, depth int, idBase int64, rootVis domtree.Visibility, isHost, isAssigned map[int32]bool) error {
+func (c *composer) addDoc(rc *rawCapture, d *rawDoc, docIdx int, frame bool, host int, base int32, depth int, idBase int64, rootVis domtree.Visibility, sets shadowSets) error {
 	b := c.b
 	frameID := ""
 	if d.frameID >= 0 {
@@ -287,14 +350,14 @@ func (c *composer) addDoc(rc *rawCapture, d *rawDoc, docIdx int, frame bool, hos
 			// in the scope the host lies in. Another mode says the
 			// latter; the same mode is the capture's assignedSlots to say.
 			s := scope[p]
-			if c.scopeMode[s] != m || isAssigned[p] {
+			if c.scopeMode[s] != m || sets.assigned[p] {
 				s = c.scopeUp[s]
 				for c.scopeMode[s] != markNone && c.scopeMode[s] != m {
 					s = c.scopeUp[s]
 				}
 			}
 			scope[i] = s
-		case c.scopeMode[scope[p]] == m && !isHost[p]:
+		case c.scopeMode[scope[p]] == m && !sets.hosts[p]:
 			scope[i] = scope[p]
 		default:
 			scope[i] = newScope(p, m, scope[p])
@@ -398,7 +461,13 @@ func (c *composer) addFrame(rc *rawCapture, k int32, owner int, up int32, depth 
 		id = rc.strs.get(d.frameID)
 	}
 	c.b.SetScopeFrame(s, id)
-	return c.addDoc(rc, d, int(k), true, owner, s, depth, idBase, vis, nil, nil)
+	var sets shadowSets
+	if rc == c.top {
+		sets = c.sets[k]
+	} else if all, err := readShadowSets(rc); err == nil {
+		sets = all[k]
+	}
+	return c.addDoc(rc, d, int(k), true, owner, s, depth, idBase, vis, sets)
 }
 
 // RemoteIDShift places the backend node ids of an out-of-process frame's
@@ -428,37 +497,73 @@ func (c *composer) addRemote(k int, owner int, up int32, depth int, vis domtree.
 		id = sub.rc.strs.get(d.frameID)
 	}
 	c.b.SetScopeFrame(s, id)
-	return c.addDoc(sub.rc, d, 0, true, owner, s, depth, int64(k+1)<<RemoteIDShift, vis, nil, nil)
+	// The frame's process answered for its own documents; a member of
+	// its capture that does not hold together is read as absent, since
+	// a frame never fails the page's capture.
+	sets, err := readShadowSets(sub.rc)
+	if err != nil {
+		sets = nil
+	}
+	return c.addDoc(sub.rc, d, 0, true, owner, s, depth, int64(k+1)<<RemoteIDShift, vis, sets[0])
 }
 
 // shadowHostsMember and assignedSlotsMember are the capture's members,
-// added by the live layer, that list the nodes hosting a shadow root and
-// the slots holding assigned nodes where the marks alone leave it unsaid.
+// added by the live layer, that list the main document's nodes hosting a
+// shadow root and slots holding assigned nodes where the marks alone leave
+// it unsaid; the frame members say the same of the frame documents the
+// capture holds, as pairs of a document index and a node index.
 const (
-	shadowHostsMember   = "shadowHosts"
-	assignedSlotsMember = "assignedSlots"
+	shadowHostsMember        = "shadowHosts"
+	assignedSlotsMember      = "assignedSlots"
+	frameShadowHostsMember   = "frameShadowHosts"
+	frameAssignedSlotsMember = "frameAssignedSlots"
 )
+
+// HostCandidate is an element of a whole capture whose marks cannot say
+// what its children are (ShadowHostCandidates): Doc is its document's
+// index in the capture, Node its node index there, Backend its backend
+// node id.
+type HostCandidate struct {
+	Doc, Node int32
+	Backend   int64
+}
 
 // ShadowHostCandidates reads a whole capture and returns the elements whose
 // marks cannot say what their children are: an element inside a shadow
 // tree with a child marked with its own root's mode, when it is a slot
 // (the child may be fallback content or assigned from an enclosing tree
 // of that mode) or of a name that may host a root (a custom element or one
-// of the built-in hosts: the child may be its own or its root's). Each is
-// given by its index and backend node id; a capture without shadow content
-// or without backend ids gives none. At most max are returned: past that
-// the rest are read as their marks suggest (buildComposed).
-func ShadowHostCandidates(data []byte, maxNodes, max int) (index []int32, backend []int64, err error) {
+// of the built-in hosts: the child may be its own or its root's). They
+// come from every document the capture holds, the main document's first,
+// in document then node order; a document without shadow content or
+// without backend ids gives none. At most max are returned: past that the
+// rest are read as their marks suggest (buildComposed).
+func ShadowHostCandidates(data []byte, maxNodes, max int) ([]HostCandidate, error) {
 	rc, err := decodeRaw(data, maxNodes)
 	if err != nil {
-		return nil, nil, err
-	}
-	d := &rc.doc
-	if len(d.shadow.index) == 0 || !d.hasBackend {
-		return nil, nil, nil
+		return nil, err
 	}
 	if err := validate(rc); err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	var out []HostCandidate
+	for k := 0; k <= len(rc.frames) && len(out) < max; k++ {
+		d := &rc.doc
+		if k > 0 {
+			if d = &rc.frames[k-1]; d.bad {
+				continue
+			}
+		}
+		out = docHostCandidates(rc, d, int32(k), max, out)
+	}
+	return out, nil
+}
+
+// docHostCandidates appends document d's candidates (ShadowHostCandidates)
+// to out, up to max in all.
+func docHostCandidates(rc *rawCapture, d *rawDoc, doc int32, max int, out []HostCandidate) []HostCandidate {
+	if len(d.shadow.index) == 0 || !d.hasBackend {
+		return out
 	}
 	n := len(d.parent)
 	mode := make([]int32, n)
@@ -471,7 +576,7 @@ func ShadowHostCandidates(data []byte, maxNodes, max int) (index []int32, backen
 		}
 	}
 	seen := map[int32]bool{}
-	for i := 1; i < n && len(index) < max; i++ {
+	for i := 1; i < n && len(out) < max; i++ {
 		p := d.parent[i]
 		if p <= 0 || seen[p] || mode[i] < 0 || mode[p] < 0 || d.nodeType[p] != nodeElement {
 			continue
@@ -484,10 +589,9 @@ func ShadowHostCandidates(data []byte, maxNodes, max int) (index []int32, backen
 			continue
 		}
 		seen[p] = true
-		index = append(index, p)
-		backend = append(backend, d.backend[p])
+		out = append(out, HostCandidate{Doc: doc, Node: p, Backend: d.backend[p]})
 	}
-	return index, backend, nil
+	return out
 }
 
 // MainDocumentURL reads a capture's documents[0].documentURL.

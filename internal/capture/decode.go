@@ -79,6 +79,22 @@ func decodeRawAs(data []byte, maxNodes int, extra *extraMember, sub bool) (*rawC
 			var err error
 			rc.shadowHosts, err = s.int32Array(p, nil)
 			return err
+		case name == frameShadowHostsMember:
+			if rc.hasFrameShadowHosts {
+				return dup(p)
+			}
+			rc.hasFrameShadowHosts = true
+			var err error
+			rc.frameShadowHosts, err = s.int32Array(p, nil)
+			return err
+		case name == frameAssignedSlotsMember:
+			if rc.hasFrameAssignedSlots {
+				return dup(p)
+			}
+			rc.hasFrameAssignedSlots = true
+			var err error
+			rc.frameAssignedSlots, err = s.int32Array(p, nil)
+			return err
 		case extra != nil && name == extra.name:
 			if haveExtra {
 				return dup(p)

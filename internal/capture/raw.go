@@ -37,6 +37,13 @@ type rawCapture struct {
 	// nodes, whose children in the capture are those, not fallback.
 	assignedSlots    []int32
 	hasAssignedSlots bool
+	// frameShadowHosts and frameAssignedSlots are the same for the frame
+	// documents the capture holds, as pairs: a document index (1 or more)
+	// then a node index of that document.
+	frameShadowHosts      []int32
+	hasFrameShadowHosts   bool
+	frameAssignedSlots    []int32
+	hasFrameAssignedSlots bool
 }
 
 // rawDoc holds documents[0]. Each optional table records whether it was
