@@ -92,7 +92,13 @@ const (
 	// the element's own tree (document or shadow root) sees it, or a label
 	// of the element: a click there activates the control all the same,
 	// which is how component libraries draw a checkbox (the native input
-	// hidden under a drawn box inside its label). A shadow root sees light
+	// hidden under a drawn box inside its label). Within the label only
+	// the label itself and what a click passes through to it count: a
+	// browser leaves the control alone when the click lands on interactive
+	// content inside the label (a button, a link, another field), and a
+	// page can lay such an element, transparent, over the label's words to
+	// take the click (an element with a click attribute, a focus order or
+	// a widget's role is taken as one too). A shadow root sees light
 	// content slotted into it as its host (the hit is retargeted there), so
 	// a hit on the host counts when the point lies on a node assigned to a
 	// slot inside the element: a component's button whose words are the
@@ -102,7 +108,19 @@ const (
   const h = (root && typeof root.elementFromPoint === "function" ? root : this.ownerDocument).elementFromPoint(x, y);
   if (h === null) return false;
   if (h === this || this.contains(h)) return true;
-  for (const l of this.labels || []) if (l === h || l.contains(h)) return true;
+  const widget = /^(button|link|checkbox|radio|switch|textbox|searchbox|combobox|listbox|option|menuitem|menuitemcheckbox|menuitemradio|slider|spinbutton|tab|treeitem|gridcell)$/;
+  const interactive = e => {
+    const t = String(e.localName || "").toLowerCase();
+    if (["button", "select", "textarea", "iframe", "embed", "object", "label", "details", "summary"].includes(t)) return true;
+    if (t === "input") return String(e.type || "").toLowerCase() !== "hidden";
+    if ((t === "a" || t === "area") && e.hasAttribute("href")) return true;
+    if ((t === "audio" || t === "video") && e.hasAttribute("controls")) return true;
+    if (e.hasAttribute("onclick") || e.hasAttribute("onmousedown") || e.hasAttribute("onpointerdown") ||
+        e.hasAttribute("tabindex") || e.isContentEditable) return true;
+    return widget.test(String(e.getAttribute("role") || "").trim().split(/\s+/)[0].toLowerCase());
+  };
+  const through = (l, e) => { for (; e && e !== l; e = e.parentElement) if (interactive(e)) return false; return e === l; };
+  for (const l of this.labels || []) if (l === h || (l.contains(h) && through(l, h))) return true;
   const host = root && root.host;
   if (!host || !(h === host || host.contains(h))) return false;
   const on = (rects) => { for (const r of rects) if (x >= r.left && x < r.right && y >= r.top && y < r.bottom) return true; return false; };

@@ -274,6 +274,75 @@ func TestActClickChecksAtPress(t *testing.T) {
 	}
 }
 
+// labelCover is a page whose checkbox sits in its label under what the
+// page puts in place of %s, laid over the whole label, transparent: every pointer and mouse event
+// that cover gets is listed in window.del. The drawn variant is a
+// component's checkbox: the native input hidden under a box drawn in the
+// label, which is where a person clicks.
+const labelCover = `<!DOCTYPE html><title>l</title><style>
+label { position: relative; display: inline-block; width: 240px; height: 40px }
+#cover { position: absolute; inset: 0; opacity: 0; z-index: 1 }
+#box { position: absolute; left: 0; top: 0; width: 40px; height: 40px; z-index: 1; background: #ccc }</style>
+<label><input type="checkbox" id="tgt"> Subscribe %s</label>
+<script>window.del = [];
+const c = document.getElementById("cover");
+if (c) for (const k of ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]) c.addEventListener(k, () => del.push(k));</script>`
+
+// TestActLabelCoverObscures: a point on the control's own label counts as
+// a hit on the control (a drawn checkbox is clicked there), but not a
+// point on interactive content the page laid inside the label: a browser
+// does not pass that click to the control, so the cover would take it.
+// The action is refused with nothing sent (every cover took the check
+// and answered done when any point inside the label counted).
+func TestActLabelCoverObscures(t *testing.T) {
+	covers := map[string]string{
+		"/button":     `<button id="cover">Delete account</button>`,
+		"/ariahidden": `<button id="cover" aria-hidden="true" tabindex="-1">Delete account</button>`,
+		"/link":       `<a id="cover" href="#deleted">Delete account</a>`,
+		"/rolebutton": `<div id="cover" role="button">Delete account</div>`,
+		"/onclick":    `<span id="cover" onclick="">Delete account</span>`,
+		"/field":      `<input id="cover" aria-label="Delete">`,
+		"/drawn":      `<span id="box"></span>`,
+		"/plaintext":  `<span id="cover"> and more</span>`,
+	}
+	pages := map[string]string{}
+	for path, c := range covers {
+		pages[path] = strings.Replace(labelCover, "%s", c, 1)
+	}
+	site := newActSite(t, pages)
+	b := actBrowser(t)
+	for path := range covers {
+		t.Run(path, func(t *testing.T) {
+			a := openActTab(t, b, site.url(path))
+			res, err := a.act(Action{Kind: ActCheck}, a.target("#tgt", "checkbox"), 10*time.Second)
+			var checked bool
+			a.eval(`document.getElementById("tgt").checked`, &checked)
+			var del []string
+			a.eval(`del`, &del)
+			switch path {
+			case "/drawn", "/plaintext":
+				// Nothing interactive over the point: the label passes
+				// the click to the checkbox (plaintext covers it with a
+				// plain span of the label's own words).
+				wantOutcome(t, res, err, OutcomeDone)
+				if !checked {
+					t.Fatal("the check through the label left the box unchecked")
+				}
+				if path == "/plaintext" && len(del) == 0 {
+					t.Fatal("the click did not go through the label's words")
+				}
+			default:
+				if Reason(err) != ReasonObscured || ActionSent(err) {
+					t.Fatalf("got %+v %v (sent %v), want obscured, nothing sent", res, err, ActionSent(err))
+				}
+				if checked || len(del) != 0 {
+					t.Fatalf("the cover got %v; checked %v", del, checked)
+				}
+			}
+		})
+	}
+}
+
 // TestGotoPastBeforeunload: a page whose beforeunload handler asks to stay
 // cannot keep the tab: once a click gave it the user activation the
 // browser asks for before showing that dialog, Goto still leaves it, as a
