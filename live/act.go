@@ -79,6 +79,12 @@ type Action struct {
 	// server hands over a copy of its own). Neither the path nor the
 	// file's name or content appears in an error, a log or a result.
 	File string
+	// Stage, when set instead of File, makes the upload's file ready and
+	// returns its path: it is called once every check of the action has
+	// passed, just before the file is given, so that a refused action
+	// costs no copy and its refusal is the one the check order names. An
+	// error it returns is the action's, with nothing sent.
+	Stage func(context.Context) (string, error)
 }
 
 // Outcome says what an action led to.
@@ -251,7 +257,7 @@ func (a Action) check(t *domsnap.ActionTarget) error {
 	if a.Key != "" && a.Kind != ActPress {
 		return bad("/key", "only press takes a key")
 	}
-	if (a.File != "") != (a.Kind == ActUpload) {
+	if (a.File != "" || a.Stage != nil) != (a.Kind == ActUpload) || (a.File != "" && a.Stage != nil) {
 		return bad("/path", "upload, and only upload, takes a file")
 	}
 	if a.Dialog != DialogDismiss && a.Dialog != DialogAccept {
@@ -664,6 +670,12 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 		if !p.HasEntry {
 			return res, false, notActionable(ReasonNoHistory, "the tab has no earlier page to go back to")
 		}
+	}
+	if a.Stage != nil {
+		if a.File, err = a.Stage(ctx); err != nil {
+			return res, false, err
+		}
+		a.Stage = nil
 	}
 	w, err := tab.watch(ctx)
 	if err != nil {

@@ -121,6 +121,8 @@ func act(t *testing.T, f *fakeActor, a Action, tg *domsnap.ActionTarget) (ActRes
 func TestActionCheck(t *testing.T) {
 	tg := &domsnap.ActionTarget{BackendNodeID: 7, Role: "textbox"}
 	under := strings.Repeat("a", limits.MaxTypeUnits-1)
+	fileTg := &domsnap.ActionTarget{BackendNodeID: 8, Role: "button"}
+	stage := func(context.Context) (string, error) { return "/f", nil }
 	for _, c := range []struct {
 		name string
 		a    Action
@@ -151,6 +153,11 @@ func TestActionCheck(t *testing.T) {
 		{"press on focus", Action{Kind: ActPress, Key: "Space"}, nil, "", ""},
 		{"scroll the page", Action{Kind: ActScroll}, nil, "", ""},
 		{"back", Action{Kind: ActBack}, nil, "", ""},
+		{"upload by file", Action{Kind: ActUpload, File: "/f"}, fileTg, "", ""},
+		{"upload by stage", Action{Kind: ActUpload, Stage: stage}, fileTg, "", ""},
+		{"upload without file", Action{Kind: ActUpload}, fileTg, errcode.InvalidRequest, "/path"},
+		{"upload by both", Action{Kind: ActUpload, File: "/f", Stage: stage}, fileTg, errcode.InvalidRequest, "/path"},
+		{"stage on click", Action{Kind: ActClick, Stage: stage}, fileTg, errcode.InvalidRequest, "/path"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.a.check(c.t)

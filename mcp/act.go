@@ -82,9 +82,15 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	}
 	defer t.end()
 	cctx, l, deadline := t.ctx, t.l, t.opts.Deadline
+	var staged string
 	if action.Kind == live.ActUpload {
-		if action.File, err = ss.stage(cctx, a.Path); err != nil {
-			return nil, err
+		// The file is copied only once the action's checks have passed,
+		// so a refused upload neither costs a copy nor counts toward
+		// MaxUploads, and its refusal is the one the check order names.
+		action.Stage = func(ctx context.Context) (string, error) {
+			var err error
+			staged, err = ss.stage(ctx, a.Path)
+			return staged, err
 		}
 	}
 	if plan := a.Wait.plan(); a.Wait != nil && a.Wait.Until != "" {
@@ -92,6 +98,10 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	}
 	res, err := l.Act(cctx, a.ExpectedRevision, a.Ref, action, t.opts)
 	if err != nil {
+		if staged != "" && !live.ActionSent(err) {
+			// The page changed the input before the file reached it.
+			ss.unstage(staged)
+		}
 		return nil, ss.fail(overdue(ctx, cctx, err))
 	}
 	var downloads []downloadReport

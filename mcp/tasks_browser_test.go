@@ -18,6 +18,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/domsnap/domsnap/limits"
 )
 
 // everydayPages are the steps of everyday tasks that used to answer done
@@ -228,12 +230,37 @@ func TestActUpload(t *testing.T) {
 			t.Errorf("%s: %s, sent %v", c.path, code, sent)
 		}
 	}
+	// An upload refused for its reference or its element is refused as
+	// the check order says, before its path is looked at, and costs
+	// neither a copy nor a part of the session's MaxUploads allowance:
+	// more such refusals than the allowance, and the real upload still
+	// goes (each used to copy the file first, and the 17th real upload
+	// was refused as over the allowance).
+	bogus := field[:strings.LastIndex(field, ".")+1] + "99999"
+	for i := 0; i <= limits.MaxUploads; i++ {
+		for _, c := range []struct{ ref, path, code string }{
+			{bogus, "../" + name, "unknown_reference"},
+			{bogus, "in/" + name, "unknown_reference"},
+			{v.ref(t, "button", "Send"), "in/" + name, "not_actionable"},
+		} {
+			code, sent := actFailed(t, keep(s.act(t, map[string]any{"expected_revision": v.Revision, "action": "upload", "ref": c.ref, "path": c.path})))
+			if code != c.code || sent {
+				t.Fatalf("upload to %s of %s: %s, sent %v", c.ref, c.path, code, sent)
+			}
+		}
+	}
+	if n := stagedCopies(t, s.tmp); n != 0 {
+		t.Fatalf("refused uploads left %d copies", n)
+	}
 	// Refusals left the revision current: the real upload uses it.
 	u := s.acted(t, map[string]any{"expected_revision": v.Revision, "action": "upload", "ref": field, "path": "in/" + name})
 	keep(s.act(t, map[string]any{"expected_revision": u.Revision, "action": "hover", "ref": u.ref(t, "button", "Turns secret")}))
 	u = parseView(t, ok(t, keep(s.call(t, "browser_observe", map[string]any{}))))
 	if code, _ := actFailed(t, keep(s.act(t, map[string]any{"expected_revision": u.Revision, "action": "upload", "ref": u.ref(t, "textbox", "Turns secret"), "path": "in/" + name}))); code != "not_actionable" {
 		t.Errorf("uploading into a field turned password: %s", code)
+	}
+	if n := stagedCopies(t, s.tmp); n != 1 {
+		t.Errorf("one upload given, %d copies staged", n)
 	}
 	u = parseView(t, ok(t, keep(s.call(t, "browser_observe", map[string]any{}))))
 	sent := s.acted(t, map[string]any{"expected_revision": u.Revision, "action": "click", "ref": u.ref(t, "button", "Send")})
@@ -256,6 +283,17 @@ func TestActUpload(t *testing.T) {
 			}
 		}
 	}
+}
+
+// stagedCopies counts the copies in the session upload folders below tmp,
+// each in a folder of its own there (the folder's owner mark aside).
+func stagedCopies(t *testing.T, tmp string) int {
+	t.Helper()
+	copies, err := filepath.Glob(filepath.Join(tmp, "domsnap-upload-*", "*", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(copies)
 }
 
 // exportCSV is the CSV the export link serves.

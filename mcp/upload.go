@@ -80,6 +80,18 @@ func (ss *session) uploadFolder() (string, error) {
 	return ss.uploadDir, nil
 }
 
+// unstage takes back a staged copy the page never received: the copy's
+// own folder goes and the session may upload one more file.
+func (ss *session) unstage(path string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.uploadDir == "" || filepath.Dir(filepath.Dir(path)) != ss.uploadDir {
+		return
+	}
+	os.RemoveAll(filepath.Dir(path))
+	ss.uploaded--
+}
+
 // removeUploads removes the session's staged uploads, once it has ended
 // and its browser context, whose pages could still read them, is gone.
 func (ss *session) removeUploads() {

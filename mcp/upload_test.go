@@ -140,6 +140,19 @@ func TestStageCopies(t *testing.T) {
 	if _, err := ss.stage(ctx, "in/report.csv"); !errors.Is(err, errcode.ErrTooLarge) {
 		t.Errorf("one upload past MaxUploads: %v", err)
 	}
+	// A copy the page never received is taken back: its folder goes and
+	// the allowance has room for one more, and only one.
+	ss.unstage(p)
+	if _, err := os.Stat(filepath.Dir(p)); !os.IsNotExist(err) {
+		t.Errorf("the taken-back copy's folder: %v", err)
+	}
+	ss.unstage(filepath.Join(tmp, "elsewhere", "u1", "report.csv"))
+	if _, err := ss.stage(ctx, "in/report.csv"); err != nil {
+		t.Errorf("the upload after a copy was taken back: %v", err)
+	}
+	if _, err := ss.stage(ctx, "in/report.csv"); !errors.Is(err, errcode.ErrTooLarge) {
+		t.Errorf("one upload past MaxUploads again: %v", err)
+	}
 	ss.end()
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
 		t.Errorf("the session's end left %d entries in the temporary folder", len(ents))
