@@ -72,10 +72,12 @@ package live
 // that is not HTML it does not count and says there may be.
 //
 // The reply says (shadow) whether the walk met an open shadow root that
-// holds nodes: a session then takes the whole snapshot, which lists the
-// composed tree the page view reads (docs/reference.md#the-composed-page),
-// as it does when the caller finds a closed shadow root. An open root
-// without nodes leaves no trace in a whole capture.
+// holds nodes, or a frame: a session then takes the whole snapshot, which
+// lists the composed tree the page view reads
+// (docs/reference.md#the-composed-page), as it does when the caller finds
+// a closed shadow root. An open root without nodes leaves no trace in a
+// whole capture. With lightOnly, the walker answers {"whole": true} as
+// soon as it meets such content instead of walking on.
 //
 // An element with an open shadow root is written as a whole capture writes
 // it: its shadow root follows it as a fragment node in the shadowRootType
@@ -110,7 +112,7 @@ package live
 // root), in the isolated world's global __domsnapCaptures, a map from the
 // capture's id that holds the last keep captures, where only this package
 // looks, to find backend node ids when something reads them.
-const walkerSource = `(async function (budget, limit, wait, id, keep) {
+const walkerSource = `(async function (budget, limit, wait, id, keep, lightOnly) {
 	'use strict';
 	if (wait) await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 	// The plan's prices, in nodes of description: a call, and the largest
@@ -251,6 +253,7 @@ const walkerSource = `(async function (budget, limit, wait, id, keep) {
 			if (root !== null && root.firstChild !== null) shadow = true;
 			// So are frame documents, which only the whole snapshot lists.
 			if (t === 1 && (cur.localName === 'iframe' || cur.localName === 'frame')) shadow = true;
+			if (shadow && lightOnly) return JSON.stringify({ whole: true });
 			if (handles.length + (root === null ? 1 : 2) > limit || (!top.out && paid >= budget)) { cut = true; break; }
 			if (!top.out) paid++;
 			const i = handles.length;

@@ -16,9 +16,10 @@ func (p *Page) CaptureSnapshot(ctx context.Context, computedStyles []string) (js
 	return p.captureSnapshot(ctx, computedStyles)
 }
 
-// CaptureBounded is captureBounded: one bounded capture as the walker gave it.
+// CaptureBounded is one bounded capture as the walker gave it, walked to
+// its budget even past shadow content and frames.
 func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*BoundedCapture, error) {
-	return p.captureBounded(ctx, budget, again)
+	return p.walkBounded(ctx, budget, again, false)
 }
 
 // Client is the tab's protocol client.

@@ -65,6 +65,16 @@ type Page struct {
 	act actState
 	// walkerWorld is the isolated world bounded captures reuse (bounded.go).
 	walkerWorld boundedWorldCache
+	// framesWaited says the last capture was a bounded walk that waited
+	// for a rendered frame and then gave up for the whole snapshot, which
+	// a session takes at once: that capture need not wait again (a second
+	// wait of two frames cost a page of components about 30 ms an
+	// observation). Every bounded walk clears it, and the whole capture
+	// that follows takes it.
+	framesWaited atomic.Bool
+	// frameWaits counts the waits for a rendered frame the tab's whole
+	// captures made (awaitRenderedFrame), for the tests that bound them.
+	frameWaits atomic.Int64
 	// walks counts the bounded captures taken, each one's id among the
 	// page's (bounded.go).
 	walks atomic.Uint64
@@ -209,8 +219,10 @@ func (p *Page) Navigate(ctx context.Context, url string) error {
 func (p *Page) captureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error) {
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
-	if err := p.awaitRenderedFrame(ctx); err != nil {
-		return nil, err
+	if !p.framesWaited.Swap(false) {
+		if err := p.awaitRenderedFrame(ctx); err != nil {
+			return nil, err
+		}
 	}
 	args := domsnapshot.NewCaptureSnapshotArgs(computedStyles)
 	raw, err := invokeRaw(ctx, p.conn, "DOMSnapshot.captureSnapshot", args)
@@ -250,6 +262,7 @@ const frameWaitWorld = "domsnap-frame-wait"
 // page's Content-Security-Policy does not apply to it. It waits for as long as
 // ctx allows; a renderer that never produces a frame ends in ctx's deadline.
 func (p *Page) awaitRenderedFrame(ctx context.Context) error {
+	p.frameWaits.Add(1)
 	tree, err := p.client.Page.GetFrameTree(ctx)
 	if err != nil {
 		return callError(ctx, "Page.getFrameTree", err)

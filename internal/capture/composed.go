@@ -39,7 +39,7 @@ import (
 // that scope's mode, and otherwise a node assigned from an enclosing scope
 // of its mode. Two nested roots of the same mode cannot be told apart this
 // way: the live layer asks the browser which candidates host a root
-// (ShadowHostCandidates) and adds them to the capture as its shadowHosts
+// (ShadowHostQuestions) and adds them to the capture as its shadowHosts
 // member, which then decides. A capture without it (one taken by other
 // means) has such roots share a scope; only ID references read scopes, so
 // at worst such a reference resolves across that one boundary.
@@ -132,7 +132,7 @@ type composer struct {
 }
 
 // shadowSets are what the live layer found of one document's nodes
-// (ShadowHostCandidates): the elements that host a shadow root and the
+// (ShadowHostQuestions): the elements that host a shadow root and the
 // slots whose children are assigned nodes.
 type shadowSets struct {
 	hosts, assigned map[int32]bool
@@ -520,7 +520,7 @@ const (
 )
 
 // HostCandidate is an element of a whole capture whose marks cannot say
-// what its children are (ShadowHostCandidates): Doc is its document's
+// what its children are (ShadowHostQuestions): Doc is its document's
 // index in the capture, Node its node index there, Backend its backend
 // node id.
 type HostCandidate struct {
@@ -528,39 +528,14 @@ type HostCandidate struct {
 	Backend   int64
 }
 
-// ShadowHostCandidates reads a whole capture and returns the elements whose
-// marks cannot say what their children are: an element inside a shadow
-// tree with a child marked with its own root's mode, when it is a slot
-// (the child may be fallback content or assigned from an enclosing tree
-// of that mode) or of a name that may host a root (a custom element or one
-// of the built-in hosts: the child may be its own or its root's). They
-// come from every document the capture holds, the main document's first,
-// in document then node order; a document without shadow content or
-// without backend ids gives none. At most max are returned: past that the
-// rest are read as their marks suggest (buildComposed).
-func ShadowHostCandidates(data []byte, maxNodes, max int) ([]HostCandidate, error) {
-	rc, err := decodeRaw(data, maxNodes)
-	if err != nil {
-		return nil, err
-	}
-	if err := validate(rc); err != nil {
-		return nil, err
-	}
-	var out []HostCandidate
-	for k := 0; k <= len(rc.frames) && len(out) < max; k++ {
-		d := &rc.doc
-		if k > 0 {
-			if d = &rc.frames[k-1]; d.bad {
-				continue
-			}
-		}
-		out = docHostCandidates(rc, d, int32(k), max, out)
-	}
-	return out, nil
-}
-
-// docHostCandidates appends document d's candidates (ShadowHostCandidates)
-// to out, up to max in all.
+// docHostCandidates appends document d's shadow-host candidates to out,
+// up to max in all: the elements whose marks cannot say what their
+// children are, an element inside a shadow tree with a child marked with
+// its own root's mode, when it is a slot (the child may be fallback
+// content or assigned from an enclosing tree of that mode) or of a name
+// that may host a root (a custom element or one of the built-in hosts:
+// the child may be its own or its root's). A document without shadow
+// content or without backend ids gives none.
 func docHostCandidates(rc *rawCapture, d *rawDoc, doc int32, max int, out []HostCandidate) []HostCandidate {
 	if len(d.shadow.index) == 0 || !d.hasBackend {
 		return out

@@ -30,7 +30,7 @@ type rawCapture struct {
 	// -1 for a node it left out.
 	lightIndex []int32
 	// shadowHosts are the nodes the live layer found to host a shadow
-	// root (ShadowHostCandidates), when the capture says.
+	// root (ShadowHostQuestions), when the capture says.
 	shadowHosts    []int32
 	hasShadowHosts bool
 	// assignedSlots are the slots the live layer found to have assigned

@@ -1,0 +1,155 @@
+package capture
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// pnode is one node of a made-up single-document capture for the host
+// plan: its parent, name ("#text" for text) and shadow mark ("" none).
+type pnode struct {
+	parent int
+	name   string
+	mark   string
+}
+
+// planCapture writes a capture of nodes after the document node (index
+// 0), their backend ids their index plus 100.
+func planCapture(nodes []pnode) string {
+	strs := []string{"#document", "open", "closed", "#text"}
+	str := func(s string) int {
+		for i, x := range strs {
+			if x == s {
+				return i
+			}
+		}
+		strs = append(strs, s)
+		return len(strs) - 1
+	}
+	parent, typ, name, backend := []int{-1}, []int{9}, []int{0}, []int{100}
+	var marked, marks []int
+	for i, n := range nodes {
+		parent, name, backend = append(parent, n.parent), append(name, str(n.name)), append(backend, i+101)
+		if n.name == "#text" {
+			typ = append(typ, 3)
+		} else {
+			typ = append(typ, 1)
+		}
+		if n.mark != "" {
+			marked, marks = append(marked, i+1), append(marks, str(n.mark))
+		}
+	}
+	doc := map[string]any{"documentURL": str("http://x/"), "frameId": str("F"), "nodes": map[string]any{
+		"parentIndex": parent, "nodeType": typ, "nodeName": name, "backendNodeId": backend,
+		"shadowRootType": map[string]any{"index": marked, "value": marks}},
+		"layout": map[string]any{"nodeIndex": []int{}, "styles": [][]int{}}}
+	b, _ := json.Marshal(map[string]any{"documents": []any{doc}, "strings": strs})
+	return string(b)
+}
+
+// component appends to nodes a custom element under parent whose open
+// shadow tree holds a chain of depth divs (each a candidate: a div with a
+// child of its tree's mode), and returns the element's index.
+func component(nodes []pnode, parent, depth int) ([]pnode, int) {
+	host := len(nodes) + 1
+	nodes = append(nodes, pnode{parent, "X-ITEM", ""})
+	at := host
+	for d := 0; d < depth; d++ {
+		nodes = append(nodes, pnode{at, "DIV", "open"})
+		at = len(nodes)
+	}
+	nodes = append(nodes, pnode{at, "#text", "open"})
+	return nodes, host
+}
+
+// TestShadowHostQuestions: the plan answers every candidate, with one
+// description of a subtree where that costs fewer nodes than a call per
+// candidate, one call per candidate where the candidates are few among
+// many nodes, never a whole description of a subtree holding a frame or
+// deeper than the browser answers, and at most the questions asked for.
+func TestShadowHostQuestions(t *testing.T) {
+	plan := func(nodes []pnode, most int) ([]HostCandidate, []HostQuestion) {
+		t.Helper()
+		cands, qs, err := ShadowHostQuestions([]byte(planCapture(nodes)), 0, most)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cands, qs
+	}
+	base := []pnode{{0, "HTML", ""}, {1, "BODY", ""}}
+	const body = 2
+
+	// Forty components of three candidates each: one description of the
+	// body answers all 120 (about 250 nodes against 120 calls).
+	many := append([]pnode(nil), base...)
+	for i := 0; i < 40; i++ {
+		many, _ = component(many, body, 3)
+	}
+	cands, qs := plan(many, 512)
+	if len(cands) != 120 {
+		t.Fatalf("%d candidates, want 120", len(cands))
+	}
+	if len(qs) != 1 || !qs[0].Whole {
+		t.Fatalf("plan %+v, want one whole description", qs)
+	}
+
+	// One candidate among 2,000 plain nodes: a call of its own.
+	few := append([]pnode(nil), base...)
+	for i := 0; i < 2000; i++ {
+		few = append(few, pnode{body, "P", ""})
+	}
+	few, host := component(few, body, 1)
+	cands, qs = plan(few, 512)
+	if len(cands) != 1 || len(qs) != 1 || qs[0].Whole || qs[0].Backend != int64(host+1+100) {
+		t.Fatalf("candidates %+v, plan %+v, want the one div alone (backend %d)", cands, qs, host+101)
+	}
+
+	// A frame owner beside the components: nothing holding it is
+	// described whole, so each component's shadow tree is, from its top
+	// div (the host itself is no candidate: its children's marks say
+	// they are its root's).
+	framed := append([]pnode(nil), base...)
+	framed = append(framed, pnode{body, "IFRAME", ""})
+	var hosts []int
+	for i := 0; i < 3; i++ {
+		var h int
+		framed, h = component(framed, body, 40)
+		hosts = append(hosts, h)
+	}
+	_, qs = plan(framed, 512)
+	if len(qs) != 3 {
+		t.Fatalf("plan %+v, want the three components", qs)
+	}
+	for k, q := range qs {
+		if !q.Whole || q.Backend != int64(hosts[k]+101) {
+			t.Fatalf("question %d: %+v, want %d whole", k, q, hosts[k]+101)
+		}
+	}
+
+	// A chain deeper than the browser describes: its lower part is
+	// described whole from the highest node that is shallow enough,
+	// and the candidates above it one by one.
+	deep := append([]pnode(nil), base...)
+	deep, _ = component(deep, body, 150)
+	cands, qs = plan(deep, 512)
+	wholeQs := 0
+	for _, q := range qs {
+		if q.Whole {
+			wholeQs++
+		}
+	}
+	if len(cands) != 150 || wholeQs != 1 || len(qs) != 1+(150-99) {
+		t.Fatalf("%d candidates, plan of %d (%d whole), want 150, %d (1 whole)", len(cands), len(qs), wholeQs, 1+150-99)
+	}
+	// Capped: the first questions in document order.
+	_, capped := plan(deep, 10)
+	if len(capped) != 10 || capped[0] != qs[0] {
+		t.Fatalf("capped plan %+v", capped)
+	}
+
+	// A capture that is not one is refused as the reader refuses it.
+	if _, _, err := ShadowHostQuestions([]byte(strings.Repeat("[", 3)), 0, 512); err == nil {
+		t.Fatal("a broken capture gave a plan")
+	}
+}
