@@ -88,6 +88,25 @@ const (
   else { const a = el.getAttribute("aria-checked"); if (a === "true" || a === "mixed") f.checked = a; }
   return f;
 }`
+	// labelHelpers say what of a label passes a click on to its control:
+	// interactive(e) says e is content a browser does not pass a click on
+	// from (a button, a link, a field, and, as the page could make one of
+	// anything, an element with a click attribute, a focus order or a
+	// widget's role); through(l, e) says e is l or inside it with nothing
+	// interactive in between.
+	labelHelpers = `
+  const widget = /^(button|link|checkbox|radio|switch|textbox|searchbox|combobox|listbox|option|menuitem|menuitemcheckbox|menuitemradio|slider|spinbutton|tab|treeitem|gridcell)$/;
+  const interactive = e => {
+    const t = String(e.localName || "").toLowerCase();
+    if (["button", "select", "textarea", "iframe", "embed", "object", "label", "details", "summary"].includes(t)) return true;
+    if (t === "input") return String(e.type || "").toLowerCase() !== "hidden";
+    if ((t === "a" || t === "area") && e.hasAttribute("href")) return true;
+    if ((t === "audio" || t === "video") && e.hasAttribute("controls")) return true;
+    if (e.hasAttribute("onclick") || e.hasAttribute("onmousedown") || e.hasAttribute("onpointerdown") ||
+        e.hasAttribute("tabindex") || e.isContentEditable) return true;
+    return widget.test(String(e.getAttribute("role") || "").trim().split(/\s+/)[0].toLowerCase());
+  };
+  const through = (l, e) => { for (; e && e !== l; e = e.parentElement) if (interactive(e)) return false; return e === l; };`
 	// hitJS says whether the point hits the element or a descendant, as
 	// the element's own tree (document or shadow root) sees it, or a label
 	// of the element: a click there activates the control all the same,
@@ -108,18 +127,7 @@ const (
   const h = (root && typeof root.elementFromPoint === "function" ? root : this.ownerDocument).elementFromPoint(x, y);
   if (h === null) return false;
   if (h === this || this.contains(h)) return true;
-  const widget = /^(button|link|checkbox|radio|switch|textbox|searchbox|combobox|listbox|option|menuitem|menuitemcheckbox|menuitemradio|slider|spinbutton|tab|treeitem|gridcell)$/;
-  const interactive = e => {
-    const t = String(e.localName || "").toLowerCase();
-    if (["button", "select", "textarea", "iframe", "embed", "object", "label", "details", "summary"].includes(t)) return true;
-    if (t === "input") return String(e.type || "").toLowerCase() !== "hidden";
-    if ((t === "a" || t === "area") && e.hasAttribute("href")) return true;
-    if ((t === "audio" || t === "video") && e.hasAttribute("controls")) return true;
-    if (e.hasAttribute("onclick") || e.hasAttribute("onmousedown") || e.hasAttribute("onpointerdown") ||
-        e.hasAttribute("tabindex") || e.isContentEditable) return true;
-    return widget.test(String(e.getAttribute("role") || "").trim().split(/\s+/)[0].toLowerCase());
-  };
-  const through = (l, e) => { for (; e && e !== l; e = e.parentElement) if (interactive(e)) return false; return e === l; };
+  ` + labelHelpers + `
   for (const l of this.labels || []) if (l === h || (l.contains(h) && through(l, h))) return true;
   const host = root && root.host;
   if (!host || !(h === host || host.contains(h))) return false;
@@ -131,6 +139,59 @@ const (
     if (n.nodeType === 3) { const r = document.createRange(); r.selectNodeContents(n); if (on(r.getClientRects())) return true; }
   }
   return false;
+}`
+	// armClickJS arms, in this world, a guard of the pointer's button
+	// events just before a click's press: every trusted press, release or
+	// click whose target is neither the element (this) nor inside it, nor
+	// in one of its labels with nothing interactive in between, is
+	// cancelled and stopped before it reaches its target, and counted. The
+	// page's script runs between the hit tests and the events (on a timer,
+	// say), and can slide another element under the pointer in that gap;
+	// the guard sees the event as the browser aimed it. A window listener
+	// of this world sees no node of a closed shadow tree in an event's
+	// path, so for an element inside one it looks for the outermost closed
+	// root's host. A page's own window listeners registered before the
+	// guard still run first: the guard then reports what it saw. After
+	// life milliseconds it lets events go.
+	armClickJS = `function(life) {
+  ` + labelHelpers + `
+  const el = this;
+  let anchor = el;
+  for (let n = el;;) {
+    const r = n.getRootNode();
+    if (!r || !r.host) break;
+    if (r.mode === "closed") anchor = r.host;
+    n = r.host;
+  }
+  const labels = [...(el.labels || [])];
+  const allowed = e => {
+    const path = e.composedPath();
+    if (path.includes(anchor)) return true;
+    // The target as the label's own tree sees it (retargeted past the
+    // shadow trees inside it), as the hit test sees it.
+    for (const l of labels) if (path.includes(l) && through(l, path.find(n => n.nodeType === 1 && n.getRootNode() === l.getRootNode()))) return true;
+    return false;
+  };
+  const g = {stopped: 0, until: Date.now() + life,
+    kinds: ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick", "dblclick", "contextmenu"]};
+  g.fn = e => {
+    if (!e.isTrusted || Date.now() > g.until || allowed(e)) return;
+    g.stopped++;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  };
+  for (const k of g.kinds) window.addEventListener(k, g.fn, true);
+  globalThis.domsnapClickGuard = g;
+  return true;
+}`
+	// disarmClickJS removes the guard armClickJS set and says how many
+	// events it stopped.
+	disarmClickJS = `function() {
+  const g = globalThis.domsnapClickGuard;
+  delete globalThis.domsnapClickGuard;
+  if (!g) return 0;
+  for (const k of g.kinds) window.removeEventListener(k, g.fn, true);
+  return g.stopped;
 }`
 	// connectedJS says whether the element is still in its document.
 	connectedJS = `function() { return this.isConnected; }`
@@ -230,20 +291,59 @@ const (
   const check = () => el ? (!focused(el) ? "focus" : secret(el) ? "secret" : "") : (secret(active()) ? "secret" : "");
   const bad = check();
   if (bad) return bad;
-  const g = {seen: false, bad: "", until: Date.now() + life};
+  const early = globalThis.domsnapEarly;
+  const g = {kind, seen: false, bad: "", until: Date.now() + life, early: !!early};
   g.fn = e => {
-    if (!e.isTrusted) return;
-    window.removeEventListener(kind, g.fn, true);
+    if (!e.isTrusted || g.seen) return;
+    if (!g.early) window.removeEventListener(kind, g.fn, true);
     if (Date.now() > g.until) return;
     g.seen = true;
     g.bad = check();
     if (g.bad) { e.preventDefault(); e.stopImmediatePropagation(); }
   };
+  // landed hears where the input landed (the input event goes to the
+  // element the browser put the text in): a page whose own listener
+  // moved the focus as the event passed had it put elsewhere, which the
+  // guard can no longer cancel but reports.
+  // A window listener of this world sees no node of a closed shadow tree
+  // in an event's path: for an element inside one, the outermost closed
+  // root's host stands for it (a field beside it in that tree is not told
+  // apart).
+  let anchor = el;
+  for (let n = el; n;) {
+    const r = n.getRootNode();
+    if (!r || !r.host) break;
+    if (r.mode === "closed") anchor = r.host;
+    n = r.host;
+  }
+  g.landed = e => {
+    if (!e.isTrusted || !g.seen || g.bad) return;
+    const path = e.composedPath();
+    if (el && !path.includes(anchor)) g.bad = secret(path[0]) ? "secret" : "focus";
+    else if (secret(el || path[0])) g.bad = "secret";
+    g.landedBad = g.bad !== "";
+  };
   g.check = check;
-  window.addEventListener(kind, g.fn, true);
+  if (early) early.guard = g; else window.addEventListener(kind, g.fn, true);
   globalThis.domsnapGuard = g;
   return "";
 }`
+	// earlyGuardJS runs in the action's world of every document of a tab
+	// as the document starts, before any script of the page's: its window
+	// listeners are the first of their events', so a guard armJS arms
+	// hears the text or key before any listener of the page's can stop it
+	// (it used to miss an event the page stopped first, and the page could
+	// change things unseen), and hears where the text landed. On a
+	// document that started before the tab was opened, armJS listens
+	// itself, after the page's listeners.
+	earlyGuardJS = `(() => {
+  if (globalThis.domsnapEarly) return;
+  const early = globalThis.domsnapEarly = {guard: null};
+  const sent = e => { const g = early.guard; if (g && g.kind === e.type) g.fn(e); };
+  addEventListener("beforeinput", sent, true);
+  addEventListener("keydown", sent, true);
+  addEventListener("input", e => { const g = early.guard; if (g) g.landed(e); }, true);
+})()`
 	// disarmJS removes the guard armJS set and says what it saw: "" when
 	// the input arrived at the element as checked, "focus" or "secret" when
 	// it did not, and then cancelled says the guard stopped it. A guard
@@ -254,8 +354,9 @@ const (
   const g = globalThis.domsnapGuard;
   delete globalThis.domsnapGuard;
   if (!g) return {bad: "", cancelled: false};
+  if (g.early && globalThis.domsnapEarly && globalThis.domsnapEarly.guard === g) globalThis.domsnapEarly.guard = null;
   window.removeEventListener(kind, g.fn, true);
-  return g.seen ? {bad: g.bad, cancelled: g.bad !== ""} : {bad: g.check(), cancelled: false};
+  return g.seen ? {bad: g.bad, cancelled: g.bad !== "" && !g.landedBad} : {bad: g.check(), cancelled: false};
 }`
 	// viewportJS is the viewport's size in CSS pixels.
 	viewportJS = `function() { return [window.innerWidth, window.innerHeight]; }`
@@ -848,6 +949,47 @@ func (p *Page) click(ctx context.Context, el elemRef, at point) error {
 	if !ok {
 		return &unsent{notActionable(ReasonObscured, "another element came over the centre of the element before the press; nothing was sent")}
 	}
+	life := limits.LiveTimeout
+	if d, ok := ctx.Deadline(); ok {
+		life = time.Until(d)
+	}
+	var armed bool
+	if err := p.callOn(ctx, el, armClickJS, &armed, life.Milliseconds()); err != nil {
+		return &unsent{err}
+	}
+	err = p.pressRelease(ctx, el, at, hits)
+	if derr := p.disarmClick(ctx, el); err == nil {
+		err = derr
+	}
+	return err
+}
+
+// beforeRelease, when a test sets it, runs between a click's last hit
+// test and its release: the gap a page's timer can slide an element into.
+var beforeRelease func()
+
+// disarmClick removes the guard armClickJS set and reports the events it
+// stopped: the page slid another element under the pointer after the
+// last hit test, and that element got no press, release or click. A
+// click that took the page to another document took the guard with it.
+func (p *Page) disarmClick(ctx context.Context, el elemRef) error {
+	var stopped int
+	if err := p.callOn(ctx, el, disarmClickJS, &stopped); err != nil {
+		var re *rpcc.ResponseError
+		if ctx.Err() == nil && (Reason(err) == ReasonDetached || errors.As(err, &re)) {
+			return nil
+		}
+		return err
+	}
+	if stopped > 0 {
+		return notActionable(ReasonObscured, "the page put another element under the pointer as the click came; its press, release or click was cancelled there")
+	}
+	return nil
+}
+
+// pressRelease sends the press and, when the point still hits el, the
+// release (click).
+func (p *Page) pressRelease(ctx context.Context, el elemRef, at point, hits func() (bool, error)) error {
 	press := input.NewDispatchMouseEventArgs("mousePressed", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(1).SetClickCount(1)
 	if err := p.client.Input.DispatchMouseEvent(ctx, press); err != nil {
 		return callError(ctx, "Input.dispatchMouseEvent mousePressed", err)
@@ -869,6 +1011,9 @@ func (p *Page) click(ctx context.Context, el elemRef, at point) error {
 			return notActionable(ReasonDetached, "the page removed the element as the button went down; the button was not released, so no click followed")
 		}
 		return notActionable(ReasonObscured, "the page put another element under the pointer after the press; the button was not released, so no click followed")
+	}
+	if beforeRelease != nil {
+		beforeRelease()
 	}
 	release := input.NewDispatchMouseEventArgs("mouseReleased", at.X, at.Y).SetButton(input.MouseButtonLeft).SetButtons(0).SetClickCount(1)
 	if err := p.client.Input.DispatchMouseEvent(ctx, release); err != nil {

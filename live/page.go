@@ -133,6 +133,13 @@ func openPage(ctx context.Context, b *Browser, id target.ID) (p *Page, err error
 		p.stopStreams()
 		return nil, err
 	}
+	// The typing guard's first listeners, in every document from now on
+	// (earlyGuardJS).
+	if _, err := c.Page.AddScriptToEvaluateOnNewDocument(ctx,
+		page.NewAddScriptToEvaluateOnNewDocumentArgs(earlyGuardJS).SetWorldName(actWorld)); err != nil {
+		p.stopStreams()
+		return nil, callError(ctx, "Page.addScriptToEvaluateOnNewDocument", err)
+	}
 	b.popups.addTab(p)
 	return p, nil
 }
