@@ -140,6 +140,22 @@ const (
   }
   return false;
 }`
+	// pathAnchorJS is pathAnchor(e): the node that stands for e in the path
+	// of an event as a window listener of this world sees it, which holds
+	// no node of a closed shadow tree: e itself, or the host of the
+	// outermost closed shadow root around it (a node beside e in that tree
+	// is not told apart from it). Null for null.
+	pathAnchorJS = `
+  const pathAnchor = e => {
+    let anchor = e;
+    for (let n = e; n;) {
+      const r = n.getRootNode();
+      if (!r || !r.host) break;
+      if (r.mode === "closed") anchor = r.host;
+      n = r.host;
+    }
+    return anchor;
+  };`
 	// armClickJS arms, in this world, a guard of the pointer's button
 	// events just before a click's press: every trusted press, release or
 	// click whose target is neither the element (this) nor inside it, nor
@@ -154,15 +170,9 @@ const (
 	// guard still run first: the guard then reports what it saw. After
 	// life milliseconds it lets events go.
 	armClickJS = `function(life) {
-  ` + labelHelpers + `
+  ` + labelHelpers + pathAnchorJS + `
   const el = this;
-  let anchor = el;
-  for (let n = el;;) {
-    const r = n.getRootNode();
-    if (!r || !r.host) break;
-    if (r.mode === "closed") anchor = r.host;
-    n = r.host;
-  }
+  const anchor = pathAnchor(el);
   const labels = [...(el.labels || [])];
   const allowed = e => {
     const path = e.composedPath();
@@ -265,7 +275,7 @@ const (
 	// things since; disarmJS reads and removes it. A guard left behind by
 	// an action that ended early lets events go after life milliseconds.
 	armJS = `async function(kind, selectAll, life, selectWait) {
-  ` + inputHelpers + `
+  ` + inputHelpers + pathAnchorJS + `
   const el = this && this.nodeType === 1 ? this : null;
   if (el && selectAll) {
     // The selection's event comes in a task of its own: wait for it (or
@@ -305,17 +315,7 @@ const (
   // element the browser put the text in): a page whose own listener
   // moved the focus as the event passed had it put elsewhere, which the
   // guard can no longer cancel but reports.
-  // A window listener of this world sees no node of a closed shadow tree
-  // in an event's path: for an element inside one, the outermost closed
-  // root's host stands for it (a field beside it in that tree is not told
-  // apart).
-  let anchor = el;
-  for (let n = el; n;) {
-    const r = n.getRootNode();
-    if (!r || !r.host) break;
-    if (r.mode === "closed") anchor = r.host;
-    n = r.host;
-  }
+  const anchor = pathAnchor(el);
   g.landed = e => {
     if (!e.isTrusted || !g.seen || g.bad) return;
     const path = e.composedPath();
@@ -859,10 +859,7 @@ const selectEventWait = 100 * time.Millisecond
 // or changed the field as it was focused is refused with nothing sent:
 // the error is unsent.
 func (p *Page) arm(ctx context.Context, el elemRef, kind string, selectAll bool) error {
-	life := limits.LiveTimeout
-	if d, ok := ctx.Deadline(); ok {
-		life = time.Until(d)
-	}
+	life := guardLife(ctx)
 	var bad string
 	if err := p.callOn(ctx, el, armJS, &bad, kind, selectAll, life.Milliseconds(), selectEventWait.Milliseconds()); err != nil {
 		return err
@@ -949,10 +946,7 @@ func (p *Page) click(ctx context.Context, el elemRef, at point) error {
 	if !ok {
 		return &unsent{notActionable(ReasonObscured, "another element came over the centre of the element before the press; nothing was sent")}
 	}
-	life := limits.LiveTimeout
-	if d, ok := ctx.Deadline(); ok {
-		life = time.Until(d)
-	}
+	life := guardLife(ctx)
 	var armed bool
 	if err := p.callOn(ctx, el, armClickJS, &armed, life.Milliseconds()); err != nil {
 		return &unsent{err}
@@ -962,6 +956,16 @@ func (p *Page) click(ctx context.Context, el elemRef, at point) error {
 		err = derr
 	}
 	return err
+}
+
+// guardLife is how long a guard armed in the page may stop events: until
+// ctx's deadline, or limits.LiveTimeout without one, so a guard an action
+// left behind lets events go by itself.
+func guardLife(ctx context.Context) time.Duration {
+	if d, ok := ctx.Deadline(); ok {
+		return time.Until(d)
+	}
+	return limits.LiveTimeout
 }
 
 // beforeRelease, when a test sets it, runs between a click's last hit

@@ -346,18 +346,9 @@ func (h *nodeHandles) closedHosts(ctx context.Context, plan []planEntry, cands [
 	}
 	closed := make([][]bool, len(plan))
 	errs := make([]error, len(plan))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, describeCalls)
-	for k, obj := range objs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			closed[k], errs[k] = h.describeElements(ctx, obj, plan[k].depth)
-		}()
-	}
-	wg.Wait()
+	describeAtOnce(len(objs), func(k int) {
+		closed[k], errs[k] = h.describeElements(ctx, objs[k], plan[k].depth)
+	})
 	for k, err := range errs {
 		if err != nil {
 			return nil, callError(ctx, "DOM.describeNode (custom elements)", err)
@@ -382,6 +373,24 @@ func (h *nodeHandles) closedHosts(ctx context.Context, plan []planEntry, cands [
 // describeCalls is how many descriptions are asked at once: enough to keep
 // the browser busy between replies, few enough not to flood its queue.
 const describeCalls = 8
+
+// describeAtOnce calls ask for each k below n, describeCalls at a time,
+// and returns once every call has: each call asks the browser for one
+// description and keeps its answer at k.
+func describeAtOnce(n int, ask func(k int)) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, describeCalls)
+	for k := 0; k < n; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			ask(k)
+		}()
+	}
+	wg.Wait()
+}
 
 // nodeObjects makes a protocol handle, in group, for each of the capture's
 // nodes at the indexes given, in two calls whatever their number.

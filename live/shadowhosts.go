@@ -76,34 +76,25 @@ func askShadowHosts(ctx context.Context, conn *rpcc.Conn, raw json.RawMessage) (
 	answers := make([]answer, len(cands))
 	var mu sync.Mutex
 	errs := make([]error, len(qs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, describeCalls)
-	for k, q := range qs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			hostQuestions.Add(1)
-			args := &describeBackendArgs{BackendNodeID: q.Backend}
-			if q.Whole {
-				args.Depth, args.Pierce = -1, true
+	describeAtOnce(len(qs), func(k int) {
+		hostQuestions.Add(1)
+		args := &describeBackendArgs{BackendNodeID: qs[k].Backend}
+		if qs[k].Whole {
+			args.Depth, args.Pierce = -1, true
+		}
+		reply, err := invokeRaw(ctx, conn, "DOM.describeNode", args)
+		if err != nil {
+			errs[k] = err
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		readDescription(reply, func(backend int64, host, assigned bool) {
+			if i, ok := of[backend]; ok {
+				answers[i] = answer{host, assigned}
 			}
-			reply, err := invokeRaw(ctx, conn, "DOM.describeNode", args)
-			if err != nil {
-				errs[k] = err
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			readDescription(reply, func(backend int64, host, assigned bool) {
-				if i, ok := of[backend]; ok {
-					answers[i] = answer{host, assigned}
-				}
-			})
-		}()
-	}
-	wg.Wait()
+		})
+	})
 	if ctx.Err() != nil {
 		for _, err := range errs {
 			if err != nil {

@@ -21,18 +21,24 @@ type fdoc struct {
 	value string
 }
 
-// frameCapture writes a capture of docs, documents[0] the main one.
-func frameCapture(docs []fdoc) string {
-	var strs []string
-	str := func(s string) int {
-		for i, x := range strs {
+// interner is the string table's index of a string in a made-up
+// capture's strings, added at the end the first time.
+func interner(strs *[]string) func(string) int {
+	return func(s string) int {
+		for i, x := range *strs {
 			if x == s {
 				return i
 			}
 		}
-		strs = append(strs, s)
-		return len(strs) - 1
+		*strs = append(*strs, s)
+		return len(*strs) - 1
 	}
+}
+
+// frameCapture writes a capture of docs, documents[0] the main one.
+func frameCapture(docs []fdoc) string {
+	var strs []string
+	str := interner(&strs)
 	var out []any
 	for k, d := range docs {
 		parent := []int{-1, 0, 1, 2, 3}

@@ -18,15 +18,7 @@ type pnode struct {
 // 0), their backend ids their index plus 100.
 func planCapture(nodes []pnode) string {
 	strs := []string{"#document", "open", "closed", "#text"}
-	str := func(s string) int {
-		for i, x := range strs {
-			if x == s {
-				return i
-			}
-		}
-		strs = append(strs, s)
-		return len(strs) - 1
-	}
+	str := interner(&strs)
 	parent, typ, name, backend := []int{-1}, []int{9}, []int{0}, []int{100}
 	var marked, marks []int
 	for i, n := range nodes {
