@@ -145,3 +145,56 @@ func TestShadowHostQuestions(t *testing.T) {
 		t.Fatal("a broken capture gave a plan")
 	}
 }
+
+// TestShadowHostQuestionsWholeBounds: a subtree is described whole up to
+// wholeDescribeNodes nodes and wholeDescribeHeight levels, under, at and
+// one over each.
+func TestShadowHostQuestionsWholeBounds(t *testing.T) {
+	plan := func(nodes []pnode) []HostQuestion {
+		t.Helper()
+		_, qs, err := ShadowHostQuestions([]byte(planCapture(nodes)), 0, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return qs
+	}
+	base := []pnode{{0, "HTML", ""}, {1, "BODY", ""}}
+	// Height: the top div of a chain of depth divs stands depth+1 levels
+	// high (the text at the bottom is one); past the bound the next div
+	// down is described whole and the top one alone.
+	for _, c := range []struct{ depth, questions int }{
+		{wholeDescribeHeight - 2, 1}, {wholeDescribeHeight - 1, 1}, {wholeDescribeHeight, 2},
+	} {
+		nodes, host := component(append([]pnode(nil), base...), 2, c.depth)
+		qs := plan(nodes)
+		if len(qs) != c.questions || !qs[len(qs)-1].Whole || qs[0].Backend != int64(host+101) {
+			t.Errorf("a chain of %d: %+v, want %d questions, the last whole", c.depth, qs, c.questions)
+		}
+	}
+	// Nodes: a host whose shadow tree holds k divs of one text each and
+	// extra texts, the host's subtree 1+extra+2k nodes.
+	const k = (wholeDescribeNodes - 2) / 2
+	for _, c := range []struct {
+		extra int
+		whole bool
+	}{{0, true}, {1, true}, {2, false}} {
+		nodes := append([]pnode(nil), base...)
+		nodes = append(nodes, pnode{2, "X-ITEM", ""})
+		host := len(nodes)
+		for i := 0; i < c.extra; i++ {
+			nodes = append(nodes, pnode{host, "#text", "open"})
+		}
+		for i := 0; i < k; i++ {
+			nodes = append(nodes, pnode{host, "DIV", "open"})
+			nodes = append(nodes, pnode{len(nodes), "#text", "open"})
+		}
+		qs := plan(nodes)
+		size := 1 + c.extra + 2*k
+		if c.whole && (len(qs) != 1 || !qs[0].Whole || qs[0].Backend != int64(host+100)) {
+			t.Errorf("a subtree of %d nodes: %d questions, want the host whole", size, len(qs))
+		}
+		if !c.whole && (len(qs) != k || qs[0].Whole) {
+			t.Errorf("a subtree of %d nodes: %d questions (first whole %v), want %d alone", size, len(qs), len(qs) > 0 && qs[0].Whole, k)
+		}
+	}
+}
