@@ -154,6 +154,12 @@ type ActResult struct {
 	// PopupsClosed counts the windows and tabs the page opened during the
 	// action; each was closed at once, before it sent any request.
 	PopupsClosed int
+	// HandedOff counts the main-frame navigations of the action whose
+	// response became a download (a successful response that ended
+	// without a document). The browser tells of the download itself on
+	// its own, sometimes only after the action's wait ended; a caller
+	// following downloads waits for this many (Downloads.Settle).
+	HandedOff int
 	// Dialogs are the JavaScript dialogs the action raised, in the order
 	// they opened, each answered as Action.Dialog said; DialogsOmitted
 	// counts those past limits.MaxActionDialogs, each dismissed.
@@ -460,6 +466,8 @@ type effects struct {
 	Refused bool
 	// Busy: the settle cap passed with requests still in flight.
 	Busy bool
+	// HandedOff counts the main-frame navigations that became downloads.
+	HandedOff int
 }
 
 // effectWatch follows one action's effects.
@@ -693,7 +701,7 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 		return res, true, err
 	}
 	eff, err := w.wait(ctx, o, o.Deadline, a.Kind == ActBack)
-	res.PopupsClosed = int(tab.popupsClosed() - popups)
+	res.PopupsClosed, res.HandedOff = int(tab.popupsClosed()-popups), eff.HandedOff
 	if err != nil {
 		return res, true, err
 	}

@@ -878,7 +878,8 @@ func TestActNavigationKinds(t *testing.T) {
 	}
 
 	// A response without content, a download and a mailto: link leave
-	// the page where it was.
+	// the page where it was; only the download's response was handed to
+	// the browser's downloads (which this context refuses).
 	a = openActTab(t, b, site.url("/"))
 	for _, sel := range []string{"#empty", "#file", "#mail"} {
 		res, err, took = timed(Action{Kind: ActClick}, sel, "link", 20*time.Second)
@@ -886,6 +887,9 @@ func TestActNavigationKinds(t *testing.T) {
 		wantOutcome(t, res, err, OutcomeDone)
 		if took > ActSettleCap+2*time.Second || a.location() != "/" {
 			t.Fatalf("%s held the action %v and went to %s", sel, took, a.location())
+		}
+		if want := map[string]int{"#file": 1}[sel]; res.HandedOff != want {
+			t.Errorf("%s: %d navigations handed off to downloads, want %d", sel, res.HandedOff, want)
 		}
 	}
 }

@@ -81,7 +81,7 @@ func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time, h
 // effects is what the page did so far.
 func (w *navWatch) effects() effects {
 	eff := effects{Started: w.started, Committed: w.committed, Loaded: w.loaded,
-		Refused: w.p.Refused() != w.refused0}
+		Refused: w.p.Refused() != w.refused0, HandedOff: w.handedOff}
 	if w.committed {
 		eff.Status = w.status(w.loader)
 	}

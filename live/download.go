@@ -87,7 +87,11 @@ type Downloads struct {
 	list  []*Download
 	byID  map[string]*Download
 	saved int
-	// changed is closed and replaced whenever a download ends.
+	// ids counts the ids given: a download is given one once it is judged
+	// this context's own.
+	ids int
+	// changed is closed and replaced whenever a download is judged or
+	// ends.
 	changed chan struct{}
 }
 
@@ -163,16 +167,28 @@ func (d *Downloads) mine(life context.Context, frame string) (known, ours bool) 
 }
 
 func (d *Downloads) began(life context.Context, ev *browser.DownloadWillBeginReply) {
+	// The download is listed before it is judged, so that an answer
+	// settling the downloads its action began waits for this one too:
+	// judging asks the browser, which a busy machine answers late.
+	dl := &Download{Name: downloadName(ev.SuggestedFilename), guid: ev.GUID}
+	d.mu.Lock()
+	d.list = append(d.list, dl)
+	d.mu.Unlock()
 	known, ours := d.mine(life, string(ev.FrameID))
+	d.mu.Lock()
 	if known && !ours {
+		d.mu.Unlock()
+		d.forget(dl)
 		return
 	}
-	d.mu.Lock()
-	dl := &Download{ID: "d" + strconv.Itoa(len(d.list)+1), Name: downloadName(ev.SuggestedFilename), guid: ev.GUID}
-	d.list = append(d.list, dl)
+	d.ids++
+	dl.ID = "d" + strconv.Itoa(d.ids)
 	d.byID[dl.ID] = dl
 	over := d.saved+d.pending() > d.opts.MaxCount
+	changed := d.changed
+	d.changed = make(chan struct{})
 	d.mu.Unlock()
+	close(changed)
 	if over {
 		d.cancel(life, dl, DownloadTooMany)
 	}
@@ -230,8 +246,20 @@ func (d *Downloads) cancel(life context.Context, dl *Download, status string) {
 
 // completed hashes and sniffs a finished file, within the bounds: a file
 // that came out bigger than MaxBytes (its size was not announced) is
-// removed as too large.
+// removed as too large. A download ended already (cancelled as too many
+// or too large while the browser was finishing it, which a busy machine
+// makes likely) keeps how it ended, and what the browser finished is
+// removed: its missing file does not make it another context's.
 func (d *Downloads) completed(dl *Download) {
+	d.mu.Lock()
+	ended, foreign := dl.done, dl.foreign
+	d.mu.Unlock()
+	if ended {
+		if !foreign {
+			removeDownload(d.opts.Dir, dl.guid)
+		}
+		return
+	}
 	path := filepath.Join(d.opts.Dir, dl.guid)
 	f, err := os.Open(path)
 	if err != nil {
@@ -291,26 +319,34 @@ func (d *Downloads) forget(dl *Download) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	dl.done, dl.foreign = true, true
-	delete(d.byID, dl.ID)
+	if dl.ID != "" {
+		delete(d.byID, dl.ID)
+	}
 	close(d.changed)
 	d.changed = make(chan struct{})
 }
 
-// Settle waits, until deadline, for the downloads begun since the n-th to
-// end, and returns them in the order they began, ended or not (a download
-// still under way has neither Status nor Path yet), with the n to ask for
-// next time.
-func (d *Downloads) Settle(ctx context.Context, n int, deadline time.Time) ([]Download, int) {
+// Settle waits, until deadline, for at least want downloads to have
+// begun since the n-th, and for those begun to end. It returns them in the
+// order they began, ended or not (a download still under way has neither
+// Status nor Path yet), with the n to ask for next time. A download the
+// browser told of and that is not judged yet is neither returned nor
+// passed: the next call returns it.
+func (d *Downloads) Settle(ctx context.Context, n, want int, deadline time.Time) ([]Download, int) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	for {
 		d.mu.Lock()
 		var out []Download
-		open := false
+		open := len(d.list)-n < want
 		next := max(n, len(d.list))
-		for _, dl := range d.list[min(n, len(d.list)):] {
+		for i, dl := range d.list[min(n, len(d.list)):] {
 			open = open || !dl.done
-			if !dl.foreign {
+			switch {
+			case dl.foreign:
+			case dl.ID == "":
+				next = min(next, n+i)
+			case next > n+i:
 				out = append(out, *dl)
 			}
 		}

@@ -73,6 +73,9 @@ type navWatch struct {
 	loader    network.LoaderID
 	domReady  bool
 	loaded    bool
+	// handedOff counts the main-frame navigations whose successful
+	// response ended without a document: the browser's downloads took it.
+	handedOff int
 	// statuses holds the HTTP status of each main-frame document response
 	// by its loader.
 	statuses map[network.LoaderID]int
@@ -402,7 +405,12 @@ func (w *navWatch) readFailed() error {
 	if ev.RequestID == w.navReq && !w.committed {
 		// The navigation ended before it committed: given up (a
 		// download, a 204, an external scheme, the policy's refusal), or
-		// failed, when an error page commits next.
+		// failed, when an error page commits next. A successful response
+		// with content that never became a document is one the browser
+		// took as a download.
+		if s := w.statuses[network.LoaderID(ev.RequestID)]; s >= 200 && s < 300 && s != 204 && s != 205 {
+			w.handedOff++
+		}
 		w.started, w.navReq, w.requested, w.history = false, "", false, false
 	}
 	w.rearm()

@@ -109,7 +109,7 @@ func act(ctx context.Context, s *Server, ss *session, raw []byte) (*sdk.CallTool
 	dls := ss.downloads
 	ss.mu.Unlock()
 	if dls != nil {
-		downloads = dls.report(cctx, earliest(deadline, time.Now().Add(downloadSettle)))
+		downloads = dls.report(cctx, res.HandedOff, earliest(deadline, time.Now().Add(downloadSettle)))
 	}
 	rep := actReport{Action: a.Action, Ref: a.Ref, Outcome: string(res.Outcome), PopupsClosed: res.PopupsClosed,
 		DialogsOmitted: res.DialogsOmitted, DialogsDismissed: res.DialogsOutside, Downloads: downloads}

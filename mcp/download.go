@@ -97,11 +97,11 @@ func (f *downloadFolder) dispose() {
 }
 
 // report lists the downloads begun since the last report (by this action,
-// or after the previous one answered), once they ended or deadline
-// passed. The calls of a session run one at a time, so reported needs no
+// or after the previous one answered), once at least want began and those
+// begun ended, or deadline passed. The calls of a session run one at a time, so reported needs no
 // lock.
-func (f *downloadFolder) report(ctx context.Context, deadline time.Time) []downloadReport {
-	list, next := f.dls.Settle(ctx, f.reported, deadline)
+func (f *downloadFolder) report(ctx context.Context, want int, deadline time.Time) []downloadReport {
+	list, next := f.dls.Settle(ctx, f.reported, want, deadline)
 	f.reported = next
 	return reportDownloads(list)
 }

@@ -435,24 +435,22 @@ func TestActDownloads(t *testing.T) {
 	}
 	// Up to MaxDownloads (16) are saved, one a click; then each is
 	// cancelled as too_many, also a hundred asked for at once (of which
-	// the browser itself starts only some). An answer lists every
-	// download begun since the previous one: on a loaded machine the
-	// browser may tell of one only after its click answered, and the next
-	// answer lists it then; so the reports are read in the order they
-	// came, over all the clicks.
+	// the browser itself starts only some). Each link's download is in
+	// its own click's answer: the click's navigation was handed to the
+	// downloads, and the answer waits for the browser to tell of it, which
+	// on a loaded machine may come after the click's wait ended. The
+	// hundred are started by the page, not by a navigation, so the ones
+	// told of late are listed by the answer after; none comes here.
 	var reported []downloadReportSeen
 	for i := 3; i <= 17; i++ {
 		d = click("Export CSV")
-		if len(d.Action.Downloads) > 2 {
+		if len(d.Action.Downloads) != 1 {
 			t.Fatalf("click %d reported %+v", i+1, d.Action.Downloads)
 		}
 		reported = append(reported, seenOf(d)...)
 	}
 	d = click("Export all")
 	reported = append(reported, seenOf(d)...)
-	if len(reported) < 15 {
-		t.Fatalf("%d downloads reported for 15 clicks and a hundred more: %+v", len(reported), reported)
-	}
 	for i, x := range reported {
 		want := ""
 		if i >= 13 {
