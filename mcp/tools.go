@@ -31,6 +31,17 @@ type toolDef struct {
 	handle                   func(ctx context.Context, s *Server, ss *session, args []byte) (*sdk.CallToolResult, error)
 }
 
+// ToolNames are the names of every tool the server can serve, in the
+// order tools/list gives them; which it serves depends on its
+// configuration (Config.Root, Config.ReadOnly).
+func ToolNames() []string {
+	var names []string
+	for _, t := range tools() {
+		names = append(names, t.name)
+	}
+	return names
+}
+
 func yes() *bool { t := true; return &t }
 func no() *bool  { f := false; return &f }
 

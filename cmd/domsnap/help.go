@@ -132,9 +132,9 @@ when a file differs in a way --known does not list.`,
 			name:     "mcp",
 			synopsis: "domsnap mcp [flags]",
 			summary:  "serve the agent tools (Model Context Protocol) over stdio, or over HTTP with --http",
-			about: `Serves browser_navigate, browser_observe, browser_artifact and
-browser_act (snapshot_observe too with --root; no browser_act with
---read-only) to one MCP client over stdio. Chromium starts on
+			about: `Serves browser_navigate, browser_observe, browser_artifact,
+browser_act and browser_download (snapshot_observe too with --root; no
+browser_act with --read-only) to one MCP client over stdio. Chromium starts on
 the first navigation; every answer fits --model-bytes; complete observations
 are kept in the artifact store (--state-dir) and can be read back, also after a
 restart. Page content in answers is untrusted data. See docs/agents.md.

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/domsnap/domsnap/mcp"
 )
 
 // TestMCPHostedRefusesToStart: the HTTP server does not start without a
@@ -58,6 +60,20 @@ func TestMCPHelpNamesHostedFlags(t *testing.T) {
 	for _, f := range []string{"-http", "-token-file", "-allow-remote", "-max-sessions", "-idle-timeout"} {
 		if !strings.Contains(r.stdout, f) {
 			t.Errorf("help mcp lacks %s:\n%s", f, r.stdout)
+		}
+	}
+}
+
+// TestMCPHelpNamesTools: the help names every tool the server can serve.
+func TestMCPHelpNamesTools(t *testing.T) {
+	r := runCmd(t, "", "help", "mcp")
+	names := mcp.ToolNames()
+	if len(names) < 6 {
+		t.Fatalf("the server names %d tools: %v", len(names), names)
+	}
+	for _, name := range names {
+		if !strings.Contains(r.stdout, name) {
+			t.Errorf("help mcp lacks %s:\n%s", name, r.stdout)
 		}
 	}
 }
