@@ -468,6 +468,10 @@ type effects struct {
 	Busy bool
 	// HandedOff counts the main-frame navigations that became downloads.
 	HandedOff int
+	// Asked: the settle cap passed while a navigation the page asked for,
+	// to an http or https address, had not begun (a busy browser starts
+	// a form's submission late).
+	Asked bool
 }
 
 // effectWatch follows one action's effects.
@@ -710,7 +714,7 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 		return res, true, errcode.New(errcode.NavigationRefused, pkg, "", "the action led to a page the navigation policy does not allow; the navigation was stopped")
 	case eff.Committed:
 		res.Outcome, res.HTTPStatus, res.LoadComplete = OutcomeNavigated, eff.Status, eff.Loaded
-	case eff.Started, eff.Busy:
+	case eff.Started, eff.Busy, eff.Asked:
 		res.Outcome, res.Pending = OutcomeUncertain, eff.Started
 	default:
 		res.Outcome = OutcomeDone

@@ -62,6 +62,7 @@ func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time, h
 			// The step back has not shown yet.
 		case (w.quiet && !w.requested) || (capped && w.settled):
 			eff.Busy = len(w.inflight) > 0
+			eff.Asked = w.requested && w.toPage
 			return true
 		}
 		return false

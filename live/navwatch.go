@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/mafredri/cdp"
@@ -59,7 +60,11 @@ type navWatch struct {
 	// request before any commit, and the navigation counts as not started.
 	requested bool
 	started   bool
-	navReq    network.RequestID
+	// toPage: the navigation asked for goes to an http or https address
+	// and has neither begun a document request nor stayed within the
+	// document yet.
+	toPage bool
+	navReq network.RequestID
 	// history: the action itself moved the tab through its history, a
 	// navigation the page does not ask for (no requested event comes) and
 	// that a busy browser may start well after the quiet period. It is
@@ -284,6 +289,11 @@ func (w *navWatch) readRequested() error {
 	}
 	if string(ev.FrameID) == w.main {
 		w.requested = true
+		// A navigation to a page (not a mailto: link, which the browser
+		// hands to no one here) that has not begun by the settle cap is
+		// one a busy browser has yet to start, not one that went nowhere.
+		u := strings.ToLower(ev.URL)
+		w.toPage = strings.HasPrefix(u, "http:") || strings.HasPrefix(u, "https:")
 	}
 	return nil
 }
@@ -297,6 +307,8 @@ func (w *navWatch) readWithin() error {
 	}
 	if string(ev.FrameID) == w.main {
 		w.withinDoc = true
+		// A link to a fragment asks for a navigation that ends here.
+		w.toPage = false
 	}
 	return nil
 }
@@ -411,7 +423,7 @@ func (w *navWatch) readFailed() error {
 		if s := w.statuses[network.LoaderID(ev.RequestID)]; s >= 200 && s < 300 && s != 204 && s != 205 {
 			w.handedOff++
 		}
-		w.started, w.navReq, w.requested, w.history = false, "", false, false
+		w.started, w.navReq, w.requested, w.history, w.toPage = false, "", false, false, false
 	}
 	w.rearm()
 	return nil
