@@ -927,3 +927,38 @@ func TestActBackAfterSlowLeave(t *testing.T) {
 		t.Fatalf("back went to %s", a.location())
 	}
 }
+
+// TestActClickSeesSubmission: the click's guard tells a form submission
+// that navigates the tab (which a busy renderer may ask the browser for
+// only after the wait's quiet period) from one a listener cancelled, one
+// aimed at another window or frame, and a dialog form's, which navigate
+// nothing here.
+func TestActClickSeesSubmission(t *testing.T) {
+	b := actBrowser(t)
+	site := newActSite(t, map[string]string{
+		"/": `<!DOCTYPE html><title>forms</title><iframe name="f" src="about:blank"></iframe>
+<form action="/next" onsubmit="return false"><button id="cancel">Cancelled</button></form>
+<form action="/next" target="_blank"><button id="blank">Blank</button></form>
+<form action="/next" target="f"><button id="frame">Frame</button></form>
+<form method="dialog"><button id="dialog">Dialog</button></form>
+<form action="/next" target="_blank"><button id="override" formtarget="_self">Here after all</button></form>
+<form action="/next"><button id="plain">Plain</button></form>`,
+		"/next": `<!DOCTYPE html><title>n</title><p>next</p>`,
+	})
+	for _, c := range []struct {
+		id        string
+		submitted bool
+	}{{"cancel", false}, {"blank", false}, {"frame", false}, {"dialog", false}, {"override", true}, {"plain", true}} {
+		a := openActTab(t, b, site.url("/"))
+		res, err := a.act(Action{Kind: ActClick}, a.target("#"+c.id, "button"), 20*time.Second)
+		if err != nil {
+			t.Fatalf("%s: %v", c.id, err)
+		}
+		if got := a.p.act.submitted.Load(); got != c.submitted {
+			t.Errorf("%s: submitted %v, want %v (outcome %s)", c.id, got, c.submitted, res.Outcome)
+		}
+		if want := map[bool]Outcome{false: OutcomeDone, true: OutcomeNavigated}[c.submitted]; res.Outcome != want {
+			t.Errorf("%s: outcome %s, want %s", c.id, res.Outcome, want)
+		}
+	}
+}

@@ -34,6 +34,9 @@ const actGroup = "domsnap-act"
 type actState struct {
 	world  runtime.ExecutionContextID
 	popups atomic.Int64
+	// submitted: the action's click submitted a form that navigates the
+	// tab (disarmClick); a watch opened for an action clears it.
+	submitted atomic.Bool
 	// frame is the frame document the element lies in ("" for the main
 	// document) and hops the frame owners around it, innermost first,
 	// each resolved in its own document's isolated world; off is where
@@ -191,17 +194,37 @@ const (
     e.stopImmediatePropagation();
   };
   for (const k of g.kinds) window.addEventListener(k, g.fn, true);
+  // The submissions the click starts, to read after it: whether one went
+  // on (no listener cancelled it) is known once its dispatch ended.
+  g.submits = [];
+  g.sub = e => { if (e.isTrusted) g.submits.push(e); };
+  window.addEventListener("submit", g.sub, true);
   globalThis.domsnapClickGuard = g;
   return true;
 }`
 	// disarmClickJS removes the guard armClickJS set and says how many
-	// events it stopped.
+	// events it stopped, and whether the click submitted a form that
+	// navigates this document (one no listener cancelled, not a dialog
+	// form, aimed at this window): its navigation begins in a task of the
+	// page's own, which a busy renderer runs late.
 	disarmClickJS = `function() {
   const g = globalThis.domsnapClickGuard;
   delete globalThis.domsnapClickGuard;
-  if (!g) return 0;
+  if (!g) return {stopped: 0, submitted: false};
   for (const k of g.kinds) window.removeEventListener(k, g.fn, true);
-  return g.stopped;
+  window.removeEventListener("submit", g.sub, true);
+  const here = t => t === "" || t === "_self" || (t === "_top" && window.top === window) || (t === "_parent" && window.parent === window);
+  const submitted = g.submits.some(e => {
+    if (e.defaultPrevented) return false;
+    const f = e.target, s = e.submitter;
+    const attr = (n, a) => (n && n.hasAttribute(a)) ? n.getAttribute(a) : null;
+    const method = (attr(s, "formmethod") ?? attr(f, "method") ?? "").trim().toLowerCase();
+    if (method === "dialog") return false;
+    const base = document.querySelector("base[target]");
+    const target = (attr(s, "formtarget") ?? attr(f, "target") ?? (base ? base.getAttribute("target") : "")).trim().toLowerCase();
+    return here(target);
+  });
+  return {stopped: g.stopped, submitted};
 }`
 	// connectedJS says whether the element is still in its document.
 	connectedJS = `function() { return this.isConnected; }`
@@ -977,8 +1000,11 @@ var beforeRelease func()
 // last hit test, and that element got no press, release or click. A
 // click that took the page to another document took the guard with it.
 func (p *Page) disarmClick(ctx context.Context, el elemRef) error {
-	var stopped int
-	if err := p.callOn(ctx, el, disarmClickJS, &stopped); err != nil {
+	var guard struct {
+		Stopped   int  `json:"stopped"`
+		Submitted bool `json:"submitted"`
+	}
+	if err := p.callOn(ctx, el, disarmClickJS, &guard); err != nil {
 		var re *rpcc.ResponseError
 		if ctx.Err() != nil || Reason(err) == ReasonDetached || errors.As(err, &re) {
 			// The click was sent: a guard that cannot be read now (the
@@ -991,7 +1017,10 @@ func (p *Page) disarmClick(ctx context.Context, el elemRef) error {
 		}
 		return err
 	}
-	if stopped > 0 {
+	if guard.Submitted {
+		p.act.submitted.Store(true)
+	}
+	if guard.Stopped > 0 {
 		return notActionable(ReasonObscured, "the page put another element under the pointer as the click came; its press, release or click was cancelled there")
 	}
 	return nil

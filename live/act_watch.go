@@ -17,6 +17,7 @@ func (p *Page) watch(ctx context.Context) (effectWatch, error) {
 	if err != nil {
 		return nil, callError(ctx, "Page.getFrameTree", err)
 	}
+	p.act.submitted.Store(false)
 	return p.openNavWatch(ctx, string(tree.FrameTree.Frame.ID), func(what string, err error) error {
 		return callError(ctx, what, err)
 	})
@@ -42,6 +43,9 @@ func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time, h
 	// with an explicit load or dom_ready wait.
 	capped := !o.UntilSet || o.Until != UntilNetworkIdle
 	w.settleAfter(ActSettleCap)
+	// A click that submitted a form has asked for a navigation even when
+	// the page has not asked the browser for it yet.
+	w.submitted = w.p.act.submitted.Load()
 	var eff effects
 	err := w.run(ctx, func() bool {
 		eff = w.effects()
@@ -60,9 +64,9 @@ func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time, h
 			// A navigation in flight: wait for its commit.
 		case w.history && !w.withinDoc:
 			// The step back has not shown yet.
-		case (w.quiet && !w.requested) || (capped && w.settled):
+		case (w.quiet && !w.requested && !w.submitted) || (capped && w.settled):
 			eff.Busy = len(w.inflight) > 0
-			eff.Asked = w.requested && w.toPage
+			eff.Asked = w.requested && w.toPage || w.submitted
 			return true
 		}
 		return false

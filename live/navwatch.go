@@ -64,7 +64,10 @@ type navWatch struct {
 	// and has neither begun a document request nor stayed within the
 	// document yet.
 	toPage bool
-	navReq network.RequestID
+	// submitted: the action's click submitted a form that navigates the
+	// tab, and the page has not asked for that navigation yet.
+	submitted bool
+	navReq    network.RequestID
 	// history: the action itself moved the tab through its history, a
 	// navigation the page does not ask for (no requested event comes) and
 	// that a busy browser may start well after the quiet period. It is
@@ -288,7 +291,7 @@ func (w *navWatch) readRequested() error {
 		return err
 	}
 	if string(ev.FrameID) == w.main {
-		w.requested = true
+		w.requested, w.submitted = true, false
 		// A navigation to a page (not a mailto: link, which the browser
 		// hands to no one here) that has not begun by the settle cap is
 		// one a busy browser has yet to start, not one that went nowhere.
@@ -379,7 +382,7 @@ func (w *navWatch) readSent() error {
 	}
 	if ev.Type == network.ResourceTypeDocument && ev.FrameID != nil && string(*ev.FrameID) == w.main &&
 		string(ev.RequestID) == string(ev.LoaderID) {
-		w.started, w.navReq = true, ev.RequestID
+		w.started, w.navReq, w.submitted = true, ev.RequestID, false
 	}
 	w.inflight[ev.RequestID] = ev.LoaderID
 	w.rearm()
