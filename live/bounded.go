@@ -119,37 +119,9 @@ func (p *Page) walkBounded(ctx context.Context, budget int, again, lightOnly boo
 	// walker's JSON, which costs the browser far less to send than the same
 	// tables as an object (measured on a 16,384-node capture: about 20 ms
 	// less per capture).
-	var reply json.RawMessage
-	walk := func(world runtime.ExecutionContextID) error {
-		args := runtime.NewEvaluateArgs(expr).SetContextID(world).
-			SetReturnByValue(true).SetAwaitPromise(true)
-		var err error
-		reply, err = invokeRaw(ctx, p.conn, "Runtime.evaluate", args)
-		return err
-	}
-	// A world belongs to one document: the count of main-frame
-	// navigations says whether the document is still the one it was made
-	// in (a document kept for going back could otherwise still answer).
-	nav, err := p.countNavigations(ctx)
+	reply, world, err := p.evaluateInWalkerWorld(ctx, expr, "Runtime.evaluate (the bounded walker)")
 	if err != nil {
 		return nil, err
-	}
-	world, cached := p.walkerWorld.get(nav)
-	err = errStale
-	if cached {
-		err = walk(world)
-	}
-	if err != nil && ctx.Err() == nil {
-		// No world yet, or the document it belonged to is gone: a world
-		// lives as long as its document.
-		if world, err = p.newWalkerWorld(ctx, nav); err != nil {
-			return nil, err
-		}
-		err = walk(world)
-	}
-	if err != nil {
-		p.walkerWorld.drop()
-		return nil, callError(ctx, "Runtime.evaluate (the bounded walker)", err)
 	}
 	raw, plan, candidates, whole, shadow, ok := walkerReply(reply)
 	if ok && whole {
@@ -166,6 +138,12 @@ func (p *Page) walkBounded(ctx context.Context, budget int, again, lightOnly boo
 	if err != nil {
 		h.close()
 		return nil, err
+	}
+	if len(hosts) > 0 {
+		// A session takes the whole snapshot for closed roots as it does
+		// for open ones (captureBoundedTree), right after the frame this
+		// walk waited for.
+		p.framesWaited.Store(!again)
 	}
 	return &BoundedCapture{Raw: raw, Hosts: hosts, Shadow: shadow, Resolve: h.resolve, Find: h.find, Identify: h.identify, Close: h.close}, nil
 }
@@ -770,6 +748,47 @@ func (c *boundedWorldCache) drop() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ok = false
+}
+
+// evaluateInWalkerWorld evaluates expr in the walker's isolated world of
+// the current main-frame document, awaiting a promise and returning the
+// value, and returns the protocol's reply raw with the world it ran in.
+// A world belongs to one document: the count of main-frame navigations
+// says whether the document is still the one it was made in (a document
+// kept for going back could otherwise still answer). A call that fails is
+// made once more in a new world; a second failure forgets the world and
+// is reported as the call what.
+func (p *Page) evaluateInWalkerWorld(ctx context.Context, expr, what string) (json.RawMessage, runtime.ExecutionContextID, error) {
+	var reply json.RawMessage
+	run := func(world runtime.ExecutionContextID) error {
+		args := runtime.NewEvaluateArgs(expr).SetContextID(world).
+			SetReturnByValue(true).SetAwaitPromise(true)
+		var err error
+		reply, err = invokeRaw(ctx, p.conn, "Runtime.evaluate", args)
+		return err
+	}
+	nav, err := p.countNavigations(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	world, cached := p.walkerWorld.get(nav)
+	err = errStale
+	if cached {
+		err = run(world)
+	}
+	if err != nil && ctx.Err() == nil {
+		// No world yet, or the document it belonged to is gone: a world
+		// lives as long as its document.
+		if world, err = p.newWalkerWorld(ctx, nav); err != nil {
+			return nil, 0, err
+		}
+		err = run(world)
+	}
+	if err != nil {
+		p.walkerWorld.drop()
+		return nil, 0, callError(ctx, what, err)
+	}
+	return reply, world, nil
 }
 
 // errStale stands for a world that is not there to use.

@@ -39,7 +39,7 @@ func BenchmarkObserveComponents(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			asked := hostQuestions.Load()
+			asked, reached := hostQuestions.Load(), hostReaches.Load()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := s.Observe(ctx, ReadOptions{}); err != nil {
@@ -48,6 +48,7 @@ func BenchmarkObserveComponents(b *testing.B) {
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(hostQuestions.Load()-asked)/float64(b.N), "host-questions/op")
+			b.ReportMetric(float64(hostReaches.Load()-reached)/float64(b.N), "host-scripts/op")
 		})
 	}
 }

@@ -55,10 +55,13 @@ window.field = r.getElementById("f");
 // components, each an open shadow root whose divs hold the page's slotted
 // words and a button, and a field in a root nested inside, reads every
 // button and field (named in its own root) and pays for the composed tree
-// with one description of the page, where it asked one question per div
-// (512, the most it asked, leaving the rest unanswered), and with one
-// wait for a rendered frame, the bounded walker's: the whole snapshot it
-// gives up for is taken without waiting again (it did).
+// with one script in its isolated world and no description (it asked one
+// question per div, 512, the most it asked, leaving the rest unanswered;
+// then one description of the whole page), and with one wait for a
+// rendered frame, the bounded walker's: the whole snapshot it gives up for
+// is taken without waiting again (it did). The same cards with closed
+// roots are beyond every script: the browser's descriptions tell their
+// nested roots apart.
 func TestComposedObservationCost(t *testing.T) {
 	var page strings.Builder
 	page.WriteString(`<!DOCTYPE html><title>cards</title><main>`)
@@ -66,35 +69,39 @@ func TestComposedObservationCost(t *testing.T) {
 		page.WriteString(`<x-card><span>words of card ` + strconv.Itoa(i) + `</span></x-card>`)
 	}
 	page.WriteString(`</main><script>
-for (const [i, c] of [...document.querySelectorAll("x-card")].entries())
-  c.attachShadow({mode: "open"}).innerHTML = "<div><div><div><slot></slot></div><div><button>Card " + i + "</button></div></div></div>" +
+for (const [i, c] of [...document.querySelectorAll("x-card")].entries()) {
+  const r = c.attachShadow({mode: "open"});
+  r.innerHTML = "<div><div><div><slot></slot></div><div><button>Card " + i + "</button></div></div></div>" +
     "<label for=q>Outer " + i + "</label><div class=in></div>";
-for (const [i, d] of [...document.querySelectorAll("x-card")].map(c => c.shadowRoot.querySelector(".in")).entries())
-  d.attachShadow({mode: "open"}).innerHTML = "<label for=q>Inner " + i + "</label><input id=q>";
+  r.querySelector(".in").attachShadow({mode: "open"}).innerHTML = "<label for=q>Inner " + i + "</label><input id=q>";
+}
 </script>`)
-	site := newActSite(t, map[string]string{"/cards": page.String()})
-	a, p := openComposed(t, actBrowser(t), site.srv.URL+"/cards")
-	asked, waits := hostQuestions.Load(), p.frameWaits.Load()
-	o := a.observe()
-	if n, w := hostQuestions.Load()-asked, p.frameWaits.Load()-waits; n != 1 || w != 0 {
-		t.Errorf("an observation asked %d descriptions and waited %d times in the whole capture, want 1 and 0", n, w)
-	}
-	// Each card's field is named in its own root, which the answers
-	// tell apart from the card's (read as one scope, the card's label
-	// named it).
-	buttons, fields := 0, 0
-	for _, c := range o.Controls {
-		switch {
-		case c.Role == "button" && strings.HasPrefix(c.Name, "Card "):
-			buttons++
-		case c.Role == "textbox" && strings.HasPrefix(c.Name, "Inner "):
-			fields++
-		case c.Role == "textbox":
-			t.Errorf("a card's field is named %q", c.Name)
+	for _, mode := range []string{"open", "closed"} {
+		site := newActSite(t, map[string]string{"/cards": strings.ReplaceAll(page.String(), `"open"`, `"`+mode+`"`)})
+		a, p := openComposed(t, actBrowser(t), site.srv.URL+"/cards")
+		asked, reached, waits := hostQuestions.Load(), hostReaches.Load(), p.frameWaits.Load()
+		o := a.observe()
+		n, r, w := hostQuestions.Load()-asked, hostReaches.Load()-reached, p.frameWaits.Load()-waits
+		if mode == "open" && (n != 0 || r != 1) || mode == "closed" && (n == 0 || r != 0) || w != 0 {
+			t.Errorf("%s roots: an observation asked %d descriptions, ran %d scripts and waited %d times in the whole capture", mode, n, r, w)
 		}
-	}
-	if buttons != 100 || fields != 100 || !strings.Contains(o.Text, "words of card 0 ") {
-		t.Errorf("%d card buttons and %d fields in the view, slotted words %v", buttons, fields, strings.Contains(o.Text, "words of card 0 "))
+		// Each card's field is named in its own root, which the answers
+		// tell apart from the card's (read as one scope, the card's label
+		// named it).
+		buttons, fields := 0, 0
+		for _, c := range o.Controls {
+			switch {
+			case c.Role == "button" && strings.HasPrefix(c.Name, "Card "):
+				buttons++
+			case c.Role == "textbox" && strings.HasPrefix(c.Name, "Inner "):
+				fields++
+			case c.Role == "textbox":
+				t.Errorf("%s roots: a card's field is named %q", mode, c.Name)
+			}
+		}
+		if buttons != 100 || fields != 100 || !strings.Contains(o.Text, "words of card 0 ") {
+			t.Errorf("%s roots: %d card buttons and %d fields in the view, slotted words %v", mode, buttons, fields, strings.Contains(o.Text, "words of card 0 "))
+		}
 	}
 }
 

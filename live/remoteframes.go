@@ -248,7 +248,7 @@ func (p *Page) captureRemote(ctx context.Context, ids map[string]target.SessionI
 	}
 	// Its shadow hosts, asked of its own process, which numbers its
 	// nodes.
-	return askShadowHosts(ctx, r.conn, out)
+	return askShadowHosts(ctx, r.conn, out, nil)
 }
 
 // ctxErr is nil while ctx lasts (a call about a frame that failed leaves

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mafredri/cdp/rpcc"
 
+	"github.com/domsnap/domsnap/errcode"
 	"github.com/domsnap/domsnap/internal/capture"
 	"github.com/domsnap/domsnap/internal/jsonlex"
 	"github.com/domsnap/domsnap/limits"
@@ -20,9 +21,10 @@ import (
 // enclosing scope.
 const maxHostQuestions = 512
 
-// hostQuestions counts the descriptions askShadowHosts has asked for, for
-// the benchmarks and tests that bound them.
-var hostQuestions atomic.Int64
+// hostQuestions counts the descriptions askShadowHosts has asked for, and
+// hostReaches the scripts reachHosts ran, for the benchmarks and tests
+// that bound them.
+var hostQuestions, hostReaches atomic.Int64
 
 // describeBackendArgs are DOM.describeNode's arguments for a node by its
 // backend node id: alone (Depth 0), or with its whole subtree through
@@ -37,7 +39,9 @@ type describeBackendArgs struct {
 // host a shadow root, and the slots whose children are assigned nodes,
 // where its marks cannot say so (askShadowHosts).
 func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.RawMessage, error) {
-	return askShadowHosts(ctx, p.conn, raw)
+	return askShadowHosts(ctx, p.conn, raw, func(query []byte) ([]capture.HostAnswer, error) {
+		return p.reachHosts(ctx, query)
+	})
 }
 
 // askShadowHosts adds to a whole capture, taken over conn, the elements
@@ -49,7 +53,9 @@ func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.R
 // its frame documents as frameShadowHosts and frameAssignedSlots, pairs of
 // a document index and a node index. So ID references resolve in the tree
 // scope a browser resolves them in (docs/reference.md#the-composed-page).
-// The browser says which host one when it describes them: the capture's
+// reach, when given, answers first the candidates a script can reach in
+// open shadow trees, all in one call (reachHosts); the others are asked
+// of the browser. The browser says which host one when it describes them: the capture's
 // plan names the cheapest descriptions that cover every candidate, a
 // subtree described whole where that costs less than a call for each
 // candidate in it (a page of components holds hundreds, each a round
@@ -57,11 +63,11 @@ func (p *Page) withShadowHosts(ctx context.Context, raw json.RawMessage) (json.R
 // took 16), and they are asked describeCalls at a time. A capture without
 // such elements is returned as it is; a description the browser does not
 // give leaves the candidates it covers out, never the capture.
-func askShadowHosts(ctx context.Context, conn *rpcc.Conn, raw json.RawMessage) (json.RawMessage, error) {
+func askShadowHosts(ctx context.Context, conn *rpcc.Conn, raw json.RawMessage, reach capture.Reach) (json.RawMessage, error) {
 	if !marksShadow(raw) {
 		return raw, nil
 	}
-	cands, qs, err := capture.ShadowHostQuestions(raw, limits.MaxTreeNodes, maxHostQuestions)
+	cands, known, qs, err := capture.ShadowHostQuestions(raw, limits.MaxTreeNodes, maxHostQuestions, reach)
 	if err != nil || len(cands) == 0 {
 		// The capture's own reader reports what is wrong with it.
 		return raw, nil
@@ -74,6 +80,9 @@ func askShadowHosts(ctx context.Context, conn *rpcc.Conn, raw json.RawMessage) (
 	}
 	type answer struct{ host, assigned bool }
 	answers := make([]answer, len(cands))
+	for k, a := range known {
+		answers[k] = answer{a == capture.HostRoot, a == capture.HostAssigned}
+	}
 	var mu sync.Mutex
 	errs := make([]error, len(qs))
 	describeAtOnce(len(qs), func(k int) {
@@ -230,4 +239,66 @@ func readDescription(reply []byte, each func(backend int64, host, assigned bool)
 		_, err := node()
 		return err
 	})
+}
+
+// reachHostsScript answers a capture.ReachQuery in the walker's isolated
+// world, where the page's own scripts cannot change what a node's
+// properties say: it follows each node entry from its parent through the
+// flat tree (an open root's children for a host, the assigned nodes for a
+// slot that has some, else the children), checking the count of flat
+// children and the node name at every step, and answers each candidate
+// the capture can vouch for: 1 neither, 2 an open root, 3 nodes assigned;
+// 0 for one it cannot reach as the capture lists it (the page changed, or
+// a closed root stands in the way), left to the browser's descriptions.
+const reachHostsScript = `(function (q) {
+	const flat = (n) => {
+		if (n.nodeType === 1) {
+			if (n.shadowRoot !== null) return n.shadowRoot.childNodes;
+			if (n instanceof HTMLSlotElement) {
+				const a = n.assignedNodes();
+				if (a.length > 0) return a;
+			}
+		}
+		return n.childNodes;
+	};
+	const got = [];
+	for (const [up, at, count, name] of q.nodes) {
+		const p = up < 0 ? document : got[up];
+		let n = null;
+		if (p !== null) {
+			const kids = flat(p);
+			if (kids.length === count && at < count && kids[at].nodeName === name) n = kids[at];
+		}
+		got.push(n);
+	}
+	return JSON.stringify(q.cands.map(([i, slot, count]) => {
+		const n = got[i];
+		if (n === null || n.nodeType !== 1 || flat(n).length !== count) return 0;
+		if (slot) return n instanceof HTMLSlotElement && n.assignedNodes().length > 0 ? 3 : 1;
+		return n.shadowRoot !== null ? 2 : 1;
+	}));
+})`
+
+// reachHosts runs reachHostsScript on query in the walker's world and
+// returns its answers; hostReaches counts the calls.
+func (p *Page) reachHosts(ctx context.Context, query []byte) ([]capture.HostAnswer, error) {
+	hostReaches.Add(1)
+	reply, _, err := p.evaluateInWalkerWorld(ctx, reachHostsScript+"("+string(query)+")", "Runtime.evaluate (the shadow hosts)")
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Result struct {
+			Value string `json:"value"`
+		} `json:"result"`
+		ExceptionDetails json.RawMessage `json:"exceptionDetails"`
+	}
+	if err := json.Unmarshal(reply, &r); err != nil || r.ExceptionDetails != nil {
+		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the shadow-host script failed")
+	}
+	var codes []capture.HostAnswer
+	if err := json.Unmarshal([]byte(r.Result.Value), &codes); err != nil {
+		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the shadow-host script answered in another form")
+	}
+	return codes, nil
 }

@@ -22,9 +22,13 @@ const (
 )
 
 // ShadowHostQuestions reads a whole capture and returns its shadow-host
-// candidates (docHostCandidates, all of them) and the cheapest
-// descriptions that answer them all, in document order: for each
-// subtree, either its whole description or its candidates' own and its
+// candidates (docHostCandidates, all of them), what is known of each, and
+// the cheapest descriptions that answer the others, in document order.
+// reach, when given, first answers the main document's candidates a
+// script can reach (reachable: those in open shadow trees), in one call
+// for all of them; a page built of open components then needs no
+// description at all. For the rest, for each subtree, the plan takes
+// either its whole description or its candidates' own and its
 // children's plans, whichever costs fewer nodes of description. So a page
 // of many components, whose shadow trees hold hundreds of candidates,
 // takes a few descriptions of subtrees rather than one call per
@@ -34,16 +38,17 @@ const (
 // lists apart), nor one too large or too deep. At most maxQuestions are
 // returned; the candidates the others would have answered are read as
 // their marks suggest.
-func ShadowHostQuestions(data []byte, maxNodes, maxQuestions int) ([]HostCandidate, []HostQuestion, error) {
+func ShadowHostQuestions(data []byte, maxNodes, maxQuestions int, reach Reach) ([]HostCandidate, []HostAnswer, []HostQuestion, error) {
 	rc, err := decodeRaw(data, maxNodes)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := validate(rc); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var cands []HostCandidate
 	var qs []HostQuestion
+	var known []HostAnswer
 	for k := 0; k <= len(rc.frames); k++ {
 		d := &rc.doc
 		if k > 0 {
@@ -53,11 +58,31 @@ func ShadowHostQuestions(data []byte, maxNodes, maxQuestions int) ([]HostCandida
 		}
 		from := len(cands)
 		cands = docHostCandidates(rc, d, int32(k), int(^uint(0)>>1), cands)
-		if len(cands) > from && len(qs) < maxQuestions {
-			qs = docHostPlan(rc, d, cands[from:], maxQuestions, qs)
+		for len(known) < len(cands) {
+			known = append(known, HostUnknown)
+		}
+		if k == 0 && reach != nil && len(cands) > from {
+			if query, which := reachable(rc, d, cands[from:]); len(which) > 0 {
+				if got, err := reach(query); err == nil && len(got) == len(which) {
+					for j, a := range got {
+						if a <= HostAssigned {
+							known[from+which[j]] = a
+						}
+					}
+				}
+			}
+		}
+		var open []HostCandidate
+		for j := from; j < len(cands); j++ {
+			if known[j] == HostUnknown {
+				open = append(open, cands[j])
+			}
+		}
+		if len(open) > 0 && len(qs) < maxQuestions {
+			qs = docHostPlan(rc, d, open, maxQuestions, qs)
 		}
 	}
-	return cands, qs, nil
+	return cands, known, qs, nil
 }
 
 // docHostPlan appends to out the descriptions that answer document d's

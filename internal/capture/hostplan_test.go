@@ -2,6 +2,8 @@ package capture
 
 import (
 	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -20,8 +22,11 @@ func planCapture(nodes []pnode) string {
 	strs := []string{"#document", "open", "closed", "#text"}
 	str := interner(&strs)
 	parent, typ, name, backend := []int{-1}, []int{9}, []int{0}, []int{100}
-	var marked, marks []int
+	var marked, marks, pseudo, pseudoTypes []int
 	for i, n := range nodes {
+		if strings.HasPrefix(n.name, "::") {
+			pseudo, pseudoTypes = append(pseudo, i+1), append(pseudoTypes, str(n.name[2:]))
+		}
 		parent, name, backend = append(parent, n.parent), append(name, str(n.name)), append(backend, i+101)
 		if n.name == "#text" {
 			typ = append(typ, 3)
@@ -34,7 +39,8 @@ func planCapture(nodes []pnode) string {
 	}
 	doc := map[string]any{"documentURL": str("http://x/"), "frameId": str("F"), "nodes": map[string]any{
 		"parentIndex": parent, "nodeType": typ, "nodeName": name, "backendNodeId": backend,
-		"shadowRootType": map[string]any{"index": marked, "value": marks}},
+		"shadowRootType": map[string]any{"index": marked, "value": marks},
+		"pseudoType":     map[string]any{"index": pseudo, "value": pseudoTypes}},
 		"layout": map[string]any{"nodeIndex": []int{}, "styles": [][]int{}}}
 	b, _ := json.Marshal(map[string]any{"documents": []any{doc}, "strings": strs})
 	return string(b)
@@ -63,7 +69,7 @@ func component(nodes []pnode, parent, depth int) ([]pnode, int) {
 func TestShadowHostQuestions(t *testing.T) {
 	plan := func(nodes []pnode, most int) ([]HostCandidate, []HostQuestion) {
 		t.Helper()
-		cands, qs, err := ShadowHostQuestions([]byte(planCapture(nodes)), 0, most)
+		cands, _, qs, err := ShadowHostQuestions([]byte(planCapture(nodes)), 0, most, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +147,7 @@ func TestShadowHostQuestions(t *testing.T) {
 	}
 
 	// A capture that is not one is refused as the reader refuses it.
-	if _, _, err := ShadowHostQuestions([]byte(strings.Repeat("[", 3)), 0, 512); err == nil {
+	if _, _, _, err := ShadowHostQuestions([]byte(strings.Repeat("[", 3)), 0, 512, nil); err == nil {
 		t.Fatal("a broken capture gave a plan")
 	}
 }
@@ -152,7 +158,7 @@ func TestShadowHostQuestions(t *testing.T) {
 func TestShadowHostQuestionsWholeBounds(t *testing.T) {
 	plan := func(nodes []pnode) []HostQuestion {
 		t.Helper()
-		_, qs, err := ShadowHostQuestions([]byte(planCapture(nodes)), 0, 1<<20)
+		_, _, qs, err := ShadowHostQuestions([]byte(planCapture(nodes)), 0, 1<<20, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,5 +202,80 @@ func TestShadowHostQuestionsWholeBounds(t *testing.T) {
 		if !c.whole && (len(qs) != k || qs[0].Whole) {
 			t.Errorf("a subtree of %d nodes: %d questions (first whole %v), want %d alone", size, len(qs), len(qs) > 0 && qs[0].Whole, k)
 		}
+	}
+}
+
+// TestShadowHostsReached: the candidates in open shadow trees are put to a
+// script in one query, each with the way to it through the flat tree
+// (pseudo-elements left out of every count), and what it answers is not
+// asked of the browser; a candidate in a closed tree is. A script that
+// fails, answers too few or answers out of range leaves its candidates to
+// the descriptions.
+func TestShadowHostsReached(t *testing.T) {
+	nodes := []pnode{
+		{0, "HTML", ""},      // 1
+		{1, "BODY", ""},      // 2
+		{2, "::before", ""},  // 3
+		{2, "X-A", ""},       // 4
+		{4, "DIV", "open"},   // 5: a candidate
+		{5, "SPAN", "open"},  // 6
+		{4, "SLOT", "open"},  // 7: a candidate
+		{7, "#text", "open"}, // 8
+		{2, "X-C", ""},       // 9
+		{9, "DIV", "closed"}, // 10: a candidate beyond scripts
+		{10, "I", "closed"},  // 11
+	}
+	data := []byte(planCapture(nodes))
+	var asked []string
+	answer := func(codes ...HostAnswer) Reach {
+		return func(q []byte) ([]HostAnswer, error) {
+			asked = append(asked, string(q))
+			return codes, nil
+		}
+	}
+	cands, known, qs, err := ShadowHostQuestions(data, 0, 512, answer(HostRoot, HostAssigned))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"nodes":[[-1,0,1,"HTML"],[0,0,1,"BODY"],[1,0,2,"X-A"],[2,0,2,"DIV"],[2,1,2,"SLOT"]],"cands":[[3,false,1],[4,true,1]]}`
+	if len(asked) != 1 || asked[0] != want {
+		t.Fatalf("queries %q, want %q", asked, want)
+	}
+	if len(cands) != 3 || !slices.Equal(known, []HostAnswer{HostRoot, HostAssigned, HostUnknown}) {
+		t.Fatalf("candidates %+v known %v", cands, known)
+	}
+	if len(qs) != 1 || qs[0] != (HostQuestion{Backend: 110}) {
+		t.Fatalf("plan %+v, want the closed tree's div alone", qs)
+	}
+	for name, reach := range map[string]Reach{
+		"an error":     func([]byte) ([]HostAnswer, error) { return nil, errors.New("gone") },
+		"too few":      answer(HostRoot),
+		"out of range": answer(HostRoot, HostAnswer(9)),
+	} {
+		_, known, qs, err := ShadowHostQuestions(data, 0, 512, reach)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unknown := 0
+		for _, a := range known {
+			if a == HostUnknown {
+				unknown++
+			}
+		}
+		if name == "out of range" {
+			if unknown != 2 || known[0] != HostRoot {
+				t.Errorf("%s: known %v", name, known)
+			}
+			continue
+		}
+		if unknown != 3 || len(qs) == 0 {
+			t.Errorf("%s: known %v, plan %+v", name, known, qs)
+		}
+	}
+	// No candidate in an open tree: no query.
+	asked = nil
+	closedOnly := append(append([]pnode(nil), nodes[:2]...), pnode{2, "X-C", ""}, pnode{3, "DIV", "closed"}, pnode{4, "I", "closed"})
+	if _, _, qs, _ := ShadowHostQuestions([]byte(planCapture(closedOnly)), 0, 512, answer()); len(asked) != 0 || len(qs) != 1 {
+		t.Fatalf("a page of closed roots: queries %q, plan %+v", asked, qs)
 	}
 }
