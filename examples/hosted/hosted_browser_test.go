@@ -122,7 +122,15 @@ func start(t *testing.T, hosts int) *deployment {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.cmd = exec.Command("/bin/sh", script)
+	// Started as nohup starts it, with SIGHUP ignored, which a shell
+	// cannot trap: the script must undo that for its reload to work
+	// (TestHostedAcrossHosts sends one), however the tests themselves
+	// were started.
+	nohup, err := exec.LookPath("nohup")
+	if err != nil {
+		t.Fatalf("nohup: %v", err)
+	}
+	d.cmd = exec.Command(nohup, "/bin/sh", script)
 	d.cmd.Env = append(os.Environ(), "HOSTS="+strconv.Itoa(hosts), "PORT="+strconv.Itoa(freePort(t)),
 		"TOKEN_FILE="+tokenFile, "STATE_DIR="+filepath.Join(t.TempDir(), "state"), "DOMSNAP="+bin,
 		"HAPROXY="+haproxy, "MAX_SESSIONS=8", "TMPDIR="+marker)

@@ -41,6 +41,20 @@ fail() {
 	exit 1
 }
 
+# A shell cannot trap a signal that was ignored when it started, and nohup
+# (or a service manager) may start it so with SIGHUP: the reload would
+# never reach the hosts. Such a start begins again with SIGHUP at its
+# default (Linux's /proc says what is ignored; coreutils' env resets it).
+sigign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$$/status" 2>/dev/null || true)
+case $sigign in
+*[13579bdfBDF])
+	if [ -z "${START_SH_HUP_RESET:-}" ] && env --default-signal=HUP true 2>/dev/null; then
+		exec env --default-signal=HUP START_SH_HUP_RESET=1 /bin/sh "$0" "$@"
+	fi
+	echo "start.sh: SIGHUP is ignored and cannot be reset here: hosts will not read their token or principals file again on SIGHUP" >&2
+	;;
+esac
+
 HOSTS=${HOSTS:-2}
 PORT=${PORT:-8931}
 DOMSNAP=${DOMSNAP:-domsnap}
