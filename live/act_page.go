@@ -204,16 +204,19 @@ const (
 }`
 	// disarmClickJS removes the guard armClickJS set and says how many
 	// events it stopped, and whether the click submitted a form that
-	// navigates this document (one no listener cancelled, not a dialog
-	// form, aimed at this window): its navigation begins in a task of the
-	// page's own, which a busy renderer runs late.
+	// navigates the tab (one no listener cancelled, not a dialog form,
+	// aimed at the top window: its own, or the top from a frame): its
+	// navigation begins in a task of the page's own, which a busy
+	// renderer runs late.
 	disarmClickJS = `function() {
   const g = globalThis.domsnapClickGuard;
   delete globalThis.domsnapClickGuard;
   if (!g) return {stopped: 0, submitted: false};
   for (const k of g.kinds) window.removeEventListener(k, g.fn, true);
   window.removeEventListener("submit", g.sub, true);
-  const here = t => t === "" || t === "_self" || (t === "_top" && window.top === window) || (t === "_parent" && window.parent === window);
+  // The tab's own navigation is the top window's: a form in a frame
+  // navigates the frame unless it aims at the top.
+  const here = t => t === "_top" || (t === "" || t === "_self") && window.top === window || t === "_parent" && window.parent === window.top;
   const submitted = g.submits.some(e => {
     if (e.defaultPrevented) return false;
     const f = e.target, s = e.submitter;
