@@ -18,9 +18,16 @@ func (p *Page) watch(ctx context.Context) (effectWatch, error) {
 		return nil, callError(ctx, "Page.getFrameTree", err)
 	}
 	p.act.submitted.Store(false)
-	return p.openNavWatch(ctx, string(tree.FrameTree.Frame.ID), func(what string, err error) error {
+	w, err := p.openNavWatch(ctx, string(tree.FrameTree.Frame.ID), func(what string, err error) error {
 		return callError(ctx, what, err)
 	})
+	if err != nil {
+		return nil, err
+	}
+	// The click's own dispatch runs a beforeunload handler, so its dialog
+	// may be answered before the wait begins.
+	w.stayed0 = p.stayed.Load()
+	return w, nil
 }
 
 // wait implements effectWatch: it follows the page until the wait o asks
@@ -66,7 +73,9 @@ func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time, h
 			// The step back has not shown yet.
 		case (w.quiet && !w.requested && !w.submitted) || (capped && w.settled):
 			eff.Busy = len(w.inflight) > 0
-			eff.Asked = w.requested && w.toPage || w.submitted
+			// A beforeunload dialog answered "stay" cancelled the
+			// navigation asked for: the page stays, which is done.
+			eff.Asked = (w.requested && w.toPage || w.submitted) && w.p.stayed.Load() == w.stayed0
 			return true
 		}
 		return false

@@ -161,6 +161,9 @@ func (p *Page) dismissDialogs(dialogs page.JavascriptDialogOpeningClient) {
 		if err == nil && !leave && run == nil {
 			p.dismissed.Add(1)
 		}
+		if err == nil && ev.Type == page.DialogTypeBeforeunload && !accept {
+			p.stayed.Add(1)
+		}
 	}
 }
 

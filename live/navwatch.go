@@ -67,7 +67,10 @@ type navWatch struct {
 	// submitted: the action's click submitted a form that navigates the
 	// tab, and the page has not asked for that navigation yet.
 	submitted bool
-	navReq    network.RequestID
+	// stayed0 is the tab's count of beforeunload dialogs answered "stay"
+	// when the watch opened for an action.
+	stayed0 int64
+	navReq  network.RequestID
 	// history: the action itself moved the tab through its history, a
 	// navigation the page does not ask for (no requested event comes) and
 	// that a busy browser may start well after the quiet period. It is

@@ -53,6 +53,9 @@ type Page struct {
 	// under way (Goto, the guard's blank page): a beforeunload dialog
 	// raised meanwhile is accepted, so a page cannot keep the tab.
 	leaving atomic.Int32
+	// stayed counts the beforeunload dialogs answered "stay" (dismissed):
+	// each cancelled the navigation that raised it (dialog.go).
+	stayed atomic.Int64
 	// refused counts main-frame requests Guard aborted; guard is the rest
 	// of Guard's state, nil without a Guard.
 	refused atomic.Uint64
