@@ -185,13 +185,18 @@ func (d *Downloads) began(life context.Context, ev *browser.DownloadWillBeginRep
 	dl.ID = "d" + strconv.Itoa(d.ids)
 	d.byID[dl.ID] = dl
 	over := d.saved+d.pending() > d.opts.MaxCount
-	changed := d.changed
-	d.changed = make(chan struct{})
+	d.tell()
 	d.mu.Unlock()
-	close(changed)
 	if over {
 		d.cancel(life, dl, DownloadTooMany)
 	}
+}
+
+// tell wakes the answers waiting in Settle: a download was judged or
+// ended. Called with d.mu held.
+func (d *Downloads) tell() {
+	close(d.changed)
+	d.changed = make(chan struct{})
 }
 
 // pending counts the downloads begun and not ended, the caller's
@@ -302,8 +307,7 @@ func (d *Downloads) end(dl *Download, status, path string) {
 	} else {
 		removeDownload(d.opts.Dir, dl.guid)
 	}
-	close(d.changed)
-	d.changed = make(chan struct{})
+	d.tell()
 }
 
 // removeDownload removes the files a download left: its own and the
@@ -322,8 +326,7 @@ func (d *Downloads) forget(dl *Download) {
 	if dl.ID != "" {
 		delete(d.byID, dl.ID)
 	}
-	close(d.changed)
-	d.changed = make(chan struct{})
+	d.tell()
 }
 
 // Settle waits, until deadline, for at least want downloads to have

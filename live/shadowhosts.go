@@ -271,12 +271,12 @@ const reachHostsScript = `(function (q) {
 		}
 		got.push(n);
 	}
-	return JSON.stringify(q.cands.map(([i, slot, count]) => {
+	return q.cands.map(([i, slot, count]) => {
 		const n = got[i];
 		if (n === null || n.nodeType !== 1 || flat(n).length !== count) return 0;
 		if (slot) return n instanceof HTMLSlotElement && n.assignedNodes().length > 0 ? 3 : 1;
 		return n.shadowRoot !== null ? 2 : 1;
-	}));
+	});
 })`
 
 // reachHosts runs reachHostsScript on query in the walker's world and
@@ -289,16 +289,12 @@ func (p *Page) reachHosts(ctx context.Context, query []byte) ([]capture.HostAnsw
 	}
 	var r struct {
 		Result struct {
-			Value string `json:"value"`
+			Value []capture.HostAnswer `json:"value"`
 		} `json:"result"`
 		ExceptionDetails json.RawMessage `json:"exceptionDetails"`
 	}
 	if err := json.Unmarshal(reply, &r); err != nil || r.ExceptionDetails != nil {
-		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the shadow-host script failed")
+		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the shadow-host script failed or answered in another form")
 	}
-	var codes []capture.HostAnswer
-	if err := json.Unmarshal([]byte(r.Result.Value), &codes); err != nil {
-		return nil, errcode.New(errcode.CaptureFailed, pkg, "", "the shadow-host script answered in another form")
-	}
-	return codes, nil
+	return r.Result.Value, nil
 }

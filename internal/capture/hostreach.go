@@ -56,14 +56,11 @@ type ReachQuery struct {
 // user-agent tree's are not its children to a script.
 func reachable(rc *rawCapture, d *rawDoc, cands []HostCandidate) ([]byte, []int) {
 	n := len(d.parent)
-	const (
-		markNone = iota
-		markOpen
-		markOther
-	)
+	// The composed tree's marks (markNone, markOpen), with every mark that
+	// does not say open read as closed: beyond a script.
 	mark := make([]uint8, n)
 	for k, i := range d.shadow.index {
-		mark[i] = markOther
+		mark[i] = markClosed
 		if k < len(d.shadow.value) && d.shadow.value[k] >= 0 && domtree.EqualFold(rc.strs.get(d.shadow.value[k]), "open") {
 			mark[i] = markOpen
 		}
@@ -86,13 +83,13 @@ func reachable(rc *rawCapture, d *rawDoc, cands []HostCandidate) ([]byte, []int)
 		}
 		at[i] = kids[p]
 		kids[p]++
-		ok[i] = ok[p] && mark[i] != markOther && d.nodeType[i] != nodeDocFragment
+		ok[i] = ok[p] && mark[i] != markClosed && d.nodeType[i] != nodeDocFragment
 	}
 	entry := make([]int32, n)
 	for i := range entry {
 		entry[i] = -1
 	}
-	var need []int32
+	need := 0
 	var which []int
 	for k, c := range cands {
 		if c.Doc != 0 || !ok[c.Node] || mark[c.Node] != markOpen {
@@ -101,14 +98,14 @@ func reachable(rc *rawCapture, d *rawDoc, cands []HostCandidate) ([]byte, []int)
 		which = append(which, k)
 		for i := c.Node; i > 0 && entry[i] == -1; i = d.parent[i] {
 			entry[i] = -2 // needed; numbered below, in document order
-			need = append(need, i)
+			need++
 		}
 	}
 	if len(which) == 0 {
 		return nil, nil
 	}
 	var q ReachQuery
-	q.Nodes = make([][4]any, 0, len(need))
+	q.Nodes = make([][4]any, 0, need)
 	for i := int32(1); i < int32(n); i++ {
 		if entry[i] != -2 {
 			continue
