@@ -50,6 +50,17 @@ func newActSite(t *testing.T, pages map[string]string) *actSite {
 			http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
 			return
 		}
+		if strings.HasPrefix(r.URL.Path, "/late") {
+			// Answered after lateAnswer: the page that asked stays the
+			// tab's document until then.
+			select {
+			case <-time.After(lateAnswer):
+			case <-done:
+				return
+			case <-r.Context().Done():
+				return
+			}
+		}
 		body, ok := s.pages[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
@@ -928,11 +939,18 @@ func TestActBackAfterSlowLeave(t *testing.T) {
 	}
 }
 
+// lateAnswer is how long an act site keeps a request for a /late page.
+const lateAnswer = 6 * time.Second
+
 // TestActClickSeesSubmission: the click's guard tells a form submission
 // that navigates the tab (which a busy renderer may ask the browser for
 // only after the wait's quiet period) from one a listener cancelled, one
 // aimed at another window or frame, and a dialog form's, which navigate
-// nothing here.
+// nothing here. The forms that navigate the tab submit to a page answered
+// late, so the page that submitted is still there when the guard is read,
+// however busy the machine (a submission answered at once may have
+// replaced the page before the guard was read, and the wait then sees the
+// navigation itself).
 func TestActClickSeesSubmission(t *testing.T) {
 	b := actBrowser(t)
 	site := newActSite(t, map[string]string{
@@ -941,9 +959,10 @@ func TestActClickSeesSubmission(t *testing.T) {
 <form action="/next" target="_blank"><button id="blank">Blank</button></form>
 <form action="/next" target="f"><button id="frame">Frame</button></form>
 <form method="dialog"><button id="dialog">Dialog</button></form>
-<form action="/next" target="_blank"><button id="override" formtarget="_self">Here after all</button></form>
-<form action="/next"><button id="plain">Plain</button></form>`,
-		"/next": `<!DOCTYPE html><title>n</title><p>next</p>`,
+<form action="/late-next" target="_blank"><button id="override" formtarget="_self">Here after all</button></form>
+<form action="/late-next"><button id="plain">Plain</button></form>`,
+		"/next":      `<!DOCTYPE html><title>n</title><p>next</p>`,
+		"/late-next": `<!DOCTYPE html><title>n</title><p>next</p>`,
 	})
 	for _, c := range []struct {
 		id        string
