@@ -138,3 +138,68 @@ func TestDecodeBoundedFindsNodesByID(t *testing.T) {
 		t.Fatalf("resolve: %d calls", resolved)
 	}
 }
+
+// flatBoundedDoc is a walker's flat capture of a host whose open root holds a
+// div and a slot, with the host's span assigned to the slot: document,
+// html, body, x-host, div (shadow), slot (shadow), span (light, slotted),
+// text.
+const flatBoundedDoc = `{"documents":[{"nodes":{"parentIndex":[-1,0,1,2,3,4,5,6],"nodeType":[9,1,1,1,1,1,1,3],
+"nodeName":[0,1,2,3,4,5,6,7],"nodeValue":[-1,-1,-1,-1,-1,-1,-1,8],"attributes":[[],[],[],[],[],[],[],[]],
+"shadowRootType":{"index":[4,5],"value":[9,9]}},
+"layout":{"nodeIndex":[1,2,3,4,6],"styles":[[10,11],[10,11],[10,11],[10,11],[12,11]]}}],
+"strings":["#document","HTML","BODY","X-HOST","DIV","SLOT","SPAN","#text","slotted","open","block","visible","inline"],
+"horizon":{"cut":false,"labelsBeyond":false},"shadowHosts":[3],"assignedSlots":[5]}`
+
+// TestDecodeBoundedComposed: a flat capture gives both trees: the light
+// one stops at the host, the composed one holds the root's nodes in their
+// scope and the slotted span in the document's, and both find backend ids
+// the same way, on demand.
+func TestDecodeBoundedComposed(t *testing.T) {
+	resolved := 0
+	resolve := func(i int) int64 { resolved++; return int64(i) + 1000 }
+	find := func(id int64) (int, bool) {
+		if id == 2006 {
+			return 6, false
+		}
+		return -1, false
+	}
+	tr, err := DecodeBounded([]byte(flatBoundedDoc), 0, nil, resolve, find)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := tr.At(3)
+	if tr.Len() != 4 || !host.Is("x-host") || host.FirstChild().Valid() || host.Flags()&domtree.ShadowHost == 0 {
+		t.Fatalf("light tree: %d nodes, host %q with children %v", tr.Len(), host.Name(), host.FirstChild().Valid())
+	}
+	c := tr.Composed()
+	if c == tr || c.Len() != 8 {
+		t.Fatalf("composed tree: %d nodes, want 8", c.Len())
+	}
+	div, slot, span := c.At(4), c.At(5), c.At(6)
+	if !div.Is("div") || !div.InShadow() || !slot.InShadow() || !span.Is("span") || span.InShadow() || span.Scope() != 0 {
+		t.Fatalf("scopes: div %v, slot %v, span %v", div.InShadow(), slot.InShadow(), span.InShadow())
+	}
+	if span.FirstChild().Data() != "slotted" {
+		t.Fatalf("slotted text %q", span.FirstChild().Data())
+	}
+	if resolved != 0 || span.BackendNodeID() != 1006 || resolved != 1 {
+		t.Fatalf("the composed span's id: %d after %d calls", span.BackendNodeID(), resolved)
+	}
+	if n, ok := c.NodeByBackendID(2006); !ok || n.Name() != "span" || n.BackendNodeID() != 2006 {
+		t.Fatalf("finding the span by id: %v %q", ok, n.Name())
+	}
+	for name, bad := range map[string]struct {
+		data  string
+		hosts []int
+		path  string
+	}{
+		"cut":         {strings.Replace(flatBoundedDoc, `"cut":false`, `"cut":true`, 1), nil, "/horizon/cut"},
+		"closed host": {flatBoundedDoc, []int{2}, "/shadowHosts"},
+	} {
+		_, err := DecodeBounded([]byte(bad.data), 0, bad.hosts, nil, nil)
+		var e *errcode.Error
+		if !errors.As(err, &e) || e.Code != errcode.MalformedSnapshot || e.Path != bad.path {
+			t.Errorf("%s: got %v, want malformed_snapshot at %s", name, err, bad.path)
+		}
+	}
+}
