@@ -107,14 +107,9 @@ func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int
 	}
 	lazy(b)
 	if composed {
-		c, omitted, err := buildComposed(rc, sc, lazy)
-		if err != nil {
+		if err := addComposed(b, rc, sc, lazy); err != nil {
 			return nil, err
 		}
-		if c == nil {
-			b.SetFramesOmitted(omitted)
-		}
-		b.SetComposed(c)
 	}
 	return b.Build(), nil
 }
