@@ -170,10 +170,13 @@ type ActResult struct {
 	// each was dismissed.
 	DialogsOutside int
 	// Pending: the outcome is uncertain because a main-frame navigation
-	// the action started had not committed by the deadline. While it is
-	// pending, the tab answers no call that reaches its document, so no
-	// observation can be taken until it commits or is stopped
-	// (Page.stopLoading). Session.Act stops it before it observes.
+	// the action started had not committed by the deadline, or because
+	// one the page asked for had not begun by the settle cap (a busy
+	// renderer starts a form's submission late), and may begin at any
+	// moment after. While a navigation is pending, the tab answers no
+	// call that reaches its document, so no observation can be taken
+	// until it commits or is stopped (Page.stopLoading). Session.Act stops
+	// it before it observes; one not yet begun is dropped with it.
 	Pending bool
 	// Observation is the observation taken after the action, which the
 	// session published as its latest: its revision and references are
@@ -715,7 +718,7 @@ func perform(ctx context.Context, tab actor, a Action, t *domsnap.ActionTarget, 
 	case eff.Committed:
 		res.Outcome, res.HTTPStatus, res.LoadComplete = OutcomeNavigated, eff.Status, eff.Loaded
 	case eff.Started, eff.Busy, eff.Asked:
-		res.Outcome, res.Pending = OutcomeUncertain, eff.Started
+		res.Outcome, res.Pending = OutcomeUncertain, eff.Started || eff.Asked
 	default:
 		res.Outcome = OutcomeDone
 	}

@@ -331,6 +331,7 @@ func TestActAfterSending(t *testing.T) {
 		{"navigated", fakeActor{eff: effects{Started: true, Committed: true, Status: 201, Loaded: true}}, OutcomeNavigated, ""},
 		{"navigation never committed", fakeActor{eff: effects{Started: true}}, OutcomeUncertain, ""},
 		{"busy", fakeActor{eff: effects{Busy: true}}, OutcomeUncertain, ""},
+		{"navigation asked, not begun", fakeActor{eff: effects{Asked: true}}, OutcomeUncertain, ""},
 		{"refused", fakeActor{eff: effects{Started: true, Refused: true}}, "", errcode.NavigationRefused},
 		{"send failed", fakeActor{sendE: errcode.New(errcode.Timeout, pkg, "", "deadline passed")}, "", errcode.Timeout},
 		{"wait cancelled", fakeActor{waitE: errcode.New(errcode.Cancelled, pkg, "", "context done")}, "", errcode.Cancelled},
@@ -345,7 +346,7 @@ func TestActAfterSending(t *testing.T) {
 			if (err != nil) != ActionSent(err) {
 				t.Fatalf("an error after sending lacks action_sent: %v", err)
 			}
-			if res.Pending != (c.name == "navigation never committed") {
+			if res.Pending != (c.name == "navigation never committed" || c.name == "navigation asked, not begun") {
 				t.Fatalf("pending %v", res.Pending)
 			}
 			if c.outcome == OutcomeNavigated && (res.HTTPStatus != 201 || !res.LoadComplete) {
