@@ -231,13 +231,6 @@ frontend mcp
 
 backend hosts
 	balance leastconn
-	# Every request opens its own connection to its host (on loopback, a
-	# few microseconds). A request sent on a kept connection to a host that
-	# has just died fails after it was sent, and the proxy then closes the
-	# client's connection unanswered, which a client does not retry for a
-	# POST; a new connection to a dead host is refused, which retries and
-	# redispatch handle.
-	http-reuse never
 	# The session's host: stored from the answer that named the session
 	# (initialize's), matched on every later request that names it.
 	stick-table type string len 64 size 100k expire ${expire_s}s
