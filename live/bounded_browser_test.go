@@ -74,7 +74,14 @@ func compareBounded(t *testing.T, ctx context.Context, b *Browser, c boundedCase
 		t.Fatal(err)
 	default:
 		defer bc.Close()
-		sameTree(t, whole, decodeUncut(t, bc))
+		bounded, err := capture.DecodeBounded(bc.Raw, limits.MaxTreeNodes, bc.Hosts, bc.Resolve, bc.Find)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bounded.Partial() {
+			t.Fatal("a capture with a horizon past the page is partial")
+		}
+		sameTree(t, whole, bounded)
 	}
 	flat := compareComposed(t, ctx, p, raw, whole)
 
@@ -135,7 +142,13 @@ func compareComposed(t *testing.T, ctx context.Context, p *Page, raw []byte, who
 		t.Fatal(err)
 	}
 	defer c.Close()
-	bounded := decodeUncut(t, c)
+	bounded, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve, c.Find)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bounded.Partial() {
+		t.Fatal("a composed capture with a horizon past the page is partial")
+	}
 	if c.Composed != whole.Composed().HasShadow() {
 		t.Fatalf("the walk wrote the flat tree: %v; the whole snapshot holds shadow content: %v", c.Composed, whole.Composed().HasShadow())
 	}
@@ -147,20 +160,6 @@ func compareComposed(t *testing.T, ctx context.Context, p *Page, raw []byte, who
 		}
 	}
 	return c.Composed
-}
-
-// decodeUncut decodes a bounded capture taken with a budget past the
-// page, which must hold the whole page.
-func decodeUncut(t *testing.T, c *BoundedCapture) *domtree.Tree {
-	t.Helper()
-	tr, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve, c.Find)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Partial() {
-		t.Fatal("a capture with a horizon past the page is partial")
-	}
-	return tr
 }
 
 // hasClosedRoot reports whether a whole capture lists nodes of a closed

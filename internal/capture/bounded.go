@@ -107,9 +107,14 @@ func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int
 	}
 	lazy(b)
 	if composed {
-		if err := addComposed(b, rc, sc, lazy); err != nil {
+		c, omitted, err := buildComposed(rc, sc, lazy)
+		if err != nil {
 			return nil, err
 		}
+		if c == nil {
+			b.SetFramesOmitted(omitted)
+		}
+		b.SetComposed(c)
 	}
 	return b.Build(), nil
 }

@@ -93,25 +93,15 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := addComposed(b, rc, sc, nil); err != nil {
-		return nil, err
-	}
-	return b.Build(), nil
-}
-
-// addComposed builds the capture's composed tree (buildComposed, prep
-// given its builder last) and hands it to b; with nothing to compose, it
-// tells b how many frames were left out instead.
-func addComposed(b *domtree.Builder, rc *rawCapture, sc styleCols, prep func(*domtree.Builder)) error {
-	c, omitted, err := buildComposed(rc, sc, prep)
+	c, omitted, err := buildComposed(rc, sc, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if c == nil {
 		b.SetFramesOmitted(omitted)
 	}
 	b.SetComposed(c)
-	return nil
+	return b.Build(), nil
 }
 
 // fillCapture is buildCapture up to the build: the builder holds every
