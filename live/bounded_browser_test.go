@@ -83,7 +83,6 @@ func compareBounded(t *testing.T, ctx context.Context, b *Browser, c boundedCase
 		}
 		sameTree(t, whole, bounded)
 	}
-	flat := compareComposed(t, ctx, p, raw, whole)
 
 	rev := "r1.0000000000000000.n1.o1"
 	for _, h := range []int{0, 8} { // 0: the first horizon of each kind of observation
@@ -107,96 +106,11 @@ func compareBounded(t *testing.T, ctx context.Context, b *Browser, c boundedCase
 			if !bytes.Equal(got, want) {
 				t.Errorf("horizon %d, request %d (-1: the observation): bounded and whole differ:\n%v", h, i, jsonDiff(want, got))
 			}
-			// A walk that met open shadow content early reads the
-			// page whole from there (a composed tree has no horizon).
-			if h == 8 && whole.Len() > 8 && s.Captures() < 2 && !flat {
+			if h == 8 && whole.Len() > 8 && s.Captures() < 2 {
 				t.Errorf("horizon 8 on a page of %d nodes took %d capture(s): the retake was not exercised", whole.Len(), s.Captures())
 			}
 		}
 	}
-}
-
-// compareComposed takes the capture a session's observation takes (the
-// walker writing the flat tree once it meets open shadow content) and
-// requires both its trees, the light one and the composed one, to be the
-// whole snapshot's node for node. A walk that leaves the page to the
-// whole snapshot must have had cause: a frame, a closed root or
-// content-visibility content. It says whether the walk wrote the flat tree.
-func compareComposed(t *testing.T, ctx context.Context, p *Page, raw []byte, whole *domtree.Tree) bool {
-	t.Helper()
-	c, err := p.CaptureComposed(ctx, limits.MaxTreeNodes, false)
-	if err == nil && len(c.Hosts) > 0 {
-		c.Close()
-		if !hasClosedRoot(t, raw) {
-			t.Fatalf("closed hosts %v on a page without closed roots", c.Hosts)
-		}
-		return false
-	}
-	switch {
-	case errors.Is(err, errWholePage):
-		if !hasContentVisibility(whole) && !hasFrameOwner(whole) && !hasFrameOwner(whole.Composed()) {
-			t.Fatal("the composed walk left a page without frames or content-visibility to the whole snapshot")
-		}
-		return false
-	case err != nil:
-		t.Fatal(err)
-	}
-	defer c.Close()
-	bounded, err := capture.DecodeBounded(c.Raw, limits.MaxTreeNodes, c.Hosts, c.Resolve, c.Find)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bounded.Partial() {
-		t.Fatal("a composed capture with a horizon past the page is partial")
-	}
-	if c.Composed != whole.Composed().HasShadow() {
-		t.Fatalf("the walk wrote the flat tree: %v; the whole snapshot holds shadow content: %v", c.Composed, whole.Composed().HasShadow())
-	}
-	sameTree(t, whole, bounded)
-	sameTree(t, whole.Composed(), bounded.Composed())
-	for i := 0; i < whole.Composed().Len(); i++ {
-		if w, b := whole.Composed().At(i), bounded.Composed().At(i); w.InShadow() != b.InShadow() {
-			t.Fatalf("composed node %d (%s): in a shadow tree whole %v, bounded %v", i, treediff.Path(w), w.InShadow(), b.InShadow())
-		}
-	}
-	return c.Composed
-}
-
-// hasClosedRoot reports whether a whole capture lists nodes of a closed
-// shadow root in any of its documents: the walker cannot read those.
-func hasClosedRoot(t *testing.T, raw []byte) bool {
-	t.Helper()
-	var c struct {
-		Documents []struct {
-			Nodes struct {
-				ShadowRootType struct {
-					Value []int `json:"value"`
-				} `json:"shadowRootType"`
-			} `json:"nodes"`
-		} `json:"documents"`
-		Strings []string `json:"strings"`
-	}
-	if err := json.Unmarshal(raw, &c); err != nil {
-		t.Fatalf("reading the whole capture: %v", err)
-	}
-	for _, d := range c.Documents {
-		for _, v := range d.Nodes.ShadowRootType.Value {
-			if v >= 0 && v < len(c.Strings) && c.Strings[v] == "closed" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// hasFrameOwner reports whether a tree holds a frame's owner.
-func hasFrameOwner(t *domtree.Tree) bool {
-	for i := 0; i < t.Len(); i++ {
-		if n := t.At(i); n.IsElement() && (n.Name() == "iframe" || n.Name() == "frame") {
-			return true
-		}
-	}
-	return false
 }
 
 // hasContentVisibility reports whether a page may hold content that
@@ -789,7 +703,7 @@ func TestBoundedComponentPage(t *testing.T) {
 	}
 }
 
-// describedCapture takes a bounded capture of p (fragment walk), ends it, and says how many
+// describedCapture takes a bounded capture of p, ends it, and says how many
 // descriptions it asked the browser for.
 func describedCapture(t *testing.T, p *Page, budget int, again bool) (*BoundedCapture, uint64) {
 	t.Helper()
@@ -854,85 +768,4 @@ func TestBoundedOpenHostLightLimit(t *testing.T) {
 		}
 		compareBounded(t, ctx, b, boundedCase{name: "light-" + strconv.Itoa(light), url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
 	}
-}
-
-// composedPage is a page of open shadow roots in the shapes component
-// libraries give them: named and default slots, fallback content, light
-// children no slot takes, a host nested in a shadow tree whose slot is
-// itself assigned (a slot standing for a slot), a display: contents host
-// and slot, a host with an empty root, a custom element without a root
-// inside a shadow tree, labels by ID in their own tree scope, an
-// aria-hidden host and content hidden inside a root. lead light paragraphs
-// come first, so that small budgets cut the walk before its first host.
-func composedPage(lead int) []byte {
-	var b strings.Builder
-	b.WriteString(`<!DOCTYPE html><html><head><title>Composed</title></head><body>`)
-	for i := 0; i < lead; i++ {
-		b.WriteString(`<p>lead ` + strconv.Itoa(i) + `</p>`)
-	}
-	b.WriteString(`<x-form><template shadowrootmode="open">
-  <style>:host { display: block }</style>
-  <label for="n">Name</label><input id="n" value="CANARY-COMPOSED-1">
-  <p><slot name="hint"><em>no hint</em></slot></p>
-  <x-row><template shadowrootmode="open"><span>row:</span><slot></slot></template>
-    <slot name="action"><button>Fallback action</button></slot>
-    <x-plain>plain custom element</x-plain>
-  </x-row>
-  <slot><i>default fallback</i></slot>
-  <div hidden><button>Hidden inside</button></div>
-  <x-empty><template shadowrootmode="open"></template><b>never shown</b></x-empty>
-</template>
-  <span slot="hint">slotted hint</span>
-  <button slot="action">Save</button>
-  <b slot="nowhere">unassigned</b>
-  text for the default slot
-</x-form>
-<x-contents style="display: contents"><template shadowrootmode="open"><slot></slot><a href="#x">Inner link</a></template><button>Slotted in contents</button></x-contents>
-<x-gone aria-hidden="true"><template shadowrootmode="open"><button>Hidden by host</button></template></x-gone>
-<label for="n">Light label for no light field</label>
-<table><tr><th>Product</th><th>Price</th></tr><tr><td>one</td><td>1</td></tr><tr><td>two</td><td>2</td></tr></table>
-</body></html>`)
-	return []byte(b.String())
-}
-
-// TestBoundedComposedPage: on pages of open shadow roots, the capture a
-// session takes is the flat tree, equal node for node to the whole
-// snapshot's light and composed trees, and the session's observation and
-// extraction are the whole snapshot's byte for byte, at budgets that read
-// the page at once and ones that cut it before the first host. A closed
-// root inside an open one is found (described alone) and leaves the page
-// to the whole snapshot.
-func TestBoundedComposedPage(t *testing.T) {
-	b := launch(t)
-	ctx := context.Background()
-	for _, lead := range []int{0, 30} {
-		srv := serve(t, composedPage(lead))
-		_, p := openSession(t, b, srv.URL())
-		c, err := p.CaptureComposed(ctx, DefaultBudget, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Close()
-		if !c.Composed || len(c.Hosts) != 0 {
-			t.Fatalf("lead %d: composed %v, closed hosts %v; want the flat tree and none", lead, c.Composed, c.Hosts)
-		}
-		if bytes.Contains(c.Raw, []byte("CANARY-COMPOSED")) {
-			t.Fatalf("lead %d: the flat capture holds a field's value", lead)
-		}
-		compareBounded(t, ctx, b, boundedCase{name: "composed-" + strconv.Itoa(lead), url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
-	}
-	page := strings.Replace(string(composedPage(0)), `<x-plain>plain custom element</x-plain>`,
-		`<x-shut><template shadowrootmode="closed"><button>Closed inside</button></template></x-shut>`, 1)
-	srv := serve(t, []byte(page))
-	_, p := openSession(t, b, srv.URL())
-	before := p.describes.Load()
-	c, err := p.CaptureComposed(ctx, DefaultBudget, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
-	if described := p.describes.Load() - before; len(c.Hosts) != 1 || described != 1 {
-		t.Fatalf("a closed root inside an open one: closed hosts %v after %d descriptions, want one after one", c.Hosts, described)
-	}
-	compareBounded(t, ctx, b, boundedCase{name: "composed-closed", url: srv.URL(), reqs: []domsnap.Request{tableRequest("")}})
 }

@@ -104,11 +104,10 @@ func captureBoundedTree(ctx context.Context, bs BoundedSnapshotter, budget int, 
 	if closer == nil {
 		closer = func() error { return nil }
 	}
-	if (c.Shadow && !c.Composed) || len(c.Hosts) > 0 {
-		// Shadow content the capture does not hold as the page view
-		// reads it (the composed tree): closed roots, which no script
-		// sees, or a walk that wrote the light tree alone. The whole
-		// snapshot lists it.
+	if c.Shadow || len(c.Hosts) > 0 {
+		// Shadow content is in the page view (the composed tree), and
+		// only the whole snapshot lists it, slotted nodes under their
+		// slots and closed roots included.
 		closer()
 		return nil, nil, nil, nil, errWholePage
 	}

@@ -1,9 +1,8 @@
 package live
 
 // walkerSource is the bounded capture's walker: a function of the budget,
-// the limit, whether to wait for a rendered frame first, the capture's id,
-// how many captures' nodes to keep and whether to write the composed tree
-// (below), evaluated in an isolated world of the main frame, so the page's own
+// the limit, whether to wait for a rendered frame first, the capture's id
+// and how many captures' nodes to keep, evaluated in an isolated world of the main frame, so the page's own
 // script can neither see it nor change what it calls (every world has its
 // own prototypes and globals), and the page's Content-Security-Policy does
 // not apply to it. The wait is Page.awaitRenderedFrame's (two animation
@@ -12,10 +11,9 @@ package live
 // document it returns is one state of the page.
 //
 // It walks the main document in tree order through firstChild and
-// nextSibling (the light tree: no template contents, no frame document, as
-// the whole capture's tree leaves them out, and no shadow tree unless
-// composed, below; processing instructions are skipped, as the capture's
-// reader skips them) and writes
+// nextSibling (the light tree: no shadow tree, no template contents, no
+// frame document, as the whole capture's tree leaves them out; processing
+// instructions are skipped, as the capture's reader skips them) and writes
 // each node in the terms of DOMSnapshot.captureSnapshot, the tables
 // capture.DecodeBounded reads:
 //
@@ -74,33 +72,17 @@ package live
 // that is not HTML it does not count and says there may be.
 //
 // The reply says (shadow) whether the walk met an open shadow root that
-// holds nodes (an open root without nodes leaves no trace in a whole
-// capture), or, when not composed, a frame.
+// holds nodes, or a frame: a session then takes the whole snapshot, which
+// lists the composed tree the page view reads
+// (docs/reference.md#the-composed-page), as it does when the caller finds
+// a closed shadow root. An open root without nodes leaves no trace in a
+// whole capture. With lightOnly, the walker answers {"whole": true} as
+// soon as it meets such content instead of walking on.
 //
-// Composed, the walk is the page view's (docs/reference.md#the-composed-page)
-// from the first open root holding nodes on: it walks the flat tree, as
-// DOMSnapshot.captureSnapshot lists it. A host's children are its root's,
-// a slot's in a shadow tree are its assigned nodes (its own children, the
-// fallback content, when none are), a host's light children no slot takes
-// are not written, and every node of a shadow tree is marked with its
-// root's mode in the shadowRootType table. The capture then also lists the
-// hosts entered (shadowHosts) and the slots read for assigned nodes
-// (assignedSlots), which tell nested roots apart as the whole capture's
-// members do, and capture.DecodeBounded builds the composed tree from it.
-// A composed tree has no horizon: from that first root on, the budget no
-// longer cuts the walk, so the capture holds the rest of the page (up to
-// the limit, where the walker answers {"whole": true} instead). A display:
-// contents host or slot is rendered when one of its flat children has a
-// client rect. A frame, whose document only the whole snapshot lists,
-// makes a composed walk answer {"whole": true} at once.
-//
-// Not composed (the tests of the light tree), an element with an open
-// shadow root is written as a whole capture writes it for the light tree:
-// its shadow root follows it as a fragment node in the shadowRootType
+// An element with an open shadow root is written as a whole capture writes
+// it: its shadow root follows it as a fragment node in the shadowRootType
 // table, and its light children are not written (a whole capture walks the
-// flat tree, where they are not the host's children).
-//
-// A closed shadow root
+// flat tree, where they are not the host's children). A closed shadow root
 // is invisible to every script; closed roots are attached to custom
 // elements in practice, so the walker lists the custom elements, with
 // children or without (candidates), and the caller asks the browser which of them host
@@ -122,9 +104,7 @@ package live
 // that says of it and its place among that description's elements (the
 // node itself if an element, then its element descendants or children in
 // order), and each entry with the number of elements its description must
-// have, which the caller checks. Inside a host's flat subtree (composed),
-// nothing counts towards those descriptions, which describe the light
-// tree: a custom element there without an open root is described alone.
+// have, which the caller checks.
 //
 // Otherwise it returns one string, JSON of {"capture": ..., "plan": [...],
 // "candidates": [...]}: the browser sends a string at a fraction of what the
@@ -132,7 +112,7 @@ package live
 // root), in the isolated world's global __domsnapCaptures, a map from the
 // capture's id that holds the last keep captures, where only this package
 // looks, to find backend node ids when something reads them.
-const walkerSource = `(async function (budget, limit, wait, id, keep, composed) {
+const walkerSource = `(async function (budget, limit, wait, id, keep, lightOnly) {
 	'use strict';
 	if (wait) await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 	// The plan's prices, in nodes of description: a call, and the largest
@@ -170,8 +150,7 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 	// its child nodes, its candidate (-1 when it is none) and place among
 	// its parent's element children, and the frames of its children that
 	// hold candidates (sub).
-	const frameOf = (i, e0, place) => ({ i, e0, place, size: 1, ecount: 0, height: 0, kids: 0, cand: -1, sub: null,
-		zone: false, kidMark: null, list: null, pos: 0 });
+	const frameOf = (i, e0, place) => ({ i, e0, place, size: 1, ecount: 0, height: 0, kids: 0, cand: -1, sub: null });
 	const stack = [Object.assign(frameOf(0, 0, 0), { boxes: true, vis: 'visible', edit: false, ta: false, out: false, elems: 0 })];
 	const skipped = new Set(['head', 'script', 'style', 'template', 'noscript', 'title']);
 	// lightElements counts an open shadow host's light elements and the
@@ -201,7 +180,6 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 	// covers would describe; its unread elements come after every written
 	// one in a description, so the written candidates keep their places.
 	const settle = (f, complete, depth, last) => {
-		if (f.zone) return;
 		let sumAll = 0, sumIn = 0, candKid = false;
 		for (const c of f.sub || []) { sumAll += c.allC; sumIn += c.inC; if (c.cand >= 0) candKid = true; }
 		// A subtree not read to its end is described with all its
@@ -262,85 +240,47 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 			rest.at = n.nextSibling; rest.fresh = true;
 		}
 	};
-	// rendersAny says whether any of kids has a client rect: a display:
-	// contents element whose flat children are not its light children (a
-	// host's root, a slot's assigned nodes) is rendered when one of those
-	// is, as the whole capture's reader makes of it.
-	const rendersAny = (kids) => {
-		const r = document.createRange();
-		for (const k of kids) {
-			r.selectNode(k);
-			if (r.getClientRects().length > 0) return true;
-		}
-		return false;
-	};
-	// In composed mode, the first open root holding nodes makes the walk
-	// flat (the budget then stops cutting it); hostList and slotList are
-	// the hosts it entered and the slots it read assigned nodes of, and
-	// zoneCands the candidates inside a host's flat subtree, each
-	// described alone.
-	let flat = false;
-	const hostList = [], slotList = [], zoneCands = [];
 	let cur = document.firstChild;
 	while (cur !== null) {
 		const top = stack[stack.length - 1];
 		const t = cur.nodeType;
-		// frame is set for an element whose flat children the walk enters:
-		// the first of them is first, and list holds them all when they
-		// are a slot's assigned nodes, which are no node's children.
-		let frame = null, first = null, list = null;
+		let frame = null;
 		if (t === 1 || t === 3 || t === 4 || t === 8 || t === 10) {
 			const root = t === 1 ? cur.shadowRoot : null;
-			const hosting = root !== null && root.firstChild !== null;
-			const zone = top.zone;
-			if (hosting) {
-				shadow = true;
-				if (composed) flat = true;
-			}
-			// Frame documents only the whole snapshot lists.
-			if (t === 1 && (cur.localName === 'iframe' || cur.localName === 'frame')) {
-				if (composed) return JSON.stringify({ whole: true });
-				shadow = true;
-			}
-			// A composed walk writes no fragment for a root; a flat walk is
-			// never cut but by the limit, where it leaves the page whole.
-			if (handles.length + (root === null || composed ? 1 : 2) > limit) {
-				if (flat) return JSON.stringify({ whole: true });
-				cut = true;
-				break;
-			}
-			if (!flat && !top.out && paid >= budget) { cut = true; break; }
+			// Shadow content is read by the whole snapshot, which walks the
+			// flat tree (slots standing for their assigned nodes) as the
+			// page view needs it: the reply says the walk met some.
+			if (root !== null && root.firstChild !== null) shadow = true;
+			// So are frame documents, which only the whole snapshot lists.
+			if (t === 1 && (cur.localName === 'iframe' || cur.localName === 'frame')) shadow = true;
+			if (shadow && lightOnly) return JSON.stringify({ whole: true });
+			if (handles.length + (root === null ? 1 : 2) > limit || (!top.out && paid >= budget)) { cut = true; break; }
 			if (!top.out) paid++;
 			const i = handles.length;
 			handles.push(cur); parent.push(top.i); type.push(t);
-			if (top.kidMark !== null) { shadowIndex.push(i); shadowValue.push(str(top.kidMark)); }
 			top.kids++;
 			if (top.height < 1) top.height = 1;
 			if (t === 1) {
-				// Inside a host's flat subtree (zone), nothing counts
-				// towards the plan's descriptions: those describe the
-				// light tree, where the host's light elements are
-				// counted once, at the host.
-				const nm = cur.nodeName, lname = lowerName(nm), ordinal = top.elems++, e0 = zone ? -1 : elements++;
+				const nm = cur.nodeName, lname = lowerName(nm), ordinal = top.elems++, e0 = elements++;
 				name.push(str(nm)); value.push(-1);
-				const list0 = cur.attributes, a = [];
+				const list = cur.attributes, a = [];
 				let secret = false, edit = top.edit, ceSeen = false, labelFor = false;
 				let out = top.out || skipped.has(lname), hiddenSeen = false;
 				if (lname === 'input') {
 					secret = true;
-					for (let k = 0; k < list0.length; k++) {
-						if (lower(list0[k].name) === 'type') {
-							const v = lower(list0[k].value);
+					for (let k = 0; k < list.length; k++) {
+						if (lower(list[k].name) === 'type') {
+							const v = lower(list[k].value);
 							secret = !(v === 'button' || v === 'submit' || v === 'reset');
 							if (v === 'hidden') out = true;
 							break;
 						}
 					}
 				}
-				for (let k = 0; k < list0.length; k++) {
-					const an = list0[k].name, ln = lower(an);
+				for (let k = 0; k < list.length; k++) {
+					const an = list[k].name, ln = lower(an);
 					if (secret && ln === 'value') continue;
-					const v = list0[k].value;
+					const v = list[k].value;
 					if (ln === 'aria-hidden' && !hiddenSeen) {
 						hiddenSeen = true;
 						if (lower(v) === 'true') out = true;
@@ -356,21 +296,6 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 				attrs.push(a);
 				if (lname === 'label') { labelsAll++; if (labelFor) labels++; }
 				if (cur instanceof HTMLInputElement && (cur.type === 'checkbox' || cur.type === 'radio') && cur.checked) checked.push(i);
-				// The flat children: a host's are its root's, a slot's
-				// in a shadow tree its assigned nodes (its own children,
-				// the fallback, when none are), as the whole capture
-				// lists them.
-				let kidMark = top.kidMark;
-				if (composed && hosting) {
-					first = root.firstChild; kidMark = root.mode; hostList.push(i);
-				} else if (zone && lname === 'slot') {
-					const assigned = cur.assignedNodes();
-					if (assigned.length > 0) {
-						list = assigned; first = assigned[0]; slotList.push(i);
-						const r = first.getRootNode();
-						kidMark = r === document ? null : r.mode;
-					} else first = cur.firstChild;
-				} else if (root === null) first = cur.firstChild;
 				let vis = top.vis, boxes = false;
 				if (top.boxes) {
 					if (cur.checkVisibility({ contentVisibilityAuto: true })) {
@@ -380,15 +305,9 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 						lnode.push(i); lstyles.push([str(cs.display), str(vis)]);
 						boxes = true;
 					} else if (getComputedStyle(cur).display === 'contents') {
-						let seen;
-						if (list !== null) seen = rendersAny(list);
-						else if (composed && hosting) seen = rendersAny(root.childNodes);
-						else {
-							const r = document.createRange();
-							r.selectNodeContents(cur);
-							seen = r.getClientRects().length > 0;
-						}
-						if (seen) {
+						const r = document.createRange();
+						r.selectNodeContents(cur);
+						if (r.getClientRects().length > 0) {
 							lnode.push(i); lstyles.push([str('contents'), str(top.vis)]);
 							boxes = true;
 						}
@@ -396,13 +315,18 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 				}
 				// Not rendered: the reader makes it display: none.
 				if (!boxes) out = true;
-				const custom = nm.indexOf('-') >= 0;
-				if (root !== null && !zone) {
-					// An open shadow root. Its light children are not
-					// written, but a description lists them: they count
-					// among the elements after it (and a host of very many
-					// of them rules out describing a subtree that holds
-					// it).
+				if (root !== null) {
+					// An open shadow root, written as a whole capture
+					// writes it: a fragment child that the reader leaves
+					// out, with the host's light children, which a whole
+					// capture does not list under the host either.
+					handles.push(null); parent.push(i); type.push(11); name.push(str('#document-fragment'));
+					value.push(-1); attrs.push([]);
+					shadowIndex.push(i + 1); shadowValue.push(str(root.mode));
+					// Its light children are not written, but a
+					// description lists them: they count among the
+					// elements after it (and a host of very many of them
+					// rules out describing a subtree that holds it).
 					const [light, deep] = lightElements(cur);
 					if (light < 0) top.size = Infinity;
 					else {
@@ -411,21 +335,8 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 					}
 					top.ecount += 1 + Math.max(light, 0);
 					elements += Math.max(light, 0);
-				}
-				if (root !== null && !composed) {
-					// Written as a whole capture writes it: a fragment
-					// child that the reader leaves out, and nothing of
-					// the host's light children, which a whole capture
-					// does not list under the host either.
-					handles.push(null); parent.push(i); type.push(11); name.push(str('#document-fragment'));
-					value.push(-1); attrs.push([]);
-					shadowIndex.push(i + 1); shadowValue.push(str(root.mode));
-				} else if (root === null && custom && zone) {
-					// A custom element in a host's flat subtree may host a
-					// closed root: described alone.
-					zoneCands.push(i);
-				} else if (root === null && first === null) {
-					if (custom) {
+				} else if (cur.firstChild === null) {
+					if (nm.indexOf('-') >= 0) {
 						// A custom element without children may still host a
 						// closed shadow root (a component's whole drawing):
 						// a candidate, settled at once as a leaf.
@@ -435,14 +346,10 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 					} else {
 						top.size++; top.ecount++;
 					}
-				}
-				if (first !== null) {
+				} else {
 					frame = Object.assign(frameOf(i, e0, ordinal), { boxes, vis, edit, ta: lname === 'textarea', out, elems: 0 });
 					frame.ecount = 1;
-					frame.zone = zone || root !== null;
-					frame.kidMark = kidMark;
-					frame.list = list;
-					if (custom && root === null && !zone) { frame.cand = cands.length; cands.push(frame); }
+					if (nm.indexOf('-') >= 0) { frame.cand = cands.length; cands.push(frame); }
 				}
 			} else if (t === 3 || t === 4) {
 				name.push(str(cur.nodeName)); attrs.push([]);
@@ -454,20 +361,18 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 			}
 			if (t !== 1) top.size++;
 		}
-		if (frame !== null) {
+		if (frame !== null && cur.firstChild !== null) {
 			stack.push(frame);
-			cur = first;
+			cur = cur.firstChild;
 			continue;
 		}
-		// The next node: the next flat sibling, or the next after the
-		// parent's.
 		for (;;) {
-			const f = stack[stack.length - 1];
-			const sib = f.list !== null ? (f.list[++f.pos] || null) : cur.nextSibling;
+			const sib = cur.nextSibling;
 			if (sib !== null) { cur = sib; break; }
-			if (stack.length === 1) { cur = null; break; }
+			const p = cur.parentNode;
+			if (p === null || p === document) { cur = null; break; }
 			settle(stack.pop(), true, stack.length);
-			cur = handles[f.i];
+			cur = p;
 		}
 	}
 	// The subtrees still open end here; a cut leaves them unread to their
@@ -513,10 +418,6 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 		}
 	};
 	visit(docFrame, false);
-	for (const i of zoneCands) {
-		plan.push(i, 0, 1);
-		candidates.push(i, plan.length / 3 - 1, 0);
-	}
 	const kept = globalThis.__domsnapCaptures || (globalThis.__domsnapCaptures = new Map());
 	kept.set(id, handles);
 	for (const k of kept.keys()) {
@@ -531,6 +432,5 @@ const walkerSource = `(async function (budget, limit, wait, id, keep, composed) 
 		}],
 		strings,
 		horizon: { cut, labelsBeyond },
-		...(flat ? { shadowHosts: hostList, assignedSlots: slotList } : {}),
 	}, plan, candidates, shadow });
 })`

@@ -15,8 +15,7 @@ import (
 // (Shoelace, Material Web, a LitElement) and on the staff table of plain
 // markup, and reports the questions the capture asked the browser about
 // shadow hosts (askShadowHosts), which a page of many components pays for
-// in round trips, the whole snapshots taken (none where the bounded walk
-// wrote the flat tree) and the walk's descriptions of custom elements.
+// in round trips.
 func BenchmarkObserveComponents(b *testing.B) {
 	base := realapps.LibraryPages(b)
 	br, err := Launch(context.Background(), Options{})
@@ -40,7 +39,7 @@ func BenchmarkObserveComponents(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			asked, reached, wholes, described := hostQuestions.Load(), hostReaches.Load(), p.wholeCaptures.Load(), p.describes.Load()
+			asked, reached := hostQuestions.Load(), hostReaches.Load()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := s.Observe(ctx, ReadOptions{}); err != nil {
@@ -50,8 +49,6 @@ func BenchmarkObserveComponents(b *testing.B) {
 			b.StopTimer()
 			b.ReportMetric(float64(hostQuestions.Load()-asked)/float64(b.N), "host-questions/op")
 			b.ReportMetric(float64(hostReaches.Load()-reached)/float64(b.N), "host-scripts/op")
-			b.ReportMetric(float64(p.wholeCaptures.Load()-wholes)/float64(b.N), "whole-snapshots/op")
-			b.ReportMetric(float64(p.describes.Load()-described)/float64(b.N), "walk-descriptions/op")
 		})
 	}
 }

@@ -22,12 +22,6 @@ func (p *Page) CaptureBounded(ctx context.Context, budget int, again bool) (*Bou
 	return p.walkBounded(ctx, budget, again, false)
 }
 
-// CaptureComposed is one bounded capture as a session's observation takes
-// it: the flat tree once the walk meets open shadow content.
-func (p *Page) CaptureComposed(ctx context.Context, budget int, again bool) (*BoundedCapture, error) {
-	return p.walkBounded(ctx, budget, again, true)
-}
-
 // Client is the tab's protocol client.
 func (p *Page) Client() *cdp.Client { return p.client }
 

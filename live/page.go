@@ -78,9 +78,6 @@ type Page struct {
 	// frameWaits counts the waits for a rendered frame the tab's whole
 	// captures made (awaitRenderedFrame), for the tests that bound them.
 	frameWaits atomic.Int64
-	// wholeCaptures counts the whole snapshots the tab took, for the
-	// tests that hold an observation to its bounded capture.
-	wholeCaptures atomic.Int64
 	// walks counts the bounded captures taken, each one's id among the
 	// page's (bounded.go).
 	walks atomic.Uint64
@@ -232,7 +229,6 @@ func (p *Page) Navigate(ctx context.Context, url string) error {
 func (p *Page) captureSnapshot(ctx context.Context, computedStyles []string) (json.RawMessage, error) {
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
-	p.wholeCaptures.Add(1)
 	if !p.framesWaited.Swap(false) {
 		if err := p.awaitRenderedFrame(ctx); err != nil {
 			return nil, err

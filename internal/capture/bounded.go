@@ -34,16 +34,6 @@ import (
 // as a whole capture's shadow-tree nodes are: left out, with their
 // subtrees, and the host marked.
 //
-// A walker that met open shadow content may write the flat tree instead,
-// as a whole capture lists it (slotted nodes under their slots, every node
-// of a shadow tree marked with its root's mode), with the shadowHosts and
-// assignedSlots members that say which elements host a root and which
-// slots hold assigned nodes: such a capture (composed, told by its
-// shadowHosts member) gives the composed tree too, built as a whole
-// capture's is. It must hold the whole document (no cut) and no closed
-// host: the walker cannot see inside closed roots, which only the whole
-// snapshot lists.
-//
 // A whole capture's reader ignores the horizon member, so a bounded
 // capture saved and read again is read as the prefix it holds.
 func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int) int64, find func(id int64) (node int, beyond bool)) (*domtree.Tree, error) {
@@ -69,13 +59,6 @@ func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int
 			rc.doc.backend[i] = int64(i) + 1
 		}
 	}
-	composed := rc.hasShadowHosts
-	if composed && cut {
-		return nil, Malformed("/horizon/cut", "a composed bounded capture holds the whole document")
-	}
-	if composed && len(hosts) > 0 {
-		return nil, Malformed("/shadowHosts", "a composed bounded capture cannot hold closed shadow roots")
-	}
 	if err := lightChildren(rc, hosts); err != nil {
 		return nil, err
 	}
@@ -86,10 +69,6 @@ func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int
 	if cut {
 		b.MarkHorizon(labelsBeyond)
 	}
-	// Both trees find backend ids the same way: a node's key is its
-	// index in the capture plus one, in the composed tree as in the
-	// light one.
-	lazy := func(*domtree.Builder) {}
 	if resolve != nil {
 		var back func(id int64) (int64, bool)
 		if find != nil {
@@ -101,20 +80,7 @@ func DecodeBounded(data []byte, maxNodes int, hosts []int, resolve func(node int
 				return int64(i) + 1, false
 			}
 		}
-		lazy = func(b *domtree.Builder) {
-			b.ResolveBackendIDs(func(key int64) int64 { return resolve(int(key - 1)) }, back)
-		}
-	}
-	lazy(b)
-	if composed {
-		c, omitted, err := buildComposed(rc, sc, lazy)
-		if err != nil {
-			return nil, err
-		}
-		if c == nil {
-			b.SetFramesOmitted(omitted)
-		}
-		b.SetComposed(c)
+		b.ResolveBackendIDs(func(key int64) int64 { return resolve(int(key - 1)) }, back)
 	}
 	return b.Build(), nil
 }

@@ -93,7 +93,7 @@ func buildCapture(rc *rawCapture, sc styleCols) (*domtree.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, omitted, err := buildComposed(rc, sc, nil)
+	c, omitted, err := buildComposed(rc, sc)
 	if err != nil {
 		return nil, err
 	}

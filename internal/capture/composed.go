@@ -43,10 +43,7 @@ import (
 // member, which then decides. A capture without it (one taken by other
 // means) has such roots share a scope; only ID references read scopes, so
 // at worst such a reference resolves across that one boundary.
-//
-// prep, when not nil, is given the builder last, before its Build (a
-// bounded capture's backend ids are found on demand).
-func buildComposed(rc *rawCapture, sc styleCols, prep func(*domtree.Builder)) (*domtree.Tree, int, error) {
+func buildComposed(rc *rawCapture, sc styleCols) (*domtree.Tree, int, error) {
 	d := &rc.doc
 	n := len(d.parent)
 	if len(rc.lightIndex) != n {
@@ -97,9 +94,6 @@ func buildComposed(rc *rawCapture, sc styleCols, prep func(*domtree.Builder)) (*
 		return nil, 0, err
 	}
 	c.b.SetFramesOmitted(c.omitted)
-	if prep != nil {
-		prep(c.b)
-	}
 	return c.b.Build(), c.omitted, nil
 }
 
