@@ -326,15 +326,17 @@ func TestActAfterSending(t *testing.T) {
 		f       fakeActor
 		outcome Outcome
 		code    errcode.Code
+		// pending: a navigation is left for Session.Act to stop.
+		pending bool
 	}{
-		{"done", fakeActor{}, OutcomeDone, ""},
-		{"navigated", fakeActor{eff: effects{Started: true, Committed: true, Status: 201, Loaded: true}}, OutcomeNavigated, ""},
-		{"navigation never committed", fakeActor{eff: effects{Started: true}}, OutcomeUncertain, ""},
-		{"busy", fakeActor{eff: effects{Busy: true}}, OutcomeUncertain, ""},
-		{"navigation asked, not begun", fakeActor{eff: effects{Asked: true}}, OutcomeUncertain, ""},
-		{"refused", fakeActor{eff: effects{Started: true, Refused: true}}, "", errcode.NavigationRefused},
-		{"send failed", fakeActor{sendE: errcode.New(errcode.Timeout, pkg, "", "deadline passed")}, "", errcode.Timeout},
-		{"wait cancelled", fakeActor{waitE: errcode.New(errcode.Cancelled, pkg, "", "context done")}, "", errcode.Cancelled},
+		{"done", fakeActor{}, OutcomeDone, "", false},
+		{"navigated", fakeActor{eff: effects{Started: true, Committed: true, Status: 201, Loaded: true}}, OutcomeNavigated, "", false},
+		{"navigation never committed", fakeActor{eff: effects{Started: true}}, OutcomeUncertain, "", true},
+		{"busy", fakeActor{eff: effects{Busy: true}}, OutcomeUncertain, "", false},
+		{"navigation asked, not begun", fakeActor{eff: effects{Asked: true}}, OutcomeUncertain, "", true},
+		{"refused", fakeActor{eff: effects{Started: true, Refused: true}}, "", errcode.NavigationRefused, false},
+		{"send failed", fakeActor{sendE: errcode.New(errcode.Timeout, pkg, "", "deadline passed")}, "", errcode.Timeout, false},
+		{"wait cancelled", fakeActor{waitE: errcode.New(errcode.Cancelled, pkg, "", "context done")}, "", errcode.Cancelled, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := c.f
@@ -346,7 +348,7 @@ func TestActAfterSending(t *testing.T) {
 			if (err != nil) != ActionSent(err) {
 				t.Fatalf("an error after sending lacks action_sent: %v", err)
 			}
-			if res.Pending != (c.name == "navigation never committed" || c.name == "navigation asked, not begun") {
+			if res.Pending != c.pending {
 				t.Fatalf("pending %v", res.Pending)
 			}
 			if c.outcome == OutcomeNavigated && (res.HTTPStatus != 201 || !res.LoadComplete) {
