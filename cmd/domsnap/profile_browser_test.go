@@ -41,6 +41,7 @@ const (
 type signInSite struct {
 	*httptest.Server
 	mu       sync.Mutex
+	asked    int // sign-in pages answered
 	signedIn int // POSTs of the form with the right password
 	wrong    int // POSTs with anything else
 	served   int // account pages answered with both cookies
@@ -50,6 +51,9 @@ func newSignInSite(t *testing.T) *signInSite {
 	s := &signInSite{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /login", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.asked++
+		s.mu.Unlock()
 		fmt.Fprint(w, `<!doctype html><title>domsnaplogin</title>
 <style>input{position:fixed;left:0;width:100%;height:50%;margin:0;border:0}</style>
 <form method=post action=/login><input name=user style=top:0><input type=password name=pass autocomplete=current-password style=top:50%><button style="position:fixed;top:0;right:0;width:1px;height:1px;padding:0;border:0">Sign in</button></form>`)
@@ -166,12 +170,15 @@ func xdo(disp string, limit time.Duration, args ...string) (string, bool) {
 // first, until the signed-in page shows (for at most four minutes), then closes the window with the
 // keyboard, as a person would, so Chromium writes its cookies out as it
 // exits.
-func signIn(t *testing.T, disp string) {
+func signIn(t *testing.T, disp string, site *signInSite) {
 	// A visible browser starting on a loaded machine takes its time: the
 	// wait is for the window, not a measure of how soon it comes.
 	win, ok := xdo(disp, 3*time.Minute, "search", "--sync", "--onlyvisible", "--name", "domsnaplogin")
 	if !ok || win == "" {
-		t.Error("the sign-in window did not show within 3 minutes")
+		site.mu.Lock()
+		asked := site.asked
+		site.mu.Unlock()
+		t.Errorf("the sign-in window did not show within 3 minutes; the sign-in page was asked for %d times; the display's windows: %s", asked, describeWindows(disp))
 		return
 	}
 	win = strings.Fields(win)[0]
@@ -209,6 +216,27 @@ func signIn(t *testing.T, disp string) {
 	xdo(disp, 10*time.Second, "key", "ctrl+shift+w")
 }
 
+// describeWindows lists the windows of disp that have a name, visible or
+// not, each as its id, name and whether it is mapped: what a failed wait
+// for a window needs to say.
+func describeWindows(disp string) string {
+	all, _ := xdo(disp, 10*time.Second, "search", "--name", ".")
+	visible, _ := xdo(disp, 10*time.Second, "search", "--onlyvisible", "--name", ".")
+	shown := map[string]bool{}
+	for _, id := range strings.Fields(visible) {
+		shown[id] = true
+	}
+	var b strings.Builder
+	for _, id := range strings.Fields(all) {
+		name, _ := xdo(disp, 10*time.Second, "getwindowname", id)
+		fmt.Fprintf(&b, "[%s %q visible=%v] ", id, name, shown[id])
+	}
+	if b.Len() == 0 {
+		return "none"
+	}
+	return b.String()
+}
+
 // TestProfileSignInThenUse: a person signs in through the visible window
 // (played by xdotool under Xvfb); the cookies it set, a persistent and an
 // HttpOnly one, are then sent by the headless browsers that use the
@@ -239,7 +267,7 @@ func TestProfileSignInThenUse(t *testing.T) {
 	played := make(chan struct{})
 	go func() {
 		defer close(played)
-		signIn(t, disp)
+		signIn(t, disp, site)
 	}()
 	r := keep(runCmd(t, "", "profile", "login", "bank", site.URL+"/login", "--state-dir", state, "--timeout", "5m"))
 	<-played

@@ -133,7 +133,10 @@ func start(t *testing.T, hosts int) *deployment {
 	d.cmd = exec.Command(nohup, "/bin/sh", script)
 	d.cmd.Env = append(os.Environ(), "HOSTS="+strconv.Itoa(hosts), "PORT="+strconv.Itoa(freePort(t)),
 		"TOKEN_FILE="+tokenFile, "STATE_DIR="+filepath.Join(t.TempDir(), "state"), "DOMSNAP="+bin,
-		"HAPROXY="+haproxy, "MAX_SESSIONS=8", "TMPDIR="+marker)
+		"HAPROXY="+haproxy, "MAX_SESSIONS=8", "TMPDIR="+marker,
+		// Every request in the log, so a failure says how the proxy ended
+		// the exchange.
+		"LOG_REQUESTS=1")
 	d.cmd.Stderr = d.log
 	out, err := d.cmd.StdoutPipe()
 	if err != nil {

@@ -19,6 +19,10 @@
 #   STATE_DIR     the hosts' state: host i keeps its artifacts and profiles in
 #                 STATE_DIR/host-i (default $XDG_STATE_HOME/domsnap/hosted,
 #                 else ~/.local/state/domsnap/hosted)
+#   LOG_REQUESTS  1: the proxy logs every request to standard error (its
+#                 method and path, the host that answered, the status, the
+#                 timings and how the exchange ended; never a header, so
+#                 never a token); default 0, only errors and checks
 #   DOMSNAP       the domsnap binary (default: domsnap on PATH)
 #   HAPROXY       the haproxy binary (default: haproxy on PATH, else
 #                 /usr/sbin/haproxy; `make install-browser` installs it)
@@ -61,6 +65,8 @@ DOMSNAP=${DOMSNAP:-domsnap}
 case $HOSTS in '' | *[!0-9]*) fail "HOSTS must be a number from 1 to 64, got '$HOSTS'" ;; esac
 [ "$HOSTS" -ge 1 ] && [ "$HOSTS" -le 64 ] || fail "HOSTS must be from 1 to 64, got $HOSTS"
 case $PORT in '' | *[!0-9]*) fail "PORT must be a port number, got '$PORT'" ;; esac
+LOG_REQUESTS=${LOG_REQUESTS:-0}
+case $LOG_REQUESTS in 0 | 1) ;; *) fail "LOG_REQUESTS must be 0 or 1, got '$LOG_REQUESTS'" ;; esac
 [ "$PORT" -ge 1 ] && [ "$PORT" -le 65535 ] || fail "PORT must be from 1 to 65535, got $PORT"
 
 # The callers: the same token or principals file on every host.
@@ -189,13 +195,25 @@ while [ "$i" -le "$HOSTS" ]; do
 	i=$((i + 1))
 done
 
-# The proxy's configuration. It logs no request: its standard error says
-# when a host goes down or comes up again, and any error.
+# The proxy's configuration. Its standard error says when a host goes down
+# or comes up again, and any error; with LOG_REQUESTS=1 also one line per
+# request, in HAProxy's HTTP log format, whose termination state (two
+# letters after the status and the bytes) says which side ended an
+# exchange that failed, and at what stage.
 cfg="$tmp/haproxy.cfg"
+if [ "$LOG_REQUESTS" = 1 ]; then
+	log_global='	log stderr format raw local0 info'
+	log_defaults='	log global
+	option httplog'
+else
+	log_global=''
+	log_defaults=''
+fi
 {
 	cat <<EOF
 global
 	maxconn 4096
+$log_global
 	# Read-only statistics (show stat, show table hosts) for the owner;
 	# it is bound after the proxy's port, so its presence says the proxy
 	# listens.
@@ -203,6 +221,7 @@ global
 
 defaults
 	mode http
+$log_defaults
 	# A call may wait up to its wait's timeout (at most 300 s) before its
 	# answer starts; an event stream may be quiet as long.
 	timeout connect 5s

@@ -37,6 +37,7 @@ func TestStartRefusals(t *testing.T) {
 		{append([]string{"PORT=70000"}, ok...), "PORT must be from 1 to 65535"},
 		{append([]string{"IDLE_TIMEOUT=1h30m"}, ok...), "IDLE_TIMEOUT must be"},
 		{append([]string{"IDLE_TIMEOUT=soon"}, ok...), "IDLE_TIMEOUT must be"},
+		{append([]string{"LOG_REQUESTS=yes"}, ok...), "LOG_REQUESTS must be 0 or 1"},
 		{[]string{"TOKEN_FILE=" + token, "DOMSNAP=" + filepath.Join(bin, "none"), "HAPROXY=" + filepath.Join(bin, "haproxy")}, "domsnap not found"},
 	} {
 		tmp := t.TempDir()
