@@ -37,6 +37,10 @@ type actState struct {
 	// submitted: the action's click submitted a form that navigates the
 	// tab (disarmClick); a watch opened for an action clears it.
 	submitted atomic.Bool
+	// guard is what the last click's guard said when it was removed, or
+	// why it could not be read: what a test shows when a click's effect
+	// is not the one it expects.
+	guard atomic.Pointer[guardReport]
 	// frame is the frame document the element lies in ("" for the main
 	// document) and hops the frame owners around it, innermost first,
 	// each resolved in its own document's isolated world; off is where
@@ -211,7 +215,7 @@ const (
 	disarmClickJS = `function() {
   const g = globalThis.domsnapClickGuard;
   delete globalThis.domsnapClickGuard;
-  if (!g) return {stopped: 0, submitted: false};
+  if (!g) return {stopped: 0, submitted: false, armed: false};
   for (const k of g.kinds) window.removeEventListener(k, g.fn, true);
   window.removeEventListener("submit", g.sub, true);
   // The tab's own navigation is the top window's: a form in a frame
@@ -227,7 +231,7 @@ const (
     const target = (attr(s, "formtarget") ?? attr(f, "target") ?? (base ? base.getAttribute("target") : "")).trim().toLowerCase();
     return here(target);
   });
-  return {stopped: g.stopped, submitted};
+  return {stopped: g.stopped, submitted, armed: true, submits: g.submits.length};
 }`
 	// connectedJS says whether the element is still in its document.
 	connectedJS = `function() { return this.isConnected; }`
@@ -998,16 +1002,34 @@ func guardLife(ctx context.Context) time.Duration {
 // test and its release: the gap a page's timer can slide an element into.
 var beforeRelease func()
 
+// guardReport is what a click's guard says as it is removed: the events it
+// stopped, whether a submission that navigates the tab went on, whether it
+// was still armed and how many submissions it saw; or, in Unread, why it
+// could not be read, and in Gone whether that was because its document
+// no longer answered.
+type guardReport struct {
+	Stopped   int    `json:"stopped"`
+	Submitted bool   `json:"submitted"`
+	Armed     bool   `json:"armed"`
+	Submits   int    `json:"submits"`
+	Unread    string `json:"-"`
+	Gone      bool   `json:"-"`
+}
+
 // disarmClick removes the guard armClickJS set and reports the events it
 // stopped: the page slid another element under the pointer after the
 // last hit test, and that element got no press, release or click. A
 // click that took the page to another document took the guard with it.
+// So did one whose navigation merely began before the guard was read: as
+// measured on a loaded machine, the browser then holds the call until the
+// next document commits and that document answers it, knowing nothing of
+// the old one's world ("Cannot find context"). The wait that follows sees
+// that navigation begin by itself; only a submission whose navigation has
+// not begun yet needs the guard to say so.
 func (p *Page) disarmClick(ctx context.Context, el elemRef) error {
-	var guard struct {
-		Stopped   int  `json:"stopped"`
-		Submitted bool `json:"submitted"`
-	}
+	var guard guardReport
 	if err := p.callOn(ctx, el, disarmClickJS, &guard); err != nil {
+		p.act.guard.Store(&guardReport{Unread: err.Error(), Gone: Reason(err) == ReasonDetached})
 		var re *rpcc.ResponseError
 		if ctx.Err() != nil || Reason(err) == ReasonDetached || errors.As(err, &re) {
 			// The click was sent: a guard that cannot be read now (the
@@ -1020,6 +1042,7 @@ func (p *Page) disarmClick(ctx context.Context, el elemRef) error {
 		}
 		return err
 	}
+	p.act.guard.Store(&guard)
 	if guard.Submitted {
 		p.act.submitted.Store(true)
 	}

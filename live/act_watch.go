@@ -18,6 +18,7 @@ func (p *Page) watch(ctx context.Context) (effectWatch, error) {
 		return nil, callError(ctx, "Page.getFrameTree", err)
 	}
 	p.act.submitted.Store(false)
+	p.act.guard.Store(nil)
 	w, err := p.openNavWatch(ctx, string(tree.FrameTree.Frame.ID), func(what string, err error) error {
 		return callError(ctx, what, err)
 	})
