@@ -163,6 +163,27 @@ func xdo(disp string, limit time.Duration, args ...string) (string, bool) {
 	return strings.TrimSpace(string(out)), err == nil
 }
 
+// waitWindow polls disp for a visible window whose name matches name, for
+// at most limit, and returns the first one's id, or "" and why not. It
+// does not use xdotool's own --sync wait: that wait was seen to give up
+// within seconds, long before its limit, while Chromium was still opening
+// its window (the site had not yet been asked for the page), both in a
+// loaded run and once on a quiet machine; a failed search here is only one
+// poll, and the next one follows.
+func waitWindow(disp, name string, limit time.Duration) (string, string) {
+	deadline := time.Now().Add(limit)
+	for tries := 1; ; tries++ {
+		// xdotool exits 1 both when nothing matches and on an X error.
+		if out, ok := xdo(disp, 10*time.Second, "search", "--onlyvisible", "--name", name); ok && out != "" {
+			return strings.Fields(out)[0], ""
+		}
+		if time.Now().After(deadline) {
+			return "", fmt.Sprintf("%d searches found none", tries)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 // signIn plays the person: it waits for the sign-in page's window, clicks
 // into the name field (the page makes each field half the window, so a
 // click cannot miss), types the name, clicks into the password field,
@@ -173,15 +194,15 @@ func xdo(disp string, limit time.Duration, args ...string) (string, bool) {
 func signIn(t *testing.T, disp string, site *signInSite) {
 	// A visible browser starting on a loaded machine takes its time: the
 	// wait is for the window, not a measure of how soon it comes.
-	win, ok := xdo(disp, 3*time.Minute, "search", "--sync", "--onlyvisible", "--name", "domsnaplogin")
-	if !ok || win == "" {
+	began := time.Now()
+	win, why := waitWindow(disp, "domsnaplogin", 3*time.Minute)
+	if win == "" {
 		site.mu.Lock()
 		asked := site.asked
 		site.mu.Unlock()
-		t.Errorf("the sign-in window did not show within 3 minutes; the sign-in page was asked for %d times; the display's windows: %s", asked, describeWindows(disp))
+		t.Errorf("the sign-in window did not show within %s (%s); the sign-in page was asked for %d times; the display's windows: %s", time.Since(began).Round(time.Second), why, asked, describeWindows(disp))
 		return
 	}
-	win = strings.Fields(win)[0]
 	geo, _ := xdo(disp, 10*time.Second, "getwindowgeometry", "--shell", win)
 	w, h := 800, 600
 	for _, line := range strings.Fields(geo) {
@@ -207,7 +228,8 @@ func signIn(t *testing.T, disp string, site *signInSite) {
 		field(0.9)
 		xdo(disp, 20*time.Second, "type", "--delay", "20", canaryPassword)
 		xdo(disp, 10*time.Second, "key", "Return")
-		_, signed = xdo(disp, 15*time.Second, "search", "--sync", "--onlyvisible", "--name", "domsnapsignedin")
+		found, _ := waitWindow(disp, "domsnapsignedin", 15*time.Second)
+		signed = found != ""
 	}
 	if !signed {
 		names, _ := xdo(disp, 10*time.Second, "getwindowname", win)
