@@ -37,6 +37,7 @@ func (p *Page) watch(ctx context.Context) (effectWatch, error) {
 // a step through the tab's history, which is awaited until it shows.
 func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time, history bool) (effects, error) {
 	w.history = history
+	outer := ctx
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	// The default wait gives up on the load event DOMReadyGrace after
@@ -84,13 +85,29 @@ func (w *navWatch) wait(ctx context.Context, o ActOptions, deadline time.Time, h
 	if err == nil {
 		return eff, nil
 	}
-	if cerr := ctx.Err(); cerr != nil {
+	if cerr := endedFirst(outer, ctx); cerr != nil {
 		if errors.Is(cerr, context.DeadlineExceeded) {
 			return w.deadline(), nil
 		}
 		return w.effects(), cancelled(cerr)
 	}
 	return w.effects(), callError(ctx, "following the page after the action", err)
+}
+
+// endedFirst is why the wait's context ended, asking the action's context
+// (outer, on which the watcher's event streams were opened) before the
+// wait's own (inner, derived from it). When outer's deadline passes, a
+// stream sees it and closes, and the wait reads that close as an error,
+// possibly before inner is cancelled in turn: its own timer, due at the
+// same instant, or outer's cancellation reaching it, can come a moment
+// later on a busy machine, where a deadline passed was once reported as a
+// failure to follow the page. outer's error is set before its streams can
+// see it end, so asking outer first never misses it.
+func endedFirst(outer, inner context.Context) error {
+	if err := outer.Err(); err != nil {
+		return err
+	}
+	return inner.Err()
 }
 
 // effects is what the page did so far.
