@@ -1005,15 +1005,13 @@ var beforeRelease func()
 // guardReport is what a click's guard says as it is removed: the events it
 // stopped, whether a submission that navigates the tab went on, whether it
 // was still armed and how many submissions it saw; or, in Unread, why it
-// could not be read, and in Gone whether that was because its document
-// no longer answered.
+// could not be read.
 type guardReport struct {
-	Stopped   int    `json:"stopped"`
-	Submitted bool   `json:"submitted"`
-	Armed     bool   `json:"armed"`
-	Submits   int    `json:"submits"`
-	Unread    string `json:"-"`
-	Gone      bool   `json:"-"`
+	Stopped   int   `json:"stopped"`
+	Submitted bool  `json:"submitted"`
+	Armed     bool  `json:"armed"`
+	Submits   int   `json:"submits"`
+	Unread    error `json:"-"`
 }
 
 // disarmClick removes the guard armClickJS set and reports the events it
@@ -1029,7 +1027,7 @@ type guardReport struct {
 func (p *Page) disarmClick(ctx context.Context, el elemRef) error {
 	var guard guardReport
 	if err := p.callOn(ctx, el, disarmClickJS, &guard); err != nil {
-		p.act.guard.Store(&guardReport{Unread: err.Error(), Gone: Reason(err) == ReasonDetached})
+		p.act.guard.Store(&guardReport{Unread: err})
 		var re *rpcc.ResponseError
 		if ctx.Err() != nil || Reason(err) == ReasonDetached || errors.As(err, &re) {
 			// The click was sent: a guard that cannot be read now (the

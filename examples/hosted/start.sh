@@ -65,9 +65,9 @@ DOMSNAP=${DOMSNAP:-domsnap}
 case $HOSTS in '' | *[!0-9]*) fail "HOSTS must be a number from 1 to 64, got '$HOSTS'" ;; esac
 [ "$HOSTS" -ge 1 ] && [ "$HOSTS" -le 64 ] || fail "HOSTS must be from 1 to 64, got $HOSTS"
 case $PORT in '' | *[!0-9]*) fail "PORT must be a port number, got '$PORT'" ;; esac
+[ "$PORT" -ge 1 ] && [ "$PORT" -le 65535 ] || fail "PORT must be from 1 to 65535, got $PORT"
 LOG_REQUESTS=${LOG_REQUESTS:-0}
 case $LOG_REQUESTS in 0 | 1) ;; *) fail "LOG_REQUESTS must be 0 or 1, got '$LOG_REQUESTS'" ;; esac
-[ "$PORT" -ge 1 ] && [ "$PORT" -le 65535 ] || fail "PORT must be from 1 to 65535, got $PORT"
 
 # The callers: the same token or principals file on every host.
 if [ -n "${TOKEN_FILE:-}" ] && [ -n "${PRINCIPALS:-}" ]; then
